@@ -1,0 +1,162 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* Copyright (c) 2026 The Crossbar authors */
+/*
+ * method.h - THE transport interface.
+ *
+ * A method moves bytes between processes and calls handlers; it never matches
+ * messages, and knows nothing of communicators, tags or datatypes. It sees
+ * global process ids (xb_gpid_t), protocol headers (opaque bytes owned by the
+ * upper layer) and payloads (an iovec list or a pack callback).
+ *
+ * Lifecycle (driven by src/runtime/init.c, undone in reverse by finalize):
+ *   1. init(m, rt)        local setup; may fail with a reason (method is then
+ *                         "off" and crossbar-info prints why).
+ *   2. addr_pack(m, ...)  the method's address blob; the runtime publishes the
+ *                         blobs of all methods of a rank under one PMI key.
+ *   3. runtime fence (PMI barrier), then ready(m): peers' blobs can be read
+ *                         with xb_rt_peer_addr(); shm maps the node segment.
+ *   4. the peer table picks a method for each peer with reachable(), in the
+ *      ordered rule self > shm > tcp (XB_METHODS restricts/reorders).
+ *   5. ep_open() lazily, on first send to a peer.
+ *   6. send_am / get / progress during the job.
+ *   7. fini(m) after the final barrier of MPI_Finalize.
+ *
+ * Threading: every op is called with the progress context's lock held (issue
+ * 2: a single context). Methods take no locks of their own on the data path.
+ *
+ * Ownership: the header and payload of send_am belong to the caller again as
+ * soon as send_am returns XB_OK (the method copied them). XB_INPROGRESS means
+ * the method still uses the payload memory and calls done->cb later.
+ * XB_ERR_AGAIN means nothing was sent: the caller keeps the operation on its
+ * per-peer pending queue (preserving order) and retries after progress.
+ *
+ * Receive side: a method hands every arriving active message to the handler
+ * registered for its am_id (xb_am_register). The payload pointer is valid only
+ * during the handler call. Handlers may call send_am (e.g. to answer with a
+ * CTS); a method must therefore tolerate re-entry from its own progress.
+ */
+#ifndef XB_METHOD_H
+#define XB_METHOD_H
+
+#include <sys/uio.h>
+#include "util/xb_common.h"
+
+struct xb_rt_info;
+
+/* ---- active messages --------------------------------------------------- */
+
+/* Ids are owned by upper layers; pt2pt uses 1..15, coll 16..31, rma 32..63. */
+enum { XB_AM_MAX = 64, XB_AM_HDR_MAX = 64 };
+
+typedef void (*xb_am_handler_t)(xb_gpid_t src, const void *hdr, size_t hdr_len,
+                                const void *payload, size_t len);
+int  xb_am_register(uint8_t am_id, xb_am_handler_t handler);
+/* Called by methods: dispatch one arrived message to its handler. */
+void xb_am_dispatch(uint8_t am_id, xb_gpid_t src, const void *hdr, size_t hdr_len,
+                    const void *payload, size_t len);
+
+/* ---- payload and completion ------------------------------------------ */
+
+/* Pack callback: write up to `max` bytes of the message, starting at byte
+ * `offset` of its packed form, into dst; return the number written. */
+typedef size_t (*xb_pack_fn_t)(void *arg, size_t offset, void *dst, size_t max);
+
+typedef struct xb_payload {
+    const struct iovec *iov;      /* either iov/iovcnt ...                  */
+    int                 iovcnt;
+    xb_pack_fn_t        pack;     /* ... or pack/pack_arg (iov == NULL)     */
+    void               *pack_arg;
+    size_t              offset;   /* pack: first byte of the packed form    */
+    size_t              len;      /* total payload bytes of this message    */
+} xb_payload_t;
+
+typedef struct xb_am_done {
+    void (*cb)(struct xb_am_done *d, int status);
+} xb_am_done_t;
+
+/* ---- capabilities ------------------------------------------------------ */
+
+enum {
+    XB_METHOD_CAP_GET   = 1u << 0,  /* get(): single copy from peer memory */
+    XB_METHOD_CAP_SLEEP = 1u << 1,  /* block(): can sleep until an event   */
+};
+
+typedef struct xb_method_caps {
+    size_t   eager_max;   /* largest payload for the eager protocol (tunable) */
+    size_t   frag_max;    /* largest payload of one send_am                    */
+    size_t   get_min;     /* smallest message worth a get() (tunable)          */
+    unsigned flags;       /* XB_METHOD_CAP_*                                   */
+} xb_method_caps_t;
+
+typedef struct xb_method xb_method_t;
+typedef struct xb_ep xb_ep_t;     /* opaque, defined by each method */
+
+typedef struct xb_method_ops {
+    const char *name;   /* "self", "shm", "tcp" */
+    /* Local setup. On failure return <0 and set *why (static string). */
+    int  (*init)(xb_method_t *m, const struct xb_rt_info *rt, const char **why);
+    void (*fini)(xb_method_t *m);
+    int  (*addr_pack)(xb_method_t *m, void *buf, size_t *len_p); /* in: cap */
+    int  (*ready)(xb_method_t *m);                   /* after the PMI fence */
+    bool (*reachable)(xb_method_t *m, xb_gpid_t peer);
+    int  (*ep_open)(xb_method_t *m, xb_gpid_t peer, xb_ep_t **ep_p);
+    void (*ep_close)(xb_ep_t *ep);
+    /* Never blocks. Returns XB_OK, XB_INPROGRESS (done->cb later) or
+     * XB_ERR_AGAIN (queue it). hdr_len <= XB_AM_HDR_MAX,
+     * pl->len <= caps.frag_max. pl may be NULL for a header-only message. */
+    int  (*send_am)(xb_ep_t *ep, uint8_t am_id, const void *hdr, size_t hdr_len,
+                    const xb_payload_t *pl, xb_am_done_t *done);
+    /* Optional (NULL if absent). Copy `len` bytes at remote_addr in the peer
+     * into the local iovec. XB_OK when done; negative error if the kernel
+     * refused (the caller falls back to the pipelined protocol). */
+    int  (*get)(xb_ep_t *ep, const struct iovec *local, int local_cnt,
+                uint64_t remote_addr, size_t len);
+    /* Poll for arrivals; returns the number of events handled (>= 0). */
+    int  (*progress)(xb_method_t *m);
+    /* Optional. Sleep until a message may have arrived for this process, or
+     * timeout_ms passed. Returns at once if something is already pending.
+     * Senders wake a sleeping peer (futex/eventfd), never the other way. */
+    void (*block)(xb_method_t *m, int timeout_ms);
+} xb_method_ops_t;
+
+struct xb_method {
+    const xb_method_ops_t *ops;
+    xb_method_caps_t       caps;
+    void                  *priv;     /* method state */
+    bool                   enabled;  /* init succeeded and not excluded */
+    const char            *why_off;  /* reason when !enabled */
+};
+
+/* ---- registry and peer table (src/method/method.c, peer.c) ------------- */
+
+int  xb_method_init_all(const struct xb_rt_info *rt);  /* init + addr publish */
+int  xb_method_ready_all(void);                        /* after the fence     */
+void xb_method_fini_all(void);
+int  xb_method_count(void);
+xb_method_t *xb_method_get(int idx);
+/* Poll every enabled method (cheap ones each call). Returns events handled. */
+int  xb_method_progress_all(void);
+/* Sleep in the method that can sleep (shm) until woken or timeout. */
+void xb_method_block(int timeout_ms);
+
+typedef struct xb_peer {
+    xb_ep_t *ep;        /* NULL until first use (lazy open)                */
+    uint8_t  method;    /* index into the registry, fixed at selection     */
+    uint8_t  state;     /* XB_PEER_UNKNOWN / READY / FAILED                */
+    uint16_t pad;
+    uint32_t node;      /* dense node index from the launcher              */
+} xb_peer_t;
+_Static_assert(sizeof(xb_peer_t) <= 16, "one per process in the job: keep it small");
+enum { XB_PEER_UNKNOWN = 0, XB_PEER_READY = 1, XB_PEER_FAILED = 2 };
+
+/* Send an active message to a peer through its method (opens the endpoint on
+ * first use). Same return contract as send_am. */
+int  xb_method_send(xb_gpid_t peer, uint8_t am_id, const void *hdr, size_t hdr_len,
+                    const xb_payload_t *pl, xb_am_done_t *done);
+/* The method serving a peer (for caps and get). */
+xb_method_t *xb_peer_method(xb_gpid_t peer);
+int  xb_peer_ep(xb_gpid_t peer, xb_ep_t **ep_p);
+/* Human-readable rule and choice, e.g. "rank 3: shm (same node 0)". */
+int  xb_peer_describe(xb_gpid_t peer, char *buf, size_t len);
+
+#endif
