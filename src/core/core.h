@@ -99,4 +99,38 @@ xb_comm_t *xb_comm_self(void);
  * tied to an object). Returns the code to give back to the user. */
 int xb_errh_raise_comm(xb_comm_t *comm, const char *fn, int rc);
 
+/* ---- appended by the comm/coll part (src/core/comm.c, group.c) ---------- */
+/* Reference counts: the user's handle is one reference; internal users
+ * (a communicator holds its group) take their own. Release at zero frees
+ * the object (a communicator returns its context id to the pool). */
+void xb_comm_retain(xb_comm_t *c);
+void xb_comm_release(xb_comm_t *c);
+void xb_group_retain(xb_group_t *g);
+void xb_group_release(xb_group_t *g);
+/* A group of n members with the given world ranks (copied; NULL = identity
+ * 0..n-1); my rank in it is computed. NULL (detail recorded) on no memory. */
+xb_group_t *xb_group_new(int n, const int *world);
+xb_group_t *xb_group_empty(void);   /* the static MPI_GROUP_EMPTY object */
+/* This process's world rank, used to compute group->rank (set by
+ * xb_comm_init_predefined; unit tests may set it directly). */
+void xb_group_set_my_world_rank(int rank);
+/* MPI_IDENT, MPI_SIMILAR or MPI_UNEQUAL. */
+int  xb_group_compare(const xb_group_t *a, const xb_group_t *b);
+void xb_group_pool_fini(void);
+/* MPI_Init step 6 / MPI_Finalize: COMM_WORLD, COMM_SELF and their groups. */
+int  xb_comm_init_predefined(void);
+void xb_comm_fini_predefined(void);
+
+/* Context-id pool (passive, per process): ids are pairs (ctx, ctx + 1) with
+ * ctx even; slot s is ctx 2*s. Slots 0 and 1 are COMM_WORLD and COMM_SELF.
+ * The comm layer agrees on a slot by a BAND allreduce of the masks. */
+enum { XB_CTX_SLOTS = 16384, XB_CTX_MASK_WORDS = XB_CTX_SLOTS / 64 };
+const uint64_t *xb_ctx_mask(void);     /* bit set = slot free here */
+void xb_ctx_take(uint32_t ctx);
+void xb_ctx_put(uint32_t ctx);
+/* A new intracommunicator over `group` (retained) with context `ctx` (taken
+ * from the pool); refcount 1, errhandler inherited from `parent` (or
+ * MPI_ERRORS_ARE_FATAL). NULL (detail recorded) on no memory. */
+xb_comm_t *xb_comm_new(xb_group_t *group, uint32_t ctx, const xb_comm_t *parent);
+
 #endif

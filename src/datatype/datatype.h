@@ -79,4 +79,20 @@ int xb_dt_copy(const void *sbuf, MPI_Count scount, const xb_datatype_t *sdt,
 int  xb_dt_init(void);   /* predefined table; called from MPI_Init */
 void xb_dt_fini(void);
 
+/* ---- appended by the datatype part (issue 2) ------------------------------- */
+/* Hot paths may include "datatype/dt_inl.h": inline twins of the queries
+ * above (xb_dti_size, xb_dti_extent, xb_dti_true_lb, xb_dti_is_contig,
+ * xb_dti_is_committed), same meaning. */
+
+/* Internal constructors for layers that need a temporary type (e.g. a
+ * collective describing a strided block): a new uncommitted type with
+ * refcount 1; xb_dt_commit() compiles it, xb_dt_release() drops it. A vector's
+ * stride is in extents of `old`, an hvector's (hvector = true) in bytes. */
+int xb_dt_make_contiguous(MPI_Count count, xb_datatype_t *old, xb_datatype_t **out);
+int xb_dt_make_vector(MPI_Count count, MPI_Count blen, MPI_Aint stride,
+                      bool hvector, xb_datatype_t *old, xb_datatype_t **out);
+int xb_dt_make_resized(xb_datatype_t *old, MPI_Aint lb, MPI_Aint extent,
+                       xb_datatype_t **out);
+int xb_dt_commit(xb_datatype_t *dt);
+
 #endif

@@ -159,4 +159,18 @@ int  xb_peer_ep(xb_gpid_t peer, xb_ep_t **ep_p);
 /* Human-readable rule and choice, e.g. "rank 3: shm (same node 0)". */
 int  xb_peer_describe(xb_gpid_t peer, char *buf, size_t len);
 
+
+/* ---- crossbar-info (appended for issue 2) ------------------------------- */
+
+/* Availability of registry method idx on this machine WITHOUT a job (call
+ * after xb_tunables_init() only): XB_OK, or <0 with *why set to a static
+ * reason ("excluded by XB_METHODS", "memfd_create: Function not
+ * implemented"). */
+int  xb_method_probe(int idx, const char **why);
+/* One line per method: on/off and why, caps and effective tunables, e.g.
+ *   "shm: on (eager_max=16384 ...); ring=65536 B, single-copy: off, ptrace_scope=2"
+ * preceded by the peer rule. Inside a job it reports the live state; before
+ * init it probes. Returns XB_OK (text truncated to len). */
+int  xb_method_describe_all(char *buf, size_t len);
+
 #endif

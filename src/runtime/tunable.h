@@ -53,4 +53,12 @@ xb_tunable_t *xb_tunable_find(const char *name);
 /* Format the current value as text (for crossbar-info). */
 void xb_tunable_format(const xb_tunable_t *t, char *buf, size_t len);
 
+/* Typo protection. Closest tunable name to `name` (without XB_), or NULL if
+ * none is close. check_env calls warn() once per XB_ variable of the
+ * environment that names no tunable and is not one the launcher sets
+ * ("XB_SHM_EAGERMAX is not a Crossbar tunable; did you mean
+ * XB_SHM_EAGER_MAX?"); returns how many there were. */
+const char *xb_tunable_suggest(const char *name);
+int  xb_tunables_check_env(void (*warn)(const char *msg));
+
 #endif

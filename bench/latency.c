@@ -1,0 +1,56 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* Copyright (c) 2026 The Crossbar authors */
+/*
+ * latency.c - ping-pong between ranks 0 and 1: one-way time in microseconds
+ * (half a round trip), 0 B to 4 MiB; median over batches of round trips.
+ *   mpiexec -n 2 ./latency [-q] [-m MAXSIZE]
+ */
+#include "bench.h"
+
+static double batch(char *buf, long size, int k, int rank)
+{
+    MPI_Barrier(MPI_COMM_WORLD);
+    double t0 = MPI_Wtime();
+    for (int i = 0; i < k; i++) {
+        if (rank == 0) {
+            MPI_Send(buf, (int)size, MPI_BYTE, 1, 1, MPI_COMM_WORLD);
+            MPI_Recv(buf, (int)size, MPI_BYTE, 1, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        } else if (rank == 1) {
+            MPI_Recv(buf, (int)size, MPI_BYTE, 0, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+            MPI_Send(buf, (int)size, MPI_BYTE, 0, 1, MPI_COMM_WORLD);
+        }
+    }
+    return (MPI_Wtime() - t0) / k / 2 * 1e6;
+}
+
+int main(int argc, char **argv)
+{
+    int rank, size;
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    bench_opts_t o = bench_parse(argc, argv, 4L << 20);
+    if (size < 2) {
+        if (rank == 0)
+            fprintf(stderr, "latency: needs 2 ranks\n");
+        MPI_Abort(MPI_COMM_WORLD, 1);
+    }
+    char *buf = bench_alloc(o.maxsize);
+    int nb = o.quick ? 3 : 31;
+    double v[64];
+    if (rank == 0)
+        printf("# latency us lower\n");
+    for (int si = 0; si < BENCH_NSIZES && bench_sizes[si] <= o.maxsize; si++) {
+        long n = bench_sizes[si];
+        batch(buf, n, 2, rank);                               /* warm up */
+        double one = batch(buf, n, 4, rank) * 2e-6;           /* round trip, s */
+        int k = bench_batch_len(one, o.quick ? 2e-3 : 5e-3, 1, 1000, MPI_COMM_WORLD);
+        for (int b = 0; b < nb; b++)
+            v[b] = batch(buf, n, k, rank);
+        if (rank == 0)
+            bench_report(n, v, nb);
+    }
+    free(buf);
+    MPI_Finalize();
+    return 0;
+}

@@ -1,0 +1,102 @@
+#!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright (c) 2026 The Crossbar authors
+#
+# bench/run.sh - Crossbar vs Open MPI vs MPICH on this machine, side by side.
+# Builds latency/bw/barrier with our mpicc, mpicc.openmpi and mpicc.mpich,
+# runs the three interleaved (rotating who goes first) for BENCH_ROUNDS
+# rounds, then prints one markdown table (bench/table.py): the median over
+# rounds of each run's median, and Crossbar's advantage over the better of
+# the other two. Then the cost of argument checking (XB_PARAM_CHECK=1 vs 0).
+#
+#   sh bench/run.sh            (make bench)   ~3-5 minutes
+#   BENCH_ROUNDS=1 BENCH_QUICK=1 sh bench/run.sh   a quick smoke run
+# Environment: XB_BUILD_DIR (default build), BENCH_OUT (default
+# <build>/bench), BENCH_ROUNDS (3), BENCH_QUICK (0), BENCH_IMPLS.
+set -eu
+here=$(cd -P -- "$(dirname -- "$0")" && pwd -P)
+root=$(dirname -- "$here")
+build=${XB_BUILD_DIR:-$root/build}
+out=${BENCH_OUT:-$build/bench}
+rounds=${BENCH_ROUNDS:-5}
+quick=""
+[ "${BENCH_QUICK:-0}" = 1 ] && quick="-q"
+impls=${BENCH_IMPLS:-"crossbar openmpi mpich"}
+python=${PYTHON:-python3}
+
+cc_of() {
+    case $1 in
+        crossbar) echo "$build/bin/mpicc" ;;
+        openmpi) echo "mpicc.openmpi" ;;
+        mpich) echo "mpicc.mpich" ;;
+    esac
+}
+run_of() {
+    case $1 in
+        crossbar) echo "$build/bin/mpiexec" ;;
+        openmpi) echo "mpiexec.openmpi --allow-run-as-root --oversubscribe" ;;
+        mpich) echo "mpiexec.mpich" ;;
+    esac
+}
+
+rm -rf "$out/raw"
+mkdir -p "$out/raw"
+have=""
+for impl in $impls; do
+    cc=$(cc_of "$impl")
+    set -- $(run_of "$impl")
+    if ! command -v "$cc" >/dev/null 2>&1 || ! command -v "$1" >/dev/null 2>&1; then
+        echo "bench: $impl skipped ($cc or $1 not found)" >&2
+        continue
+    fi
+    mkdir -p "$out/$impl"
+    ok=1
+    for p in latency bw barrier; do
+        "$cc" -O2 -w -o "$out/$impl/$p" "$here/$p.c" || { ok=0; break; }
+    done
+    if [ $ok = 1 ]; then have="$have $impl"; else echo "bench: $impl does not build" >&2; fi
+done
+[ -n "$have" ] || { echo "bench: nothing to run" >&2; exit 1; }
+echo "bench: implementations:$have; $rounds round(s)" >&2
+
+# run IMPL NAME NP PROG ARGS... -> raw/IMPL__NAME__NP__ROUND.txt
+run() {
+    impl=$1 name=$2 np=$3 prog=$4
+    shift 4
+    f="$out/raw/${impl}__${name}__${np}__${round}.txt"
+    # shellcheck disable=SC2046
+    if ! timeout -k 5 150 $(run_of "$impl") -n "$np" "$out/$impl/$prog" $quick "$@" \
+            >"$f" 2>"$f.err"; then
+        echo "bench: $impl $name -n $np failed (see $f.err)" >&2
+    fi
+}
+
+round=1
+while [ $round -le "$rounds" ]; do
+    # Rotate the order so no implementation always runs on a cooler machine.
+    order=$(echo $have | awk -v r=$round '{n=NF; for(i=0;i<n;i++) printf "%s ", $(((i+r-1)%n)+1)}')
+    echo "bench: round $round: $order" >&2
+    for impl in $order; do run "$impl" latency 2 latency; done
+    for impl in $order; do run "$impl" bw 2 bw; done
+    for impl in $order; do run "$impl" bibw 2 bw -b; done
+    for np in 2 4 8; do
+        for impl in $order; do run "$impl" barrier $np barrier; done
+    done
+    # Cost of argument checking: Crossbar with XB_PARAM_CHECK=1 then 0.
+    case " $have " in
+        *" crossbar "*)
+            for pc in 1 0; do
+                XB_PARAM_CHECK=$pc run crossbar "latency-check$pc" 2 latency -m 512
+            done ;;
+    esac
+    round=$((round + 1))
+done
+
+{
+    echo "Measured $(date -u '+%Y-%m-%d %H:%M UTC') on $(uname -srm);" \
+         "$(nproc) CPUs ($(sed -n 's/^model name[^:]*: //p' /proc/cpuinfo | head -1));" \
+         "load average $(cut -d' ' -f1-3 /proc/loadavg); $rounds round(s)."
+    echo
+    "$python" "$here/table.py" "$out/raw"
+} | tee "$out/table.md"
+echo "bench: table written to $out/table.md" >&2

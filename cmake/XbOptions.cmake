@@ -1,0 +1,48 @@
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright (c) 2026 The Crossbar authors
+#
+# Build options and the flags every target of the tree is compiled with.
+#   -DXB_SANITIZE=address,undefined   ASan+UBSan for everything (make asan-test)
+#   -DXB_WERROR=OFF                   keep warnings as warnings (default ON)
+
+set(XB_SANITIZE "" CACHE STRING "Sanitizers to build with, e.g. address,undefined")
+option(XB_WERROR "Treat warnings as errors" ON)
+
+# Flags fixed by the house rules (HACKING.md); no CMAKE_BUILD_TYPE games.
+if(NOT CMAKE_BUILD_TYPE)
+  set(XB_BUILD_TYPE "default (-O2 -g)")
+else()
+  set(XB_BUILD_TYPE "${CMAKE_BUILD_TYPE}")
+endif()
+add_compile_options(-O2 -g -D_GNU_SOURCE)
+set(XB_WARN_FLAGS -Wall -Wextra)
+if(XB_WERROR)
+  list(APPEND XB_WARN_FLAGS -Werror)
+endif()
+# Test programs and tools get the same warnings as the library.
+add_compile_options(${XB_WARN_FLAGS})
+
+set(XB_SANITIZE_FLAGS "")
+if(XB_SANITIZE)
+  set(XB_SANITIZE_FLAGS -fsanitize=${XB_SANITIZE} -fno-omit-frame-pointer)
+  if(XB_SANITIZE MATCHES "undefined")
+    # A UBSan finding must fail the test, not scroll by.
+    list(APPEND XB_SANITIZE_FLAGS -fno-sanitize-recover=undefined)
+  endif()
+  add_compile_options(${XB_SANITIZE_FLAGS})
+  add_link_options(${XB_SANITIZE_FLAGS})
+endif()
+
+# What crossbar-info reports as "build options".
+string(REPLACE ";" " " XB_SANITIZE_FLAGS_STR "${XB_SANITIZE_FLAGS}")
+set(XB_BUILD_CFLAGS
+    "-std=gnu11 -O2 -g -Wall -Wextra -fvisibility=hidden -fPIC -D_GNU_SOURCE ${XB_SANITIZE_FLAGS_STR}")
+if(XB_WERROR)
+  string(REPLACE "-Wextra" "-Wextra -Werror" XB_BUILD_CFLAGS "${XB_BUILD_CFLAGS}")
+endif()
+string(STRIP "${XB_BUILD_CFLAGS}" XB_BUILD_CFLAGS)
+if(XB_SANITIZE)
+  set(XB_SANITIZE_DESC "${XB_SANITIZE}")
+else()
+  set(XB_SANITIZE_DESC "none")
+endif()

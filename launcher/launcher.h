@@ -1,0 +1,181 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* Copyright (c) 2026 The Crossbar authors */
+/*
+ * launcher.h - mpiexec's internal interface (see docs/design/launcher.md).
+ *
+ * Lifecycle: main() parses the command line (cli.c), creates the job segment
+ * (jobseg.c), starts the ranks (start_local.c: fork on this host; a per-host
+ * proxy started over ssh is a later issue and plugs in at the same place),
+ * then runs ONE poll loop (loop.c) until every rank has been reaped and its
+ * output drained. Everything that happens is a reaction to an fd becoming
+ * ready in that loop or to a deadline passing:
+ *   signalfd           -> exit.c    (SIGCHLD: reap; SIGINT/SIGTERM: end job)
+ *   rank PMI socket    -> pmi_server.c (command table; kvs.c, barrier.c)
+ *   rank stdout/stderr -> stdio.c   (line-atomic forwarding)
+ *   our stdin          -> stdio.c   (to rank 0)
+ *   deadlines          -> exit.c (SIGKILL after grace), timeout.c
+ *
+ * Threading: one thread. Ownership: the job owns everything; fds of the
+ * launcher are close-on-exec, the children get exactly stdio, the PMI socket
+ * and the job segment.
+ *
+ * Exit status of mpiexec (also in launcher/README.md): 0 all ranks ended
+ * well; the first failing rank's exit code, or 128+signal; the code given to
+ * MPI_Abort; 124 on --timeout; 128+N when mpiexec got signal N; 127 when the
+ * program cannot be started; 2 for a bad command line; 1 for other errors of
+ * mpiexec itself.
+ */
+#ifndef XB_LAUNCHER_H
+#define XB_LAUNCHER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+#include "util/pmi_wire.h"
+
+#define LX_EXIT_USAGE    2
+#define LX_EXIT_ERROR    1
+#define LX_EXIT_TIMEOUT  124
+#define LX_EXIT_NOEXEC   127
+#define LX_EXIT_NOFINALIZE 1   /* rank ended without finalize, status 0 */
+
+/* Time between SIGTERM and SIGKILL when the job is ended. Ranks are
+ * expected to die at once on SIGTERM; the grace is for wrappers (shell
+ * scripts) to clean up, and keeps "the others end within a second". */
+#define LX_KILL_GRACE_S  0.5
+/* After the last rank is reaped, how long to wait for its output pipes to
+ * reach end of file (a daemonised grandchild may hold them open). */
+#define LX_DRAIN_MAX_S   1.0
+
+typedef struct lx_envvar {
+    char *name;
+    char *value;                 /* NULL: take the value from our environment */
+} lx_envvar_t;
+
+typedef struct lx_app {         /* one ':'-separated program (MPMD) */
+    char       **argv;           /* program and its arguments, NULL-ended */
+    int          nprocs;
+    const char  *wdir;           /* -wdir: its working directory, or NULL */
+} lx_app_t;
+
+typedef struct lx_opts {
+    int          nprocs;         /* all apps together */
+    lx_app_t    *apps;           /* rank r belongs to the app whose range holds r */
+    int          napps;
+    lx_envvar_t *env;
+    int          nenv;
+    bool         env_none;       /* -genvnone: only what -x/-genv name */
+    bool         bind_core;
+    bool         tag_output;
+    double       timeout_s;      /* 0: none */
+    bool         verbose;
+} lx_opts_t;
+
+typedef struct lx_stream {       /* one output pipe of a rank */
+    int    fd;                   /* -1 once closed */
+    int    dest;                 /* 1 or 2 */
+    bool   midline;              /* a partial line was forced out */
+    char  *buf;
+    size_t len, cap;
+} lx_stream_t;
+
+typedef struct lx_rank {
+    int        rank;
+    int        app;              /* index in opt.apps = its appnum */
+    pid_t      pid;
+    int        pmi_fd;           /* our end of the socketpair; -1 closed */
+    xb_pmiw_reader_t rd;
+    lx_stream_t out, err;
+    bool       pmi_init, finalized, in_barrier, aborted, exited;
+    int        nbad;             /* malformed PMI requests seen */
+    int        wstatus;
+} lx_rank_t;
+
+typedef struct lx_kvs lx_kvs_t;
+
+typedef struct lx_job {
+    lx_opts_t  opt;
+    int        n;
+    lx_rank_t *ranks;
+    char       host[256];
+    char       kvsname[64];
+    char       mapping[64];
+    pid_t      self;
+    int        sigfd;
+    int        jobseg_fd;
+    void      *jobseg;           /* our mapping of the segment header+slots */
+    size_t     jobseg_len;
+    lx_kvs_t  *kvs;
+    /* stdin -> rank 0 */
+    int        in_src, in_dst;   /* -1 when closed */
+    char       inbuf[65536];
+    size_t     inlen;
+    /* state */
+    int        nlive;            /* ranks not yet reaped */
+    int        nbarrier;         /* ranks waiting in the PMI barrier */
+    bool       ending;           /* SIGTERM sent; SIGKILL at kill_at */
+    bool       killed;           /* SIGKILL sent */
+    bool       failed;           /* exit_code fixed by the first failure */
+    int        exit_code;
+    double     kill_at, timeout_at, drain_until;
+} lx_job_t;
+
+/* util (main.c) */
+double lx_now(void);
+void   lx_msg(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+int    lx_write_all(int fd, const char *buf, size_t len);
+
+/* cli.c: 0 run, 1 exit 0 (help/version printed), -1 usage error printed */
+int  lx_cli_parse(int argc, char **argv, lx_opts_t *o);
+
+/* jobseg.c */
+int  lx_jobseg_create(lx_job_t *job);
+const char *lx_jobseg_waiting(const lx_job_t *job, int local, int *pid_p);
+
+/* start_local.c: fork every rank on this host */
+int  lx_start_local(lx_job_t *job);
+
+/* loop.c */
+int  lx_loop_run(lx_job_t *job);
+
+/* pmi_server.c */
+/* Returns 1 when bytes were read (more may wait), 0 otherwise. */
+int  lx_pmi_readable(lx_job_t *job, lx_rank_t *r);
+void lx_pmi_close(lx_job_t *job, lx_rank_t *r);
+/* Send "cmd=<cmd> rc=0" to rank r. */
+void lx_pmi_reply(lx_job_t *job, lx_rank_t *r, const char *cmd);
+
+/* kvs.c */
+lx_kvs_t   *lx_kvs_new(void);
+int         lx_kvs_put(lx_kvs_t *kvs, const char *key, const char *val);
+const char *lx_kvs_get(const lx_kvs_t *kvs, const char *key);
+void        lx_kvs_free(lx_kvs_t *kvs);
+
+/* barrier.c */
+void lx_barrier_enter(lx_job_t *job, lx_rank_t *r);
+/* After a rank exited: end the job if the barrier can no longer complete. */
+void lx_barrier_check(lx_job_t *job, lx_rank_t *gone);
+
+/* stdio.c */
+int  lx_stream_open(lx_stream_t *s, int fd, int dest);
+/* Returns 1 when bytes were read (more may wait), 0 otherwise. */
+int  lx_stream_readable(lx_job_t *job, lx_rank_t *r, lx_stream_t *s);
+void lx_stream_close(lx_job_t *job, lx_rank_t *r, lx_stream_t *s);
+void lx_stdin_readable(lx_job_t *job);
+void lx_stdin_writable(lx_job_t *job);
+void lx_stdin_close(lx_job_t *job);
+
+/* exit.c: signals, reaping, failure policy, ending the job */
+int  lx_signals_setup(lx_job_t *job);
+void lx_signals_restore_child(void);   /* in a child before exec */
+void lx_signal_readable(lx_job_t *job);
+void lx_fail(lx_job_t *job, int code, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+void lx_end_job(lx_job_t *job);
+void lx_deadlines(lx_job_t *job, double now);
+const char *lx_signame(int sig, char *buf, size_t len);
+
+/* timeout.c */
+void lx_timeout_fire(lx_job_t *job);
+
+#endif

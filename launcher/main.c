@@ -1,0 +1,127 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* Copyright (c) 2026 The Crossbar authors */
+/* main.c - mpiexec: set up, start the ranks, run the loop, report. */
+#include "launcher.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+double lx_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* One whole line on stderr, in one write, so it never interleaves. */
+void lx_msg(const char *fmt, ...)
+{
+    char line[2048];
+    int n = snprintf(line, sizeof line, "mpiexec: ");
+    va_list ap;
+    va_start(ap, fmt);
+    n += vsnprintf(line + n, sizeof line - (size_t)n - 1, fmt, ap);
+    va_end(ap);
+    if (n > (int)sizeof line - 2)
+        n = (int)sizeof line - 2;
+    line[n++] = '\n';
+    (void)lx_write_all(2, line, (size_t)n);
+}
+
+int lx_write_all(int fd, const char *buf, size_t len)
+{
+    while (len) {
+        ssize_t w = write(fd, buf, len);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w < 0 && errno == EAGAIN) {
+            struct timespec ts = { 0, 1000000 };
+            nanosleep(&ts, NULL);
+            continue;
+        }
+        if (w <= 0)
+            return -1;            /* e.g. EPIPE: the reader is gone; drop */
+        buf += w;
+        len -= (size_t)w;
+    }
+    return 0;
+}
+
+/* fds 0-2 must be open so that nothing we create lands on them. */
+static void ensure_std_fds(void)
+{
+    for (int fd = 0; fd < 3; fd++)
+        if (fcntl(fd, F_GETFD) < 0) {
+            int nfd = open("/dev/null", fd == 0 ? O_RDONLY : O_WRONLY);
+            if (nfd >= 0 && nfd != fd) {
+                dup2(nfd, fd);
+                close(nfd);
+            }
+        }
+}
+
+static int job_setup(lx_job_t *job)
+{
+    job->self = getpid();
+    job->n = job->opt.nprocs;
+    job->sigfd = job->jobseg_fd = job->in_src = job->in_dst = -1;
+    if (gethostname(job->host, sizeof job->host - 1) != 0)
+        snprintf(job->host, sizeof job->host, "localhost");
+    snprintf(job->kvsname, sizeof job->kvsname, "kvs_%d_0", (int)job->self);
+    snprintf(job->mapping, sizeof job->mapping, "(vector,(0,1,%d))", job->n);
+    job->ranks = calloc((size_t)job->n, sizeof *job->ranks);
+    job->kvs = lx_kvs_new();
+    if (!job->ranks || !job->kvs) {
+        lx_msg("out of memory for %d ranks", job->n);
+        return -1;
+    }
+    for (int i = 0, app = 0, first = 0; i < job->n; i++) {
+        lx_rank_t *r = &job->ranks[i];
+        while (i >= first + job->opt.apps[app].nprocs)
+            first += job->opt.apps[app++].nprocs;
+        r->app = app;
+        r->rank = i;
+        r->pid = -1;
+        r->pmi_fd = r->out.fd = r->err.fd = -1;
+        xb_pmiw_reader_init(&r->rd);
+    }
+    const char *t = getenv("MPIEXEC_TIMEOUT");
+    if (job->opt.timeout_s <= 0 && t && *t) {
+        char *end;
+        double v = strtod(t, &end);
+        if (*end || v < 0) {
+            lx_msg("MPIEXEC_TIMEOUT='%s' is not a number of seconds", t);
+            return -1;
+        }
+        job->opt.timeout_s = v;
+    }
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    static lx_job_t job;
+    ensure_std_fds();
+    int rc = lx_cli_parse(argc, argv, &job.opt);
+    if (rc > 0)
+        return 0;
+    if (rc < 0)
+        return LX_EXIT_USAGE;
+    if (job_setup(&job))
+        return LX_EXIT_USAGE;
+    if (lx_signals_setup(&job) || lx_jobseg_create(&job))
+        return LX_EXIT_ERROR;
+    job.timeout_at = job.opt.timeout_s > 0 ? lx_now() + job.opt.timeout_s : 0;
+    rc = lx_start_local(&job);
+    if (rc > 0)
+        return rc;               /* nothing started (e.g. 127: no such program) */
+    lx_loop_run(&job);
+    lx_kvs_free(job.kvs);
+    return job.exit_code;
+}

@@ -1,0 +1,51 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* Copyright (c) 2026 The Crossbar authors */
+/*
+ * timeout.c - --timeout / MPIEXEC_TIMEOUT: when the job runs out of time,
+ * print for every rank what it waits in (from its status slot in the job
+ * segment, written by the library's progress layer), then end the job with
+ * exit status 124.
+ */
+#include "launcher.h"
+
+#include <stdio.h>
+#include <sys/wait.h>
+
+static void describe(lx_job_t *job, lx_rank_t *r)
+{
+    int pid = 0;
+    const char *what = lx_jobseg_waiting(job, r->rank, &pid);
+    if (r->exited) {
+        if (WIFSIGNALED(r->wstatus))
+            lx_msg("  rank %d (pid %d) on %s: already ended by signal %d", r->rank,
+                   (int)r->pid, job->host, WTERMSIG(r->wstatus));
+        else
+            lx_msg("  rank %d (pid %d) on %s: already exited with status %d", r->rank,
+                   (int)r->pid, job->host, WEXITSTATUS(r->wstatus));
+    } else if (what[0]) {
+        lx_msg("  rank %d (pid %d) on %s: waiting in %s", r->rank, (int)r->pid, job->host, what);
+    } else if (pid == 0 && !r->pmi_init) {
+        lx_msg("  rank %d (pid %d) on %s: has not called MPI_Init", r->rank, (int)r->pid,
+               job->host);
+    } else if (r->in_barrier) {
+        lx_msg("  rank %d (pid %d) on %s: waiting in a PMI barrier (MPI_Init, a fence or "
+               "MPI_Finalize)", r->rank, (int)r->pid, job->host);
+    } else {
+        lx_msg("  rank %d (pid %d) on %s: not waiting in MPI (computing, or in a call that "
+               "reports nothing)", r->rank, (int)r->pid, job->host);
+    }
+}
+
+void lx_timeout_fire(lx_job_t *job)
+{
+    if (job->failed || job->ending)
+        return;
+    lx_msg("the job did not finish within %g seconds (--timeout/MPIEXEC_TIMEOUT); what each "
+           "rank was doing:", job->opt.timeout_s);
+    for (int i = 0; i < job->n; i++)
+        describe(job, &job->ranks[i]);
+    lx_msg("ending the job (exit status %d)", LX_EXIT_TIMEOUT);
+    job->failed = true;
+    job->exit_code = LX_EXIT_TIMEOUT;
+    lx_end_job(job);
+}

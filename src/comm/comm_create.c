@@ -1,0 +1,120 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* Copyright (c) 2026 The Crossbar authors */
+/*
+ * comm_create.c - MPI_Comm_dup, MPI_Comm_split, MPI_Comm_free.
+ *
+ * dup: a context-id agreement, then a new communicator sharing the parent's
+ * group (one more reference: O(1) memory, so a dup of COMM_WORLD keeps the
+ * identity member map). The errhandler is inherited; the name is not.
+ * split: an allgather of (colour, key) over the parent, then every process
+ * builds its colour's member list sorted by (key, old rank), then one
+ * context-id agreement for all the new communicators (they are disjoint, so
+ * they may share the id). MPI_UNDEFINED gives MPI_COMM_NULL.
+ */
+#include <stdlib.h>
+#include "comm/comm_int.h"
+#include "coll/coll.h"
+#include "xb_impl.h"
+
+int xb_impl_comm_dup(xb_comm_t *comm, MPI_Comm *newcomm)
+{
+    uint32_t ctx;
+    int rc = xb_comm_ctx_agree(comm, true, &ctx);
+    if (rc != XB_OK)
+        return rc;
+    xb_comm_t *c = xb_comm_new(comm->group, ctx, comm);
+    if (c == NULL)
+        return XB_ERR_NO_MEM;
+    *newcomm = xb_comm_to_handle(c);
+    return XB_OK;
+}
+
+typedef struct { int key, rank; } member_t;
+
+static int cmp_member(const void *a, const void *b)
+{
+    const member_t *x = a, *y = b;
+    if (x->key != y->key)
+        return x->key < y->key ? -1 : 1;
+    return x->rank < y->rank ? -1 : x->rank > y->rank;
+}
+
+/* World ranks of my colour's members, in new-rank order. */
+static int build_members(xb_comm_t *comm, const int *ck, int color, int **world_p,
+                         int *n_p)
+{
+    int p = comm->size, n = 0;
+    member_t *m = malloc((size_t)p * sizeof(*m));
+    int *world = malloc((size_t)p * sizeof(int));
+    if (m == NULL || world == NULL) {
+        free(m);
+        free(world);
+        return xb_err_set(XB_ERR_NO_MEM, "out of memory splitting a "
+                          "communicator of %d ranks", p);
+    }
+    for (int r = 0; r < p; r++)
+        if (ck[2 * r] == color)
+            m[n++] = (member_t){ ck[2 * r + 1], r };
+    qsort(m, (size_t)n, sizeof(*m), cmp_member);
+    for (int i = 0; i < n; i++)
+        world[i] = (int)xb_comm_gpid(comm, m[i].rank);
+    free(m);
+    *world_p = world;
+    *n_p = n;
+    return XB_OK;
+}
+
+int xb_impl_comm_split(xb_comm_t *comm, int color, int key, MPI_Comm *newcomm)
+{
+    int p = comm->size;
+    int *ck = malloc((size_t)p * 2 * sizeof(int));
+    if (ck == NULL)
+        return xb_err_set(XB_ERR_NO_MEM, "out of memory splitting a "
+                          "communicator of %d ranks", p);
+    int mine[2] = { color, key };
+    xb_datatype_t *dint = xb_dt_from_handle(MPI_INT);
+    int rc = xb_coll_allgather(mine, 2, dint, ck, 2, dint, comm);
+    for (int r = 0; r < p && rc == XB_OK; r++)
+        if (ck[2 * r] < 0 && ck[2 * r] != MPI_UNDEFINED)
+            rc = xb_err_set(XB_ERR_ARG, "invalid color %d on rank %d (a color "
+                            "is >= 0 or MPI_UNDEFINED)", ck[2 * r], r);
+    bool member = color != MPI_UNDEFINED;
+    uint32_t ctx = 0;
+    if (rc == XB_OK)
+        rc = xb_comm_ctx_agree(comm, member, &ctx);
+    int *world = NULL, n = 0;
+    if (rc == XB_OK && member)
+        rc = build_members(comm, ck, color, &world, &n);
+    free(ck);
+    if (rc != XB_OK)
+        return rc;
+    if (!member) {
+        *newcomm = MPI_COMM_NULL;
+        return XB_OK;
+    }
+    xb_group_t *g = xb_group_new(n, world);
+    free(world);
+    if (g == NULL)
+        return XB_ERR_NO_MEM;
+    xb_comm_t *c = xb_comm_new(g, ctx, comm);
+    xb_group_release(g);              /* the communicator holds its own */
+    if (c == NULL)
+        return XB_ERR_NO_MEM;
+    *newcomm = xb_comm_to_handle(c);
+    return XB_OK;
+}
+
+int xb_impl_comm_free(MPI_Comm *comm)
+{
+    if (*comm == MPI_COMM_WORLD || *comm == MPI_COMM_SELF)
+        return xb_err_set(XB_ERR_COMM, "%s cannot be freed: it is a predefined "
+                          "communicator", *comm == MPI_COMM_WORLD ?
+                          "MPI_COMM_WORLD" : "MPI_COMM_SELF");
+    xb_comm_t *c = xb_comm_from_handle(*comm);
+    if (c == NULL)
+        return xb_err_set(XB_ERR_COMM, "invalid communicator %p (MPI_COMM_NULL "
+                          "or already freed)", (void *)*comm);
+    xb_comm_release(c);
+    *comm = MPI_COMM_NULL;
+    return XB_OK;
+}

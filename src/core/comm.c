@@ -1,0 +1,205 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* Copyright (c) 2026 The Crossbar authors */
+/*
+ * comm.c - the communicator object (passive part): handles, reference
+ * counts, COMM_WORLD and COMM_SELF, the per-process context-id pool, and the
+ * local queries (size, rank, compare, group, names). Construction that needs
+ * communication (dup, split: context-id agreement) is in src/comm/.
+ *
+ * Freed communicators keep their memory on a free list (magic
+ * XB_MAGIC_FREED), so a stale handle is reported as freed instead of reading
+ * released memory; the list is emptied at finalize.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include "core/core.h"
+#include "core/errhandler.h"
+#include "runtime/runtime.h"
+#include "xb_impl.h"
+
+static xb_comm_t world_obj, self_obj;
+static bool predef_ready;
+static xb_comm_t *free_list;          /* linked through the `group` field */
+static uint64_t ctx_mask[XB_CTX_MASK_WORDS];
+
+/* ---- context-id pool ---------------------------------------------------- */
+const uint64_t *xb_ctx_mask(void) { return ctx_mask; }
+
+void xb_ctx_take(uint32_t ctx)
+{
+    uint32_t s = ctx / 2;
+    if (s < XB_CTX_SLOTS)
+        ctx_mask[s / 64] &= ~(UINT64_C(1) << (s % 64));
+}
+
+void xb_ctx_put(uint32_t ctx)
+{
+    uint32_t s = ctx / 2;
+    if (s < XB_CTX_SLOTS)
+        ctx_mask[s / 64] |= UINT64_C(1) << (s % 64);
+}
+
+/* ---- handles ------------------------------------------------------------- */
+xb_comm_t *xb_comm_world(void) { return predef_ready ? &world_obj : NULL; }
+xb_comm_t *xb_comm_self(void)  { return predef_ready ? &self_obj : NULL; }
+
+xb_comm_t *xb_comm_from_handle(MPI_Comm h)
+{
+    if (h == MPI_COMM_WORLD)
+        return xb_comm_world();
+    if (h == MPI_COMM_SELF)
+        return xb_comm_self();
+    if (xb_handle_is_predef(h))
+        return NULL;
+    xb_comm_t *c = (xb_comm_t *)h;
+    return c->magic == XB_MAGIC_COMM ? c : NULL;
+}
+
+MPI_Comm xb_comm_to_handle(xb_comm_t *c)
+{
+    return c == NULL ? MPI_COMM_NULL : c->handle;
+}
+
+/* ---- objects ---------------------------------------------------------------- */
+static void comm_setup(xb_comm_t *c, xb_group_t *group, uint32_t ctx,
+                       xb_errhandler_t *errh, MPI_Comm handle)
+{
+    memset(c, 0, sizeof(*c));
+    c->magic = XB_MAGIC_COMM;
+    c->refcount = 1;
+    c->ctx = ctx;
+    c->rank = group->rank;
+    c->size = group->size;
+    c->group = group;
+    c->errh = errh;
+    c->handle = handle;
+}
+
+xb_comm_t *xb_comm_new(xb_group_t *group, uint32_t ctx, const xb_comm_t *parent)
+{
+    xb_comm_t *c = free_list;
+    if (c != NULL)
+        free_list = (xb_comm_t *)(void *)c->group;
+    else if ((c = malloc(sizeof(*c))) == NULL) {
+        xb_err_set(XB_ERR_NO_MEM, "out of memory for a new communicator");
+        return NULL;
+    }
+    xb_errhandler_t *e = parent != NULL && parent->errh != NULL
+                       ? parent->errh : xb_errhandler_fatal();
+    xb_errhandler_retain(e);
+    xb_group_retain(group);
+    xb_ctx_take(ctx);
+    comm_setup(c, group, ctx, e, (MPI_Comm)c);
+    return c;
+}
+
+void xb_comm_retain(xb_comm_t *c)
+{
+    c->refcount++;
+}
+
+void xb_comm_release(xb_comm_t *c)
+{
+    if (--c->refcount > 0)
+        return;
+    if (c == &world_obj || c == &self_obj)
+        return;                 /* predefined: undone by fini_predefined */
+    xb_ctx_put(c->ctx);
+    xb_group_release(c->group);
+    if (c->errh != NULL)
+        xb_errhandler_release(c->errh);
+    c->magic = XB_MAGIC_FREED;
+    c->group = (xb_group_t *)(void *)free_list;
+    free_list = c;
+}
+
+int xb_comm_init_predefined(void)
+{
+    const xb_rt_info_t *rt = xb_rt();
+    memset(ctx_mask, 0xff, sizeof(ctx_mask));
+    xb_group_set_my_world_rank(rt->rank);
+    xb_group_t *wg = xb_group_new(rt->size, NULL);
+    xb_group_t *sg = xb_group_new(1, &rt->rank);
+    if (wg == NULL || sg == NULL)
+        return XB_ERR_NO_MEM;
+    xb_errhandler_t *fatal = xb_errhandler_fatal();
+    xb_errhandler_retain(fatal);
+    xb_errhandler_retain(fatal);
+    comm_setup(&world_obj, wg, 0, fatal, MPI_COMM_WORLD);
+    comm_setup(&self_obj, sg, 2, fatal, MPI_COMM_SELF);
+    xb_ctx_take(0);
+    xb_ctx_take(2);
+    strcpy(world_obj.name, "MPI_COMM_WORLD");
+    strcpy(self_obj.name, "MPI_COMM_SELF");
+    predef_ready = true;
+    return XB_OK;
+}
+
+void xb_comm_fini_predefined(void)
+{
+    if (!predef_ready)
+        return;
+    predef_ready = false;
+    xb_comm_t *pre[2] = { &world_obj, &self_obj };
+    for (int i = 0; i < 2; i++) {
+        xb_group_release(pre[i]->group);
+        if (pre[i]->errh != NULL)
+            xb_errhandler_release(pre[i]->errh);
+        pre[i]->magic = XB_MAGIC_FREED;
+    }
+    while (free_list != NULL) {
+        xb_comm_t *c = free_list;
+        free_list = (xb_comm_t *)(void *)c->group;
+        free(c);
+    }
+    xb_group_pool_fini();
+}
+
+/* ---- MPI_Comm_* local queries -------------------------------------------- */
+int xb_impl_comm_size(xb_comm_t *comm, int *size)
+{
+    *size = comm->size;
+    return XB_OK;
+}
+
+int xb_impl_comm_rank(xb_comm_t *comm, int *rank)
+{
+    *rank = comm->rank;
+    return XB_OK;
+}
+
+int xb_impl_comm_compare(xb_comm_t *comm1, xb_comm_t *comm2, int *result)
+{
+    if (comm1 == comm2) {
+        *result = MPI_IDENT;
+        return XB_OK;
+    }
+    int g = xb_group_compare(comm1->group, comm2->group);
+    *result = g == MPI_IDENT ? MPI_CONGRUENT : g;
+    return XB_OK;
+}
+
+int xb_impl_comm_group(xb_comm_t *comm, MPI_Group *group)
+{
+    xb_group_retain(comm->group);
+    *group = xb_group_to_handle(comm->group);
+    return XB_OK;
+}
+
+int xb_impl_comm_set_name(xb_comm_t *comm, const char *comm_name)
+{
+    if (comm_name == NULL)
+        return xb_err_set(XB_ERR_ARG, "invalid argument comm_name: a null pointer");
+    size_t n = strnlen(comm_name, MPI_MAX_OBJECT_NAME - 1);
+    memcpy(comm->name, comm_name, n);
+    comm->name[n] = '\0';
+    return XB_OK;
+}
+
+int xb_impl_comm_get_name(xb_comm_t *comm, char *comm_name, int *resultlen)
+{
+    size_t n = strlen(comm->name);
+    memcpy(comm_name, comm->name, n + 1);
+    *resultlen = (int)n;
+    return XB_OK;
+}

@@ -1,0 +1,157 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* Copyright (c) 2026 The Crossbar authors */
+/*
+ * request.c - the request pool, request handles and status conversion.
+ *
+ * The pool is a free list refilled by slabs of XB_REQ_SLAB requests (the
+ * slow path, out of line); slabs are kept on a list and freed at finalize.
+ * Issue 2 has one progress context, so one pool; it is protected by the
+ * progress lock (a no-op hook until MPI_THREAD_MULTIPLE).
+ */
+#include <stdlib.h>
+#include <string.h>
+#include "core/request.h"
+
+/* 64 requests of ~200 bytes: one 16 KiB-ish allocation per refill. */
+#define XB_REQ_SLAB 64
+
+typedef struct req_slab {
+    struct req_slab *next;
+    xb_request_t     reqs[XB_REQ_SLAB];
+} req_slab_t;
+
+static struct {
+    xb_request_t *free;     /* linked through ->next */
+    req_slab_t   *slabs;
+} pool;
+
+static XB_NOINLINE int pool_grow(void)
+{
+    req_slab_t *s = calloc(1, sizeof(*s));
+    if (s == NULL)
+        return xb_err_set(XB_ERR_NO_MEM, "out of memory allocating %zu bytes for requests",
+                          sizeof(*s));
+    s->next = pool.slabs;
+    pool.slabs = s;
+    for (int i = XB_REQ_SLAB - 1; i >= 0; i--) {
+        s->reqs[i].magic = XB_MAGIC_FREED;
+        s->reqs[i].next = pool.free;
+        pool.free = &s->reqs[i];
+    }
+    return XB_OK;
+}
+
+xb_request_t *xb_request_alloc(xb_req_kind_t kind)
+{
+    if (XB_UNLIKELY(pool.free == NULL) && pool_grow() != XB_OK)
+        return NULL;
+    xb_request_t *r = pool.free;
+    pool.free = r->next;
+    memset(r, 0, sizeof(*r));
+    r->magic = XB_MAGIC_REQ;
+    r->kind = (uint8_t)kind;
+    r->persistent = (kind == XB_REQ_PSEND || kind == XB_REQ_PRECV);
+    return r;
+}
+
+void xb_request_free(xb_request_t *r)
+{
+    if (r == NULL)
+        return;
+    if (r->dt != NULL)
+        xb_dt_release(r->dt);
+    r->dt = NULL;
+    r->magic = XB_MAGIC_FREED;
+    r->next = pool.free;
+    pool.free = r;
+}
+
+void xb_request_pool_fini(void)
+{
+    while (pool.slabs != NULL) {
+        req_slab_t *s = pool.slabs;
+        pool.slabs = s->next;
+        free(s);
+    }
+    pool.free = NULL;
+}
+
+xb_request_t *xb_request_from_handle(MPI_Request h)
+{
+    if (h == MPI_REQUEST_NULL || xb_handle_is_predef((const void *)h))
+        return NULL;
+    xb_request_t *r = (xb_request_t *)h;
+    return r->magic == XB_MAGIC_REQ ? r : NULL;
+}
+
+MPI_Request xb_request_to_handle(xb_request_t *r)
+{
+    return r == NULL ? MPI_REQUEST_NULL : (MPI_Request)r;
+}
+
+void xb_request_complete(xb_request_t *r)
+{
+    if (r->persistent)
+        r->active = 0;
+    if (r->on_complete != NULL)
+        r->on_complete(r);
+    if (r->flags & (XB_REQ_F_AUTOFREE | XB_REQ_F_USERFREED)) {
+        xb_request_free(r);
+        return;
+    }
+    atomic_store_explicit(&r->done, 1, memory_order_release);
+}
+
+/* ---- statuses -------------------------------------------------------------- */
+
+void xb_status_set_empty(xb_status_t *st)
+{
+    st->source = MPI_PROC_NULL;
+    st->tag = MPI_ANY_TAG;
+    st->error = MPI_SUCCESS;
+    st->cancelled = false;
+    st->count = 0;
+}
+
+/* The five internal ints follow MPI_SOURCE, MPI_TAG, MPI_ERROR (ABI). */
+static int *status_ints(MPI_Status *st) { return (int *)(void *)st; }
+static const int *status_cints(const MPI_Status *st) { return (const int *)(const void *)st; }
+_Static_assert(sizeof(MPI_Status) == 8 * sizeof(int), "MPI 5.0 ABI: MPI_Status is 8 ints");
+
+void xb_mpi_status_set_count(MPI_Status *st, MPI_Count bytes)
+{
+    uint64_t u = (uint64_t)bytes;
+    status_ints(st)[3] = (int)(uint32_t)u;
+    status_ints(st)[4] = (int)(uint32_t)(u >> 32);
+}
+
+MPI_Count xb_mpi_status_get_count(const MPI_Status *st)
+{
+    uint64_t lo = (uint32_t)status_cints(st)[3];
+    uint64_t hi = (uint32_t)status_cints(st)[4];
+    return (MPI_Count)(lo | (hi << 32));
+}
+
+void xb_mpi_status_set_cancelled(MPI_Status *st, bool flag)
+{
+    status_ints(st)[5] = flag ? 1 : 0;
+}
+
+bool xb_mpi_status_get_cancelled(const MPI_Status *st)
+{
+    return status_cints(st)[5] != 0;
+}
+
+void xb_status_to_mpi(const xb_status_t *s, MPI_Status *out, bool write_error)
+{
+    if (out == NULL || out == MPI_STATUS_IGNORE)
+        return;
+    out->MPI_SOURCE = s->source;
+    out->MPI_TAG = s->tag;
+    if (write_error)
+        out->MPI_ERROR = s->error;
+    xb_mpi_status_set_count(out, s->count);
+    xb_mpi_status_set_cancelled(out, s->cancelled);
+    status_ints(out)[6] = 0;
+    status_ints(out)[7] = 0;
+}

@@ -1,0 +1,167 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* Copyright (c) 2026 The Crossbar authors */
+/*
+ * request.h - the request object, its pool, handles and statuses.
+ *
+ * Lifecycle. A request comes from the pool of the progress context
+ * (xb_request_alloc: no malloc on the hot path; the pool grows by slabs on
+ * the slow path) and goes back with xb_request_free once it is complete and
+ * nobody needs it any more:
+ *   - user requests (MPI_Isend ...): freed by MPI_Wait/MPI_Test when they
+ *     report completion, or by MPI_Request_free (at completion if still busy);
+ *   - persistent requests (MPI_Send_init ...): inactive after completion,
+ *     freed only by MPI_Request_free;
+ *   - internal requests (collectives, Bsend's copy): freed by the layer that
+ *     made them, with xb_request_release (pt2pt.h), or detached with
+ *     XB_REQ_F_AUTOFREE so they free themselves when they complete.
+ *
+ * Completion. `done` is an atomic flag, written last (release) by the layer
+ * that completes the request, after every status field is final; readers
+ * load it with acquire and need no lock (MPI_Test on a done request is a
+ * load and a status copy). A persistent request is re-armed by MPI_Start,
+ * which clears `done`.
+ *
+ * References. A request holds a datatype reference (xb_dt_retain) while it
+ * lives, since it may still touch the user's buffer through the type. It
+ * does not hold a communicator reference: MPI_Comm_free is collective and
+ * the standard lets pending operations finish, so the comm layer defers the
+ * actual free while requests are pending (issue 2 frees at finalize).
+ *
+ * Threading: called with the progress lock held (a no-op in issue 2), except
+ * xb_request_is_done() which is lock-free.
+ *
+ * MPI_Status (MPI 5.0 ABI: 8 ints). MPI_SOURCE, MPI_TAG, MPI_ERROR are the
+ * first three; of the five internal ints we use:
+ *   [3] low 32 bits of the received byte count
+ *   [4] high 32 bits of the received byte count
+ *   [5] cancelled flag (0/1)
+ *   [6], [7] unused (zero)
+ * so MPI_Get_count, MPI_Get_elements and MPI_Test_cancelled work on any
+ * status the library produced, 64-bit counts included.
+ */
+#ifndef XB_REQUEST_H
+#define XB_REQUEST_H
+
+#include <stdatomic.h>
+#include "util/xb_common.h"
+#include "core/core.h"
+#include "datatype/datatype.h"
+#include "method/method.h"
+
+/* What a request is. Generalized and collective requests are later issues;
+ * their kinds are reserved so the Wait family can dispatch on them. */
+typedef enum xb_req_kind {
+    XB_REQ_SEND = 1,      /* nonblocking send (any mode)            */
+    XB_REQ_RECV,          /* nonblocking receive                   */
+    XB_REQ_PSEND,         /* persistent send (MPI_Send_init ...)   */
+    XB_REQ_PRECV,         /* persistent receive (MPI_Recv_init)    */
+    XB_REQ_GREQ,          /* generalized (later)                   */
+    XB_REQ_COLL,          /* collective (later)                    */
+} xb_req_kind_t;
+
+/* Send modes (also the protocol chooser's `mode` argument). */
+enum xb_send_mode {
+    XB_MODE_STANDARD = 0, XB_MODE_SYNC = 1, XB_MODE_READY = 2, XB_MODE_BUFFERED = 3,
+};
+
+enum xb_req_flags {
+    XB_REQ_F_AUTOFREE  = 1u << 0,  /* free itself when it completes         */
+    XB_REQ_F_INTERNAL  = 1u << 1,  /* made by the library, never a handle   */
+    XB_REQ_F_POSTED    = 1u << 2,  /* receive sits in the posted queue      */
+    XB_REQ_F_USERFREED = 1u << 3,  /* MPI_Request_free on a busy request    */
+};
+
+/* Status as the library keeps it; converted to MPI_Status on the way out. */
+typedef struct xb_status {
+    int       source;     /* comm rank, MPI_ANY_SOURCE before a match     */
+    int       tag;
+    int       error;      /* MPI error class, MPI_SUCCESS normally         */
+    bool      cancelled;
+    MPI_Count count;      /* bytes received                               */
+} xb_status_t;
+
+typedef struct xb_request xb_request_t;
+
+/* A queue entry of the matching engine (src/pt2pt/match.h): the receive
+ * pattern of a posted receive, or the envelope of an unexpected message. */
+typedef struct xb_mq_item {
+    struct xb_mq_item *next;
+    int32_t            src;   /* comm rank, or MPI_ANY_SOURCE (posted only) */
+    int32_t            tag;   /* or MPI_ANY_TAG (posted only)               */
+} xb_mq_item_t;
+
+struct xb_request {
+    uint32_t        magic;       /* XB_MAGIC_REQ; XB_MAGIC_FREED when pooled */
+    uint8_t         kind;        /* xb_req_kind_t                             */
+    uint8_t         mode;        /* xb_send_mode for sends                    */
+    uint8_t         persistent;  /* PSEND/PRECV                               */
+    uint8_t         active;      /* persistent: started and not completed     */
+    atomic_uint     done;        /* 1 = complete (release store)              */
+    uint32_t        flags;       /* xb_req_flags                              */
+    xb_status_t     status;
+
+    /* the operation, as the user gave it */
+    void           *buf;
+    MPI_Count       count;
+    xb_datatype_t  *dt;          /* retained while the request lives         */
+    xb_comm_t      *comm;        /* not reference counted (see above)        */
+    int             peer;        /* comm rank (dest or source; may be ANY)   */
+    int             tag;         /* may be MPI_ANY_TAG for receives          */
+    uint32_t        ctx;         /* comm->ctx or comm->ctx + 1               */
+    const char     *fn;          /* MPI function, for "waiting in" text      */
+
+    /* protocol state, owned by src/pt2pt (see pt2pt/proto.h) */
+    xb_mq_item_t    mq;          /* posted-queue link and match key          */
+    struct xb_request *next;     /* pending FIFO link                        */
+    xb_gpid_t       gpid;        /* the peer's process id once known         */
+    int             pending;     /* events before the protocol is finished   */
+    uint8_t         proto;       /* xb_pt2pt_proto chosen for this message   */
+    uint8_t         proto_contig; /* send: data is one contiguous range      */
+    uint16_t        phase;       /* protocol phase (pt2pt/proto.h)           */
+    size_t          bytes;       /* packed bytes of the message (send)       */
+    size_t          xfer;        /* bytes moved so far                       */
+    size_t          limit;       /* bytes accepted by the receiver           */
+    uint64_t        peer_cookie; /* the other side's request id              */
+    void           *bsend_blk;   /* Bsend: the attached-buffer block         */
+    xb_am_done_t    am_done;     /* method completion callback (INPROGRESS)  */
+    void          (*on_complete)(xb_request_t *req); /* optional hook     */
+    void           *extra;       /* owner's data for on_complete             */
+};
+
+/* ---- pool ---------------------------------------------------------------- */
+/* Returns a zeroed request with magic set and done == 0, or NULL (no memory,
+ * detail recorded). */
+xb_request_t *xb_request_alloc(xb_req_kind_t kind);
+/* Back to the pool; drops the comm and datatype references it holds. */
+void xb_request_free(xb_request_t *req);
+/* Free every slab (MPI_Finalize). */
+void xb_request_pool_fini(void);
+
+/* ---- handles -------------------------------------------------------------- */
+/* MPI_REQUEST_NULL (0x180 in the ABI) and invalid/freed requests give NULL. */
+xb_request_t *xb_request_from_handle(MPI_Request h);
+MPI_Request   xb_request_to_handle(xb_request_t *req);
+
+/* ---- completion ------------------------------------------------------------- */
+static inline bool xb_request_is_done(const xb_request_t *req)
+{
+    return atomic_load_explicit(&req->done, memory_order_acquire) != 0;
+}
+/* Marks the request complete (release store), runs on_complete, frees it if
+ * XB_REQ_F_AUTOFREE or XB_REQ_F_USERFREED is set. Status must be final. */
+void xb_request_complete(xb_request_t *req);
+
+/* ---- statuses -------------------------------------------------------------- */
+/* The empty status (MPI_PROC_NULL, inactive requests): source MPI_PROC_NULL,
+ * tag MPI_ANY_TAG, error MPI_SUCCESS, count 0, not cancelled. */
+void xb_status_set_empty(xb_status_t *st);
+/* Fill an MPI_Status (ignores MPI_STATUS_IGNORE). Writes MPI_ERROR only when
+ * write_error is true (the standard: Wait/Test/Recv leave it alone; the
+ * multiple-completion calls set it). */
+void xb_status_to_mpi(const xb_status_t *st, MPI_Status *out, bool write_error);
+void xb_mpi_status_set_count(MPI_Status *st, MPI_Count bytes);
+MPI_Count xb_mpi_status_get_count(const MPI_Status *st);
+void xb_mpi_status_set_cancelled(MPI_Status *st, bool flag);
+bool xb_mpi_status_get_cancelled(const MPI_Status *st);
+
+#endif

@@ -1,0 +1,313 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* Copyright (c) 2026 The Crossbar authors */
+/*
+ * method.c - the method registry: which methods exist, in which order the
+ * peer rule tries them, their init/ready/fini, the address blob of a rank,
+ * polling and sleeping across methods, and the text crossbar-info prints.
+ *
+ * Order. The registry lists the methods in the default rule order (self, shm;
+ * tcp later). XB_METHODS (e.g. "shm,self") restricts the methods to those it
+ * names and orders the rule by it. `self` always serves the process itself,
+ * whatever XB_METHODS says: a forced-method run (XB_METHODS=tcp) must still
+ * let a rank send to itself.
+ *
+ * Address. The blobs of all enabled methods of a rank go under one KVS key,
+ * "xb-addr-<rank>" = "<method>:<hex>[,<method>:<hex>...]", the format that
+ * xb_rt_peer_addr() (src/runtime/rt_kvs.c) decodes.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+#include "method/method_int.h"
+#include "runtime/tunable.h"
+
+XB_TUNABLE(METHODS, XB_TT_STRING, "self,shm", XB_TL_USER,
+           "Methods allowed, in the order the per-peer rule tries them "
+           "(comma-separated; self always serves the process itself)");
+
+static xb_method_t registry[XB_METHOD_NREG] = {
+    [XB_METHOD_SELF] = { .ops = &xb_self_ops },
+    [XB_METHOD_SHM]  = { .ops = &xb_shm_ops },
+};
+static uint8_t order[XB_METHOD_NREG];
+static int norder;
+static bool allowed[XB_METHOD_NREG];
+static const xb_rt_info_t *method_rt;
+static int blockable = -1;          /* index of the method that sleeps */
+
+enum { ADDR_BLOB_MAX = 256 };
+
+size_t xb_method_bprintf(char *buf, size_t len, size_t off, const char *fmt, ...)
+{
+    if (off >= len)
+        return off;
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(buf + off, len - off, fmt, ap);
+    va_end(ap);
+    if (n < 0)
+        return off;
+    off += (size_t)n;
+    return off < len ? off : len - 1;
+}
+
+static int find_method(const char *name, size_t n)
+{
+    for (int i = 0; i < XB_METHOD_NREG; i++)
+        if (strlen(registry[i].ops->name) == n &&
+            strncmp(registry[i].ops->name, name, n) == 0)
+            return i;
+    return -1;
+}
+
+/* Parse XB_METHODS into order[] and allowed[]. */
+static int parse_methods(void)
+{
+    const char *s = xb_tn_METHODS.v.s;
+    norder = 0;
+    memset(allowed, 0, sizeof(allowed));
+    if (s == NULL || *s == '\0')
+        s = xb_tn_METHODS.defval;
+    for (const char *p = s; *p != '\0';) {
+        size_t n = strcspn(p, ", ");
+        if (n > 0) {
+            int idx = find_method(p, n);
+            if (idx < 0)
+                return xb_err_set(XB_ERR_ARG, "XB_METHODS names an unknown method "
+                                  "'%.*s' (known: self, shm)", (int)n, p);
+            if (!allowed[idx]) {
+                allowed[idx] = true;
+                order[norder++] = (uint8_t)idx;
+            }
+        }
+        p += n;
+        while (*p == ',' || *p == ' ')
+            p++;
+    }
+    if (norder == 0)
+        return xb_err_set(XB_ERR_ARG, "XB_METHODS='%s' allows no method", s);
+    return XB_OK;
+}
+
+int xb_method_order(const uint8_t **order_p)
+{
+    *order_p = order;
+    return norder;
+}
+
+const xb_rt_info_t *xb_method_rt(void)
+{
+    return method_rt;
+}
+
+static void hex_append(char *dst, const unsigned char *src, size_t n)
+{
+    static const char digits[] = "0123456789abcdef";
+    for (size_t i = 0; i < n; i++) {
+        dst[2 * i] = digits[src[i] >> 4];
+        dst[2 * i + 1] = digits[src[i] & 15];
+    }
+    dst[2 * n] = '\0';
+}
+
+/* "xb-addr-<rank>" = "self:,shm:0a0b..." (only enabled methods). */
+static int publish_addr(const xb_rt_info_t *rt)
+{
+    char val[1024], key[64];
+    size_t off = 0;
+    val[0] = '\0';
+    for (int i = 0; i < XB_METHOD_NREG; i++) {
+        xb_method_t *m = &registry[i];
+        unsigned char blob[ADDR_BLOB_MAX];
+        size_t blen = sizeof(blob);
+        if (!m->enabled || m->ops->addr_pack == NULL)
+            continue;
+        int rc = m->ops->addr_pack(m, blob, &blen);
+        if (rc != XB_OK)
+            return rc;
+        size_t nlen = strlen(m->ops->name);
+        if (off + nlen + 2 + 2 * blen + 1 > sizeof(val))
+            return xb_err_set(XB_ERR_INTERN, "method addresses exceed %zu bytes",
+                              sizeof(val));
+        off += (size_t)sprintf(val + off, "%s%s:", off ? "," : "", m->ops->name);
+        hex_append(val + off, blob, blen);
+        off += 2 * blen;
+    }
+    snprintf(key, sizeof(key), "xb-addr-%d", rt->rank);
+    return xb_rt_kvs_put(key, val);
+}
+
+int xb_method_init_all(const struct xb_rt_info *rt)
+{
+    int rc = parse_methods();
+    if (rc != XB_OK)
+        return rc;
+    method_rt = rt;
+    allowed[XB_METHOD_SELF] = true;       /* always serves the process itself */
+    for (int i = 0; i < XB_METHOD_NREG; i++) {
+        xb_method_t *m = &registry[i];
+        const char *why = NULL;
+        m->enabled = false;
+        m->priv = NULL;
+        if (!allowed[i]) {
+            m->why_off = "excluded by XB_METHODS";
+            continue;
+        }
+        if (m->ops->init(m, rt, &why) != XB_OK) {
+            m->why_off = why != NULL ? why : "init failed";
+            xb_log(XB_LOG_METHOD, XB_LOG_INFO, "method %s off: %s",
+                   m->ops->name, m->why_off);
+            xb_err_clear();
+            continue;
+        }
+        m->enabled = true;
+        m->why_off = NULL;
+    }
+    return publish_addr(rt);
+}
+
+int xb_method_ready_all(void)
+{
+    if (method_rt == NULL)
+        return xb_err_set(XB_ERR_INTERN, "methods made ready before init");
+    blockable = -1;
+    for (int i = 0; i < XB_METHOD_NREG; i++) {
+        xb_method_t *m = &registry[i];
+        if (!m->enabled || m->ops->ready == NULL)
+            continue;
+        int rc = m->ops->ready(m);
+        if (rc != XB_OK)
+            return rc;
+        if (m->ops->block != NULL && blockable < 0)
+            blockable = i;
+    }
+    return xb_peer_table_init(method_rt);
+}
+
+void xb_method_fini_all(void)
+{
+    xb_peer_table_fini();
+    for (int i = XB_METHOD_NREG - 1; i >= 0; i--) {
+        xb_method_t *m = &registry[i];
+        if (m->enabled && m->ops->fini != NULL)
+            m->ops->fini(m);
+        m->enabled = false;
+    }
+    blockable = -1;
+    method_rt = NULL;
+}
+
+int xb_method_count(void)
+{
+    return XB_METHOD_NREG;
+}
+
+xb_method_t *xb_method_get(int idx)
+{
+    if (idx < 0 || idx >= XB_METHOD_NREG)
+        return NULL;
+    return &registry[idx];
+}
+
+int xb_method_progress_all(void)
+{
+    int n = 0;
+    for (int i = 0; i < XB_METHOD_NREG; i++) {
+        xb_method_t *m = &registry[i];
+        if (m->enabled)
+            n += m->ops->progress(m);
+    }
+    return n;
+}
+
+void xb_method_block(int timeout_ms)
+{
+    if (blockable >= 0) {
+        xb_method_t *m = &registry[blockable];
+        m->ops->block(m, timeout_ms);
+        return;
+    }
+    /* Nothing can sleep on an event: nap briefly and let the caller poll. */
+    struct timespec ts = { 0, (timeout_ms > 1 ? 1 : timeout_ms) * 1000000L };
+    nanosleep(&ts, NULL);
+}
+
+/* ---- crossbar-info --------------------------------------------------------- */
+
+int xb_method_probe(int idx, const char **why)
+{
+    static const char *excluded = "excluded by XB_METHODS";
+    *why = NULL;
+    if (idx < 0 || idx >= XB_METHOD_NREG)
+        return xb_err_set(XB_ERR_ARG, "no method with index %d", idx);
+    if (parse_methods() == XB_OK && idx != XB_METHOD_SELF && !allowed[idx]) {
+        *why = excluded;
+        return XB_ERR_OTHER;
+    }
+    xb_err_clear();
+    if (idx == XB_METHOD_SELF)
+        return xb_self_probe(why);
+    return xb_shm_probe(why);
+}
+
+static size_t describe_one(int idx, char *buf, size_t len, size_t off)
+{
+    xb_method_t *m = &registry[idx];
+    const char *why = NULL;
+    bool on;
+    if (method_rt != NULL) {
+        on = m->enabled;
+        why = m->why_off;
+    } else {
+        on = xb_method_probe(idx, &why) == XB_OK;
+        xb_err_clear();
+    }
+    off = xb_method_bprintf(buf, len, off, "%s: %s", m->ops->name, on ? "on" : "off");
+    if (!on)
+        return xb_method_bprintf(buf, len, off, ", %s\n", why ? why : "unavailable");
+    if (method_rt != NULL) {
+        const xb_method_caps_t *c = &m->caps;
+        off = xb_method_bprintf(buf, len, off,
+                                " (eager_max=%zu frag_max=%zu get_min=%zu caps=%s%s%s)",
+                                c->eager_max, c->frag_max, c->get_min,
+                                c->flags ? "" : "none",
+                                (c->flags & XB_METHOD_CAP_GET) ? "get" : "",
+                                (c->flags & XB_METHOD_CAP_SLEEP)
+                                    ? ((c->flags & XB_METHOD_CAP_GET) ? ",sleep" : "sleep")
+                                    : "");
+    }
+    if (idx == XB_METHOD_SHM) {
+        off = xb_method_bprintf(buf, len, off, "; ");
+        xb_shm_describe(m, buf, len);
+        off = strlen(buf);
+    }
+    return xb_method_bprintf(buf, len, off, "\n");
+}
+
+int xb_method_describe_all(char *buf, size_t len)
+{
+    if (len == 0)
+        return XB_ERR_ARG;
+    buf[0] = '\0';
+    size_t off = 0;
+    const uint8_t *ord;
+    int n = 0;
+    if (parse_methods() == XB_OK) {
+        n = xb_method_order(&ord);
+        off = xb_method_bprintf(buf, len, off, "rule: self (the process itself)");
+        for (int i = 0; i < n; i++)
+            if (ord[i] != XB_METHOD_SELF)
+                off = xb_method_bprintf(buf, len, off, " > %s%s",
+                                        registry[ord[i]].ops->name,
+                                        ord[i] == XB_METHOD_SHM ? " (same node)" : "");
+        off = xb_method_bprintf(buf, len, off, "\n");
+    } else {
+        off = xb_method_bprintf(buf, len, off, "rule: invalid XB_METHODS: %s\n",
+                                xb_err_detail());
+        xb_err_clear();
+    }
+    for (int i = 0; i < XB_METHOD_NREG; i++)
+        off = describe_one(i, buf, len, off);
+    return XB_OK;
+}

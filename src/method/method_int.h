@@ -1,0 +1,45 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* Copyright (c) 2026 The Crossbar authors */
+/*
+ * method_int.h - what the files of src/method share among themselves (not an
+ * interface for other layers: they use method.h).
+ *
+ * The registry (method.c) knows the methods by their ops tables, in rule
+ * order. The peer table (peer.c) is built by xb_method_ready_all() and freed
+ * by xb_method_fini_all(). Each method may offer a probe (availability on this
+ * machine without a job, for crossbar-info) and a describe hook (its state and
+ * effective settings, one line).
+ */
+#ifndef XB_METHOD_INT_H
+#define XB_METHOD_INT_H
+
+#include "method/method.h"
+#include "runtime/runtime.h"
+
+/* Registry indices: the default rule order. */
+enum { XB_METHOD_SELF = 0, XB_METHOD_SHM = 1, XB_METHOD_NREG = 2 };
+
+extern const xb_method_ops_t xb_self_ops;
+extern const xb_method_ops_t xb_shm_ops;
+
+/* Availability on this machine without a job: XB_OK, or <0 with *why. */
+int xb_self_probe(const char **why);
+int xb_shm_probe(const char **why);
+/* Extra text for crossbar-info ("ring=65536 B x 2, single-copy: on"),
+ * appended at strlen(buf). m may be a method that was never initialised. */
+int xb_shm_describe(xb_method_t *m, char *buf, size_t len);
+
+/* Rule order after XB_METHODS: indices into the registry. */
+int xb_method_order(const uint8_t **order_p);
+/* The job shape the methods were initialised with (NULL before init). */
+const xb_rt_info_t *xb_method_rt(void);
+
+/* Peer table (peer.c). */
+int  xb_peer_table_init(const xb_rt_info_t *rt);
+void xb_peer_table_fini(void);
+
+/* snprintf that appends at *off and never overruns (returns the new *off). */
+size_t xb_method_bprintf(char *buf, size_t len, size_t off, const char *fmt, ...)
+    XB_PRINTF(4, 5);
+
+#endif

@@ -1,0 +1,144 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* Copyright (c) 2026 The Crossbar authors */
+/*
+ * shm.h - state shared by the files of the shm method (internal).
+ *
+ * Segment layout (at the method's offset of the node segment; all-zero is
+ * the valid initial state, so no rank initialises it):
+ *
+ *   ctl[nlocal]                 one xb_shm_ctl_t per local rank (2 lines)
+ *   (page aligned)
+ *   rings[nlocal * (nlocal-1)]  ring (s -> r) at index s * (nlocal-1) +
+ *                               (r < s ? r : r - 1), each a header line
+ *                               plus ring_size bytes
+ *
+ * Every rank of the node computes the same layout from nlocal and the ring
+ * size; the ring size travels in the address blob so a rank whose
+ * XB_SHM_RING_SIZE differs is caught at ready().
+ */
+#ifndef XB_SHM_H
+#define XB_SHM_H
+
+#include <sys/types.h>
+#include "method/method_int.h"
+#include "method/shm/shm_inl.h"
+
+/* Per local rank, in the segment. */
+typedef struct xb_shm_ctl {
+    /* line 0: waiting. sleeping is written by the owner, wake by senders. */
+    XB_ALIGNED(XB_CACHELINE) uint32_t sleeping;
+    uint32_t wake;           /* futex word: senders add 1, then FUTEX_WAKE */
+    uint8_t  pad0[XB_CACHELINE - 8];
+    /* line 1: records ever published to this rank (counter mode only). */
+    XB_ALIGNED(XB_CACHELINE) uint64_t arrived;
+    uint8_t  pad1[XB_CACHELINE - 8];
+} xb_shm_ctl_t;
+_Static_assert(sizeof(xb_shm_ctl_t) == 2 * XB_CACHELINE, "two lines per rank");
+
+/* The address blob of a rank (hex in the KVS). */
+typedef struct xb_shm_addr {
+    uint32_t version;
+    int32_t  pid;
+    int32_t  memfd;          /* node-local rank 0 without a launcher segment */
+    uint32_t ring_size;
+    uint64_t cma_probe;      /* address of a magic word, for the CMA check   */
+} xb_shm_addr_t;
+
+struct xb_ep {
+    xb_shm_tx_t   tx;        /* first: the hot fields                        */
+    xb_shm_ctl_t *peer_ctl;
+    struct xb_shm *st;
+    int           peer_local;
+    pid_t         pid;
+    uint64_t      full_head;     /* head when the ring was last found full */
+};
+
+typedef struct xb_shm_in {
+    xb_shm_rx_t   rx;
+    xb_gpid_t     src;
+    xb_shm_ctl_t *src_ctl;         /* to wake a producer waiting for space */
+} xb_shm_in_t;
+
+typedef struct xb_shm {
+    xb_method_t  *m;
+    int           nlocal, me;      /* local size, my local index            */
+    const int    *local_ranks;     /* [nlocal] world rank of each local one */
+    size_t        ring_size;
+    /* segment */
+    uint8_t      *base;            /* method area                           */
+    void         *map;             /* whole mapping (munmap)                */
+    size_t        map_len;
+    int           own_fd;          /* memfd we created, or -1               */
+    size_t        seg_need;        /* bytes of the method area              */
+    uint64_t      seg_off;         /* method_off in the fd                  */
+    xb_shm_ctl_t *my_ctl;
+    /* receive side */
+    xb_shm_in_t  *in;              /* [nlocal - 1]                          */
+    int           nin;
+    bool          counter_mode;    /* poll via ctl->arrived (many peers)    */
+    uint64_t      seen;            /* arrived value already handled         */
+    int           in_progress;     /* re-entry guard of progress()          */
+    /* send side: the last endpoint found full (xb_shm_send_full) */
+    struct xb_ep *full_ep;
+    /* single copy */
+    bool          cma;             /* get() allowed                          */
+    const char   *cma_why;         /* why not                                */
+    int           ptrace_scope;    /* -1: no Yama                            */
+} xb_shm_t;
+
+/* shm_seg.c */
+size_t xb_shm_seg_layout(int nlocal, size_t ring_size, size_t *rings_off_p);
+int    xb_shm_seg_attach_jobseg(xb_shm_t *st, int fd);
+int    xb_shm_seg_create(xb_shm_t *st);
+int    xb_shm_seg_open_peer(xb_shm_t *st, int pid, int fd);
+void   xb_shm_seg_detach(xb_shm_t *st);
+xb_shm_ctl_t  *xb_shm_seg_ctl(xb_shm_t *st, int local);
+xb_shm_ring_t *xb_shm_seg_ring(xb_shm_t *st, int src_local, int dst_local);
+/* Ring size for nlocal ranks from XB_SHM_RING_SIZE (power of two, shrunk
+ * when the rings of a big node would pass the memory budget). */
+size_t xb_shm_ring_size_for(int nlocal);
+
+/* shm_wait.c */
+void xb_shm_wake(xb_shm_ctl_t *ctl);               /* out of line: a syscall */
+/* Producer found the ring full: raise tx_waiting and retry once. */
+int  xb_shm_send_full(xb_ep_t *ep, uint8_t am_id, const void *hdr, size_t hdr_len,
+                      const xb_payload_t *pl);
+/* Consumer released space in a ring: wake its producer if it waits. */
+static inline void xb_shm_space_released(xb_shm_in_t *in)
+{
+    /* seq_cst fence: orders our head store (release in xb_shm_ring_release)
+     * before the load of tx_waiting; pairs with the producer's fence between
+     * raising tx_waiting and re-reading head (F4 in shm_wait.c). */
+    __atomic_thread_fence(__ATOMIC_SEQ_CST);
+    if (XB_UNLIKELY(__atomic_load_n(in->rx.tx_waiting, __ATOMIC_RELAXED) != 0) &&
+        __atomic_exchange_n(in->rx.tx_waiting, 0, __ATOMIC_RELAXED) != 0)
+        xb_shm_wake(in->src_ctl);
+}
+void xb_shm_block(xb_shm_t *st, int timeout_ms);
+/* After a publish: wake the receiver if it sleeps (see shm_wait.c). */
+static inline void xb_shm_notify(xb_shm_t *st, xb_shm_ctl_t *ctl)
+{
+    if (st->counter_mode)
+        __atomic_fetch_add(&ctl->arrived, 1, __ATOMIC_RELAXED);
+    /* seq_cst fence: orders our publication (the header word store, and the
+     * arrived increment) before the load of `sleeping` below; pairs with the
+     * fence in xb_shm_block (Dekker: one side always sees the other). */
+    __atomic_thread_fence(__ATOMIC_SEQ_CST);
+    if (XB_UNLIKELY(__atomic_load_n(&ctl->sleeping, __ATOMIC_RELAXED) != 0))
+        xb_shm_wake(ctl);
+}
+
+/* shm_cma.c */
+extern uint64_t xb_shm_cma_magic;
+int  xb_shm_cma_setup(xb_shm_t *st);                 /* init: Yama, tunable  */
+int  xb_shm_cma_check_peer(xb_shm_t *st, int pid, uint64_t addr);   /* ready */
+int  xb_shm_cma_probe(const char **why);             /* fork-based, no job   */
+int  xb_shm_cma_get(pid_t pid, const struct iovec *local, int local_cnt,
+                    uint64_t remote_addr, size_t len);
+int  xb_shm_read_ptrace_scope(void);                 /* -1: no Yama          */
+
+/* shm_method.c */
+int  xb_shm_poll(xb_shm_t *st);
+bool xb_shm_pending(xb_shm_t *st);
+
+#endif

@@ -1,0 +1,174 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* Copyright (c) 2026 The Crossbar authors */
+/*
+ * progress.c - the progress context: polling and waiting (see progress.h).
+ *
+ * Waiting: poll up to SPIN_POLLS times, then sleep in xb_method_block()
+ * with a timeout (short while sends wait for room, so they are retried;
+ * longer otherwise: a sender wakes the sleeper, the timeout is a safety
+ * net). Before the first sleep the wait publishes what it waits in.
+ */
+#include <stdio.h>
+#include "progress/progress.h"
+#include "method/method.h"
+#include "runtime/runtime.h"
+#include "runtime/tunable.h"
+
+XB_TUNABLE(SPIN_POLLS, XB_TT_INT, "1000", XB_TL_TUNER,
+           "Polls of the methods a waiting rank makes before it sleeps");
+XB_TUNABLE(SLEEP_MS, XB_TT_INT, "20", XB_TL_DEV,
+           "Longest sleep of a waiting rank between two polls, in milliseconds (a sender wakes it sooner)");
+
+enum { XB_PROGRESS_HOOKS = 4 };
+
+struct xb_progress {
+    xb_progress_hook_t hooks[XB_PROGRESS_HOOKS];
+    int                nhooks;
+    int                backlog;     /* operations queued for retry */
+    int                spin;
+    int                sleep_ms;
+};
+
+static xb_progress_t the_ctx;
+
+xb_progress_t *xb_progress_default(void) { return &the_ctx; }
+
+int xb_progress_init(void)
+{
+    the_ctx.nhooks = 0;
+    the_ctx.backlog = 0;
+    the_ctx.spin = (int)xb_tn_SPIN_POLLS.v.i;
+    the_ctx.sleep_ms = (int)xb_tn_SLEEP_MS.v.i;
+    if (the_ctx.sleep_ms < 1)
+        the_ctx.sleep_ms = 1;
+    return XB_OK;
+}
+
+void xb_progress_fini(void) { the_ctx.nhooks = 0; }
+
+int xb_progress_hook_add(xb_progress_hook_t hook)
+{
+    if (the_ctx.nhooks == XB_PROGRESS_HOOKS)
+        return xb_err_set(XB_ERR_INTERN, "too many progress hooks");
+    the_ctx.hooks[the_ctx.nhooks++] = hook;
+    return XB_OK;
+}
+
+void xb_progress_set_backlog(xb_progress_t *pc, int nqueued) { pc->backlog = nqueued; }
+
+int xb_progress_poll(xb_progress_t *pc)
+{
+    int n = xb_method_progress_all();
+    for (int i = 0; i < pc->nhooks; i++)
+        n += pc->hooks[i](pc);
+    return n;
+}
+
+static void describe(const xb_request_t *r, char *buf, size_t len)
+{
+    /* odd context ids carry collective traffic (core.h) */
+    const char *fn = r->fn != NULL ? r->fn
+                   : (r->ctx & 1u) ? "a collective, internally" : "MPI_Wait";
+    const char *cname = r->comm != NULL ? r->comm->name : "?";
+    if (r->kind == XB_REQ_RECV || r->kind == XB_REQ_PRECV)
+        snprintf(buf, len, "%s(source=%d, tag=%d, comm=%s)", fn, r->peer, r->tag, cname);
+    else if (r->kind == XB_REQ_SEND || r->kind == XB_REQ_PSEND)
+        snprintf(buf, len, "%s(dest=%d, tag=%d, comm=%s)", fn, r->peer, r->tag, cname);
+    else
+        snprintf(buf, len, "%s", fn);
+}
+
+int xb_progress_wait_until(xb_progress_t *pc, bool (*ready)(void *), void *arg,
+                           const char *what)
+{
+    for (int i = 0; i < pc->spin; i++) {
+        if (ready(arg))
+            return XB_OK;
+        xb_progress_poll(pc);
+    }
+    if (ready(arg))
+        return XB_OK;
+    xb_rt_set_waiting(what);
+    while (!ready(arg)) {
+        if (xb_progress_poll(pc) > 0)
+            continue;
+        if (ready(arg))
+            break;
+        xb_method_block(pc->backlog > 0 ? 1 : pc->sleep_ms);
+    }
+    xb_rt_set_waiting("");
+    return XB_OK;
+}
+
+static bool req_ready(void *arg) { return xb_request_is_done(arg); }
+
+XB_NOINLINE static int wait_slow(xb_progress_t *pc, xb_request_t *r)
+{
+    char what[200];
+    describe(r, what, sizeof(what));
+    return xb_progress_wait_until(pc, req_ready, r, what);
+}
+
+static bool flag_ready(void *arg)
+{
+    return atomic_load_explicit((const atomic_uint *)arg, memory_order_acquire) != 0;
+}
+
+void xb_progress_wait_flag(xb_progress_t *pc, const atomic_uint *flag, const char *what)
+{
+    xb_progress_wait_until(pc, flag_ready, (void *)flag, what);
+}
+
+int xb_request_status_rc(const xb_request_t *r)
+{
+    if (XB_LIKELY(r->status.error == MPI_SUCCESS))
+        return XB_OK;
+    if (r->status.error == MPI_ERR_TRUNCATE)
+        return xb_err_set(XB_ERR_TRUNCATE,
+                          "message of %zu bytes from rank %d (tag %d) truncated: the receive "
+                          "buffer holds %lld bytes",
+                          r->bytes, r->status.source, r->status.tag,
+                          (long long)r->status.count);
+    return xb_err_set(-r->status.error, "the operation failed (error class %d)",
+                      r->status.error);
+}
+
+int xb_progress_wait(xb_progress_t *pc, xb_request_t *r)
+{
+    if (!xb_request_is_done(r)) {
+        xb_progress_poll(pc);
+        if (!xb_request_is_done(r))
+            wait_slow(pc, r);
+    }
+    return xb_request_status_rc(r);
+}
+
+int xb_request_wait(xb_request_t *req, MPI_Status *st)
+{
+    int rc = xb_progress_wait(&the_ctx, req);
+    xb_status_to_mpi(&req->status, st, true);
+    return rc;
+}
+
+int xb_request_waitall(int n, xb_request_t **reqs)
+{
+    int first = XB_OK;
+    for (int i = 0; i < n; i++) {
+        if (reqs[i] == NULL)
+            continue;
+        int rc = xb_progress_wait(&the_ctx, reqs[i]);
+        if (rc != XB_OK && first == XB_OK)
+            first = rc;
+    }
+    return first;
+}
+
+void xb_request_release(xb_request_t *req)
+{
+    if (req == NULL)
+        return;
+    if (xb_request_is_done(req))
+        xb_request_free(req);
+    else
+        req->flags |= XB_REQ_F_AUTOFREE;
+}

@@ -1,0 +1,78 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* Copyright (c) 2026 The Crossbar authors */
+/*
+ * progress.h - the progress engine: polling methods, and waiting for requests.
+ *
+ * A progress context (xb_progress_t) owns the lock that protects
+ * communication state, the request pool and the polling of the methods.
+ * Issue 2 has exactly one (xb_progress_default()), but functions take it
+ * explicitly so more contexts (per-communicator VCIs) can come later without
+ * changing signatures. The lock is a no-op hook in issue 2
+ * (MPI_THREAD_MULTIPLE is a later issue): xb_progress_lock/unlock mark where
+ * it will be taken.
+ *
+ * Polling. xb_progress_poll() polls every method (xb_method_progress_all())
+ * and then runs the hooks registered by upper layers (pt2pt retries its
+ * per-peer pending sends there). It never blocks.
+ *
+ * Waiting. xb_progress_wait() returns when the request's completion flag is
+ * set. It polls up to XB_SPIN_POLLS times, then sleeps in the method that can
+ * sleep (xb_method_block: senders wake the sleeper), so an oversubscribed job
+ * (8 ranks on 2 cores) does not burn the cores of the ranks that have work.
+ * Before sleeping it publishes what it waits in (xb_rt_set_waiting), built
+ * from the request ("MPI_Recv(source=1, tag=5, comm=MPI_COMM_WORLD)"), and
+ * clears it afterwards.
+ *
+ * Returns: XB_OK, or a negative XB_ERR_* when the request completed in error
+ * (wait does not free the request: the caller decides).
+ */
+#ifndef XB_PROGRESS_H
+#define XB_PROGRESS_H
+
+#include "util/xb_common.h"
+#include "core/request.h"
+
+typedef struct xb_progress xb_progress_t;
+
+/* A hook run at the end of every poll; returns the events it handled. */
+typedef int (*xb_progress_hook_t)(xb_progress_t *pc);
+
+xb_progress_t *xb_progress_default(void);
+int  xb_progress_init(void);
+void xb_progress_fini(void);
+/* Up to 4 hooks (pt2pt registers one). */
+int  xb_progress_hook_add(xb_progress_hook_t hook);
+
+static inline void xb_progress_lock(xb_progress_t *pc)   { (void)pc; }
+static inline void xb_progress_unlock(xb_progress_t *pc) { (void)pc; }
+
+/* One round of polling; returns the number of events handled. */
+int  xb_progress_poll(xb_progress_t *pc);
+/* Tell the waiter that some operation is queued for retry: a sleeping wait
+ * then uses a short timeout. */
+void xb_progress_set_backlog(xb_progress_t *pc, int nqueued);
+
+/* Wait until req completes (it is not freed). Returns req->status.error as an
+ * XB_ code (XB_OK or -class). */
+int  xb_progress_wait(xb_progress_t *pc, xb_request_t *req);
+/* Wait until ready(arg) is true (spin, then sleep; `what` is published as
+ * what this rank waits in). */
+int  xb_progress_wait_until(xb_progress_t *pc, bool (*ready)(void *), void *arg,
+                            const char *what);
+/* XB_OK, or the request's error as an XB_ code with detail recorded. */
+int  xb_request_status_rc(const xb_request_t *req);
+/* Wait until *flag becomes nonzero (internal waits without a request). */
+void xb_progress_wait_flag(xb_progress_t *pc, const atomic_uint *flag, const char *what);
+
+/* ---- the internal API other layers use (also re-exported by pt2pt.h) ---- */
+/* Wait for one request; its status goes to *st (NULL or MPI_STATUS_IGNORE
+ * allowed; MPI_ERROR is written too). The request is NOT freed: internal
+ * requests go back with xb_request_release. Returns XB_OK or the request's
+ * error (e.g. XB_ERR_TRUNCATE). */
+int  xb_request_wait(xb_request_t *req, MPI_Status *st);
+/* Wait for n requests (NULL entries allowed); returns the first error. */
+int  xb_request_waitall(int n, xb_request_t **reqs);
+/* Free a completed internal request (or mark a pending one to free itself). */
+void xb_request_release(xb_request_t *req);
+
+#endif

@@ -1,0 +1,334 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* Copyright (c) 2026 The Crossbar authors */
+/*
+ * wait_impl.c - MPI_Wait/Test and their any/all/some forms,
+ * MPI_Request_get_status and MPI_Request_free (binding convention:
+ * xb_impl_*).
+ *
+ * States of a user request, read from its fields:
+ *   pending    done == 0, and (not persistent or active)
+ *   completed  done == 1: not yet reported to the user
+ *   inactive   persistent, active == 0, done == 0 (reported, or never
+ *              started): the calls report the empty status at once.
+ * Reporting a completion frees a nonpersistent request (the handle becomes
+ * MPI_REQUEST_NULL) and makes a persistent one inactive.
+ */
+#include "progress/progress.h"
+#include "xb_impl.h"
+
+static bool is_inactive(const xb_request_t *r)
+{
+    return r->persistent && !r->active && !xb_request_is_done(r);
+}
+
+static void empty_status(MPI_Status *st, bool write_err)
+{
+    xb_status_t e;
+    xb_status_set_empty(&e);
+    xb_status_to_mpi(&e, st, write_err);
+}
+
+/* NULL for MPI_REQUEST_NULL (*rc_p = XB_OK) or a bad handle (error). */
+static xb_request_t *resolve(MPI_Request h, int *rc_p)
+{
+    *rc_p = XB_OK;
+    if (h == MPI_REQUEST_NULL)
+        return NULL;
+    xb_request_t *r = xb_request_from_handle(h);
+    if (r == NULL)
+        *rc_p = xb_err_set(XB_ERR_REQUEST, "invalid request handle %p (freed or never created)",
+                           (void *)h);
+    return r;
+}
+
+/* Report a completed request: status out, then free or deactivate. */
+static int report(MPI_Request *h, xb_request_t *r, MPI_Status *st, bool write_err)
+{
+    int rc = xb_request_status_rc(r);
+    xb_status_to_mpi(&r->status, st, write_err);
+    if (r->persistent) {
+        atomic_store_explicit(&r->done, 0, memory_order_relaxed);
+    } else {
+        xb_request_free(r);
+        *h = MPI_REQUEST_NULL;
+    }
+    return rc;
+}
+
+static bool has_work(const xb_request_t *r) { return r != NULL && !is_inactive(r); }
+
+int xb_impl_wait(MPI_Request *request, MPI_Status *status)
+{
+    int rc;
+    xb_request_t *r = resolve(*request, &rc);
+    if (!has_work(r)) {
+        if (rc == XB_OK)
+            empty_status(status, true);
+        return rc;
+    }
+    if (!xb_request_is_done(r))
+        xb_progress_wait(xb_progress_default(), r);
+    return report(request, r, status, true);
+}
+
+int xb_impl_test(MPI_Request *request, int *flag, MPI_Status *status)
+{
+    int rc;
+    xb_request_t *r = resolve(*request, &rc);
+    if (!has_work(r)) {
+        if (rc == XB_OK) {
+            *flag = 1;
+            empty_status(status, true);
+        }
+        return rc;
+    }
+    if (!xb_request_is_done(r))
+        xb_progress_poll(xb_progress_default());
+    if (!xb_request_is_done(r)) {
+        *flag = 0;
+        return XB_OK;
+    }
+    *flag = 1;
+    return report(request, r, status, true);
+}
+
+/* ---- arrays ---------------------------------------------------------------- */
+
+typedef struct req_set {
+    int          n;
+    MPI_Request *h;
+} req_set_t;
+
+static int check_all(int n, MPI_Request *h)
+{
+    int rc;
+    for (int i = 0; i < n; i++) {
+        resolve(h[i], &rc);
+        if (rc != XB_OK)
+            return xb_err_set(XB_ERR_REQUEST, "invalid request handle at array_of_requests[%d]", i);
+    }
+    return XB_OK;
+}
+
+static bool any_done(void *arg)
+{
+    req_set_t *s = arg;
+    int active = 0;
+    for (int i = 0; i < s->n; i++) {
+        xb_request_t *r = xb_request_from_handle(s->h[i]);
+        if (has_work(r)) {
+            active++;
+            if (xb_request_is_done(r))
+                return true;
+        }
+    }
+    return active == 0;
+}
+
+static bool all_done(void *arg)
+{
+    req_set_t *s = arg;
+    for (int i = 0; i < s->n; i++) {
+        xb_request_t *r = xb_request_from_handle(s->h[i]);
+        if (has_work(r) && !xb_request_is_done(r))
+            return false;
+    }
+    return true;
+}
+
+static MPI_Status *status_at(MPI_Status *arr, int i)
+{
+    return arr == MPI_STATUSES_IGNORE ? MPI_STATUS_IGNORE : &arr[i];
+}
+
+/* Report every request of the array (all complete or inactive). */
+static int report_all(int n, MPI_Request *h, MPI_Status *sts)
+{
+    int nerr = 0, first = XB_OK;
+    for (int i = 0; i < n; i++) {
+        xb_request_t *r = xb_request_from_handle(h[i]);
+        if (!has_work(r)) {
+            empty_status(status_at(sts, i), true);
+            continue;
+        }
+        int rc = report(&h[i], r, status_at(sts, i), true);
+        if (rc != XB_OK && nerr++ == 0)
+            first = rc;
+    }
+    if (nerr == 0)
+        return XB_OK;
+    if (sts == MPI_STATUSES_IGNORE)
+        return first;
+    return xb_err_set(XB_ERR_IN_STATUS, "%d of %d requests failed; see the MPI_ERROR field of "
+                      "their statuses", nerr, n);
+}
+
+int xb_impl_waitall(int count, MPI_Request array_of_requests[], MPI_Status array_of_statuses[])
+{
+    int rc = check_all(count, array_of_requests);
+    if (rc != XB_OK)
+        return rc;
+    req_set_t s = { count, array_of_requests };
+    if (!all_done(&s))
+        xb_progress_wait_until(xb_progress_default(), all_done, &s, "MPI_Waitall");
+    return report_all(count, array_of_requests, array_of_statuses);
+}
+
+int xb_impl_testall(int count, MPI_Request array_of_requests[], int *flag,
+                    MPI_Status array_of_statuses[])
+{
+    int rc = check_all(count, array_of_requests);
+    if (rc != XB_OK)
+        return rc;
+    req_set_t s = { count, array_of_requests };
+    if (!all_done(&s))
+        xb_progress_poll(xb_progress_default());
+    if (!all_done(&s)) {
+        *flag = 0;
+        return XB_OK;
+    }
+    *flag = 1;
+    return report_all(count, array_of_requests, array_of_statuses);
+}
+
+/* Index of the first completed active request; -1 if none; -2 if none active. */
+static int first_done(int n, MPI_Request *h)
+{
+    int active = 0;
+    for (int i = 0; i < n; i++) {
+        xb_request_t *r = xb_request_from_handle(h[i]);
+        if (!has_work(r))
+            continue;
+        active++;
+        if (xb_request_is_done(r))
+            return i;
+    }
+    return active ? -1 : -2;
+}
+
+static int any_common(int count, MPI_Request *h, int *index, int *flag, MPI_Status *st,
+                      bool block)
+{
+    int rc = check_all(count, h);
+    if (rc != XB_OK)
+        return rc;
+    int i = first_done(count, h);
+    if (i == -1) {
+        req_set_t s = { count, h };
+        if (block)
+            xb_progress_wait_until(xb_progress_default(), any_done, &s, "MPI_Waitany");
+        else
+            xb_progress_poll(xb_progress_default());
+        i = first_done(count, h);
+    }
+    if (i == -2) {
+        *index = MPI_UNDEFINED;
+        *flag = 1;
+        empty_status(st, true);
+        return XB_OK;
+    }
+    if (i == -1) {
+        *index = MPI_UNDEFINED;
+        *flag = 0;
+        return XB_OK;
+    }
+    *index = i;
+    *flag = 1;
+    return report(&h[i], xb_request_from_handle(h[i]), st, true);
+}
+
+int xb_impl_waitany(int count, MPI_Request array_of_requests[], int *index, MPI_Status *status)
+{
+    int flag;
+    return any_common(count, array_of_requests, index, &flag, status, true);
+}
+
+int xb_impl_testany(int count, MPI_Request array_of_requests[], int *index, int *flag,
+                    MPI_Status *status)
+{
+    return any_common(count, array_of_requests, index, flag, status, false);
+}
+
+static int some_common(int n, MPI_Request *h, int *outcount, int *indices, MPI_Status *sts,
+                       bool block)
+{
+    int rc = check_all(n, h);
+    if (rc != XB_OK)
+        return rc;
+    req_set_t s = { n, h };
+    if (first_done(n, h) == -1) {
+        if (block)
+            xb_progress_wait_until(xb_progress_default(), any_done, &s, "MPI_Waitsome");
+        else
+            xb_progress_poll(xb_progress_default());
+    }
+    if (first_done(n, h) == -2) {
+        *outcount = MPI_UNDEFINED;
+        return XB_OK;
+    }
+    int k = 0, nerr = 0, first = XB_OK;
+    for (int i = 0; i < n; i++) {
+        xb_request_t *r = xb_request_from_handle(h[i]);
+        if (!has_work(r) || !xb_request_is_done(r))
+            continue;
+        indices[k] = i;
+        rc = report(&h[i], r, status_at(sts, k), true);
+        k++;
+        if (rc != XB_OK && nerr++ == 0)
+            first = rc;
+    }
+    *outcount = k;
+    if (nerr == 0)
+        return XB_OK;
+    if (sts == MPI_STATUSES_IGNORE)
+        return first;
+    return xb_err_set(XB_ERR_IN_STATUS, "%d of the %d completed requests failed; see the "
+                      "MPI_ERROR field of their statuses", nerr, k);
+}
+
+int xb_impl_waitsome(int incount, MPI_Request array_of_requests[], int *outcount,
+                     int array_of_indices[], MPI_Status array_of_statuses[])
+{
+    return some_common(incount, array_of_requests, outcount, array_of_indices,
+                       array_of_statuses, true);
+}
+
+int xb_impl_testsome(int incount, MPI_Request array_of_requests[], int *outcount,
+                     int array_of_indices[], MPI_Status array_of_statuses[])
+{
+    return some_common(incount, array_of_requests, outcount, array_of_indices,
+                       array_of_statuses, false);
+}
+
+int xb_impl_request_get_status(xb_request_t *r, int *flag, MPI_Status *status)
+{
+    if (!has_work(r)) {
+        *flag = 1;
+        empty_status(status, true);
+        return XB_OK;
+    }
+    if (!xb_request_is_done(r))
+        xb_progress_poll(xb_progress_default());
+    if (!xb_request_is_done(r)) {
+        *flag = 0;
+        return XB_OK;
+    }
+    *flag = 1;
+    xb_status_to_mpi(&r->status, status, true);
+    return XB_OK;
+}
+
+int xb_impl_request_free(MPI_Request *request)
+{
+    int rc;
+    xb_request_t *r = resolve(*request, &rc);
+    if (r == NULL)
+        return rc != XB_OK ? rc
+                           : xb_err_set(XB_ERR_REQUEST, "the request is MPI_REQUEST_NULL");
+    if (xb_request_is_done(r) || is_inactive(r))
+        xb_request_free(r);
+    else
+        r->flags |= XB_REQ_F_USERFREED;
+    *request = MPI_REQUEST_NULL;
+    return XB_OK;
+}

@@ -1,0 +1,124 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* Copyright (c) 2026 The Crossbar authors */
+/*
+ * pending.c - back-pressure: per-peer FIFOs of operations a method refused
+ * with XB_ERR_AGAIN, retried from the progress hook.
+ *
+ * Sends (requests) wait in order: once one send to a peer waits, every later
+ * send to that peer queues behind it, so messages never overtake. Control
+ * messages (CTS, FIN, SYNC_ACK) name a request by cookie and match nothing,
+ * so they have their own FIFO (a small copy, malloc'd: this is the slow path).
+ */
+#include <stdlib.h>
+#include <string.h>
+#include "pt2pt/proto.h"
+
+static void backlog_changed(int delta)
+{
+    xb_pt2pt.nqueued += delta;
+    xb_progress_set_backlog(xb_progress_default(), xb_pt2pt.nqueued);
+}
+
+void xb_pt2pt_queue_req(xb_request_t *r)
+{
+    xb_pt2pt_peer_t *p = xb_pt2pt_peer(r->gpid);
+    r->next = NULL;
+    if (p->rq_tail != NULL)
+        p->rq_tail->next = r;
+    else
+        p->rq_head = r;
+    p->rq_tail = r;
+    backlog_changed(1);
+}
+
+static void push_front(xb_pt2pt_peer_t *p, xb_request_t *r)
+{
+    r->next = p->rq_head;
+    p->rq_head = r;
+    if (p->rq_tail == NULL)
+        p->rq_tail = r;
+    backlog_changed(1);
+}
+
+static XB_NOINLINE int queue_ctl(xb_pt2pt_peer_t *p, uint8_t am, const xb_pt2pt_hdr_t *h)
+{
+    xb_pt2pt_ctl_t *c = malloc(sizeof(*c));
+    if (c == NULL)
+        return xb_err_set(XB_ERR_NO_MEM, "out of memory queueing a control message");
+    c->next = NULL;
+    c->am_id = am;
+    c->hdr = *h;
+    if (p->ctl_tail != NULL)
+        p->ctl_tail->next = c;
+    else
+        p->ctl_head = c;
+    p->ctl_tail = c;
+    backlog_changed(1);
+    return XB_OK;
+}
+
+int xb_pt2pt_send_ctl(xb_gpid_t g, uint8_t am, const xb_pt2pt_hdr_t *h)
+{
+    xb_pt2pt_peer_t *p = xb_pt2pt_peer(g);
+    if (p->ctl_head != NULL)
+        return queue_ctl(p, am, h);
+    int rc = xb_method_send(g, am, h, sizeof(*h), NULL, NULL);
+    if (rc == XB_ERR_AGAIN)
+        return queue_ctl(p, am, h);
+    return rc < 0 ? rc : XB_OK;
+}
+
+static int retry_ctl(xb_gpid_t g, xb_pt2pt_peer_t *p)
+{
+    int n = 0;
+    while (p->ctl_head != NULL) {
+        xb_pt2pt_ctl_t *c = p->ctl_head;
+        int rc = xb_method_send(g, c->am_id, &c->hdr, sizeof(c->hdr), NULL, NULL);
+        if (rc == XB_ERR_AGAIN)
+            break;
+        p->ctl_head = c->next;
+        if (p->ctl_head == NULL)
+            p->ctl_tail = NULL;
+        free(c);
+        backlog_changed(-1);
+        n++;
+    }
+    return n;
+}
+
+static int retry_reqs(xb_pt2pt_peer_t *p)
+{
+    int n = 0;
+    while (p->rq_head != NULL) {
+        xb_request_t *r = p->rq_head;
+        p->rq_head = r->next;
+        if (p->rq_head == NULL)
+            p->rq_tail = NULL;
+        backlog_changed(-1);
+        int rc = xb_pt2pt_send_now(r);
+        if (rc == XB_ERR_AGAIN) {
+            push_front(p, r);
+            break;
+        }
+        if (rc < 0)
+            xb_pt2pt_fail_req(r, rc);
+        n++;
+    }
+    return n;
+}
+
+int xb_pt2pt_retry(xb_progress_t *pc)
+{
+    (void)pc;
+    if (XB_LIKELY(xb_pt2pt.nqueued == 0))
+        return 0;
+    int n = 0;
+    for (int i = 0; i < xb_pt2pt.npeers; i++) {
+        xb_pt2pt_peer_t *p = &xb_pt2pt.peers[i];
+        if (p->ctl_head != NULL)
+            n += retry_ctl((xb_gpid_t)i, p);
+        if (p->rq_head != NULL)
+            n += retry_reqs(p);
+    }
+    return n;
+}

@@ -1,0 +1,144 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* Copyright (c) 2026 The Crossbar authors */
+/*
+ * proto.h - the wire protocols of pt2pt (private to src/pt2pt).
+ *
+ * One header travels with every pt2pt active message (xb_pt2pt_hdr_t):
+ *
+ *   EAGER    envelope + the whole message as payload (len <= eager_max);
+ *            flag SYNC: the receiver answers SYNC_ACK when it matches.
+ *   RTS      envelope + len; addr != 0 when the sender's buffer is one
+ *            contiguous range the receiver may get() (single copy).
+ *   FIN      receiver -> sender after its get(): the send is complete.
+ *   CTS      receiver -> sender: stream `len` bytes (the part that fits).
+ *   DATA     sender -> receiver: one fragment (<= frag_max) at offset addr.
+ *   SYNC_ACK receiver -> sender: a synchronous eager send was matched.
+ *
+ * Cookies: sreq/rreq are the sender's/receiver's request pointers; each side
+ * keeps its request alive until the last message that names it.
+ *
+ * Choice of protocol: xb_pt2pt_choose(), a pure function (unit-tested in
+ * tests/unit/test_proto.c).
+ */
+#ifndef XB_PT2PT_PROTO_H
+#define XB_PT2PT_PROTO_H
+
+#include "pt2pt/pt2pt.h"
+#include "pt2pt/match.h"
+#include "method/method.h"
+
+enum xb_pt2pt_am {
+    XB_AM_EAGER = 1, XB_AM_RTS = 2, XB_AM_CTS = 3, XB_AM_DATA = 4,
+    XB_AM_FIN = 5, XB_AM_SYNC_ACK = 6,
+};
+
+enum { XB_HDR_SYNC = 1u << 0, XB_HDR_RNDV = 1u << 1 };
+
+typedef struct xb_pt2pt_hdr {
+    uint32_t ctx;
+    int32_t  src;      /* sender's rank in the communicator */
+    int32_t  tag;
+    uint32_t flags;    /* XB_HDR_*                           */
+    uint64_t len;      /* EAGER/RTS: message bytes; CTS: bytes to stream */
+    uint64_t sreq;     /* sender's request                   */
+    uint64_t rreq;     /* receiver's request (CTS, DATA)      */
+    uint64_t addr;     /* RTS: sender's address; DATA: offset */
+    uint32_t seq;      /* per-peer sequence of matching messages (debug) */
+    uint32_t pad;
+} xb_pt2pt_hdr_t;
+_Static_assert(sizeof(xb_pt2pt_hdr_t) <= XB_AM_HDR_MAX, "pt2pt header must fit an AM header");
+
+enum xb_pt2pt_proto {
+    XB_PROTO_EAGER = 1,     /* one active message with the data            */
+    XB_PROTO_RNDV_GET = 2,  /* RTS with address; receiver gets; FIN        */
+    XB_PROTO_RNDV_PIPE = 3, /* RTS; CTS; DATA fragments                    */
+};
+
+/* Inputs of the choice besides caps and size. */
+enum {
+    XB_CHOOSE_CONTIG     = 1u << 0,  /* sender's data is one contiguous range */
+    XB_CHOOSE_FORCE_PIPE = 1u << 1,  /* tunable PT2PT_FORCE_PIPELINE         */
+};
+
+/* Pure: how a send of `len` packed bytes in `mode` travels on a method with
+ * these capabilities. */
+int xb_pt2pt_choose(const xb_method_caps_t *caps, size_t len, int mode, unsigned in);
+const char *xb_pt2pt_proto_name(int proto);
+
+/* Phases of a send request (req->phase). */
+enum { XB_PH_INIT = 0, XB_PH_WAIT_CTS = 1, XB_PH_STREAM = 2, XB_PH_DONE = 3 };
+
+/* ---- internal state shared by the pt2pt files ---------------------------- */
+
+typedef struct xb_pt2pt_ctl {        /* a control message waiting for room */
+    struct xb_pt2pt_ctl *next;
+    uint8_t              am_id;
+    xb_pt2pt_hdr_t       hdr;
+} xb_pt2pt_ctl_t;
+
+typedef struct xb_pt2pt_peer {       /* per world rank                  */
+    xb_request_t   *rq_head, *rq_tail;   /* sends waiting, in order    */
+    xb_pt2pt_ctl_t *ctl_head, *ctl_tail; /* CTS/FIN/SYNC_ACK waiting   */
+    uint32_t        seq_out;
+} xb_pt2pt_peer_t;
+
+/* An unexpected message; once taken by MPI_Mprobe it is the object behind
+ * an MPI_Message handle (xb_message_t). */
+typedef struct xb_message {
+    xb_mq_item_t   mq;               /* first: the queue link            */
+    uint32_t       magic;            /* XB_MAGIC_MSG while alive         */
+    uint32_t       small;            /* data[] has XB_UNEXP_SMALL bytes  */
+    xb_gpid_t      gpid;
+    xb_comm_t     *comm;             /* set when taken by MPI_Mprobe     */
+    xb_pt2pt_hdr_t hdr;
+    uint64_t       stored;           /* EAGER: payload bytes in data[]   */
+    unsigned char  data[];
+} xb_unexp_t;
+typedef struct xb_message xb_message_t;
+
+typedef struct xb_pt2pt_state {
+    xb_match_table_t table;
+    xb_pt2pt_peer_t *peers;          /* [world size]                     */
+    int              npeers;
+    int              nqueued;        /* entries in all pending FIFOs     */
+    bool             force_pipe;
+} xb_pt2pt_state_t;
+
+extern xb_pt2pt_state_t xb_pt2pt;
+
+static inline xb_pt2pt_peer_t *xb_pt2pt_peer(xb_gpid_t g)
+{
+    return &xb_pt2pt.peers[xb_gpid_rank(g)];
+}
+
+/* pt2pt.c: a request for one operation, not started (retains dt). */
+xb_request_t *xb_pt2pt_op_new(xb_req_kind_t kind, const void *buf, MPI_Count count,
+                              xb_datatype_t *dt, int peer, int tag, xb_comm_t *comm,
+                              int coll);
+/* send.c */
+int  xb_pt2pt_send_start(xb_request_t *req);
+int  xb_pt2pt_send_now(xb_request_t *req);     /* XB_ERR_AGAIN: keep queued */
+void xb_pt2pt_send_event_done(xb_request_t *req);
+void xb_pt2pt_fail_req(xb_request_t *req, int rc);
+void xb_pt2pt_on_cts(xb_request_t *sreq, uint64_t rreq, uint64_t limit);
+/* pending.c */
+void xb_pt2pt_queue_req(xb_request_t *req);
+int  xb_pt2pt_send_ctl(xb_gpid_t g, uint8_t am_id, const xb_pt2pt_hdr_t *hdr);
+int  xb_pt2pt_retry(xb_progress_t *pc);
+/* recv.c */
+int  xb_pt2pt_recv_start(xb_request_t *req);
+void xb_pt2pt_recv_matched(xb_request_t *r, xb_gpid_t g, const xb_pt2pt_hdr_t *h,
+                           const void *payload, size_t len);
+void xb_pt2pt_register_handlers(void);
+void xb_pt2pt_unexp_free(xb_unexp_t *u);
+void xb_pt2pt_unexp_cache_fini(void);
+/* Unexpected eager messages up to this size reuse cached records (no
+ * malloc when a sender runs ahead of its receiver with small messages). */
+enum { XB_UNEXP_SMALL = 256, XB_UNEXP_CACHE_MAX = 1024 };
+/* bsend.c */
+int  xb_pt2pt_bsend_start(xb_request_t *req);
+int  xb_pt2pt_buffer_attach(void *buf, size_t size);
+int  xb_pt2pt_buffer_detach(void **buf_p, size_t *size_p);
+void xb_pt2pt_bsend_fini(void);
+
+#endif

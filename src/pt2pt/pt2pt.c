@@ -1,0 +1,154 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* Copyright (c) 2026 The Crossbar authors */
+/*
+ * pt2pt.c - init/fini and the internal entry points other layers call
+ * (xb_pt2pt_isend/irecv/send/recv).
+ */
+#include <stdlib.h>
+#include "pt2pt/proto.h"
+#include "runtime/runtime.h"
+#include "runtime/tunable.h"
+
+XB_TUNABLE(PT2PT_FORCE_PIPELINE, XB_TT_BOOL, "0", XB_TL_DEV,
+           "Send every rendezvous message with the pipelined protocol (no single-copy get)");
+
+xb_pt2pt_state_t xb_pt2pt;
+
+static void drop_unexp(xb_mq_item_t *it) { xb_pt2pt_unexp_free((xb_unexp_t *)it); }
+
+int xb_pt2pt_init(void)
+{
+    int rc = xb_progress_init();
+    if (rc != XB_OK)
+        return rc;
+    int n = xb_rt()->size;
+    xb_pt2pt.peers = calloc((size_t)n, sizeof(*xb_pt2pt.peers));
+    if (xb_pt2pt.peers == NULL)
+        return xb_err_set(XB_ERR_NO_MEM, "out of memory for the state of %d peers", n);
+    xb_pt2pt.npeers = n;
+    xb_pt2pt.nqueued = 0;
+    xb_pt2pt.force_pipe = xb_tn_PT2PT_FORCE_PIPELINE.v.b;
+    xb_pt2pt_register_handlers();
+    return xb_progress_hook_add(xb_pt2pt_retry);
+}
+
+void xb_pt2pt_fini(void)
+{
+    xb_pt2pt_bsend_fini();
+    xb_match_table_fini(&xb_pt2pt.table, drop_unexp);
+    xb_pt2pt_unexp_cache_fini();
+    for (int i = 0; i < xb_pt2pt.npeers; i++) {
+        xb_pt2pt_ctl_t *c = xb_pt2pt.peers[i].ctl_head;
+        while (c != NULL) {
+            xb_pt2pt_ctl_t *n = c->next;
+            free(c);
+            c = n;
+        }
+    }
+    free(xb_pt2pt.peers);
+    xb_pt2pt.peers = NULL;
+    xb_pt2pt.npeers = 0;
+    xb_progress_fini();
+    xb_request_pool_fini();
+}
+
+xb_request_t *xb_pt2pt_op_new(xb_req_kind_t kind, const void *buf, MPI_Count count,
+                            xb_datatype_t *dt, int peer, int tag, xb_comm_t *comm,
+                            int coll)
+{
+    xb_request_t *r = xb_request_alloc(kind);
+    if (r == NULL)
+        return NULL;
+    r->buf = (void *)buf;
+    r->count = count;
+    r->dt = dt;
+    xb_dt_retain(dt);
+    r->comm = comm;
+    r->peer = peer;
+    r->tag = tag;
+    r->ctx = comm->ctx + (coll ? 1u : 0u);
+    return r;
+}
+
+int xb_pt2pt_isend_mode(const void *buf, MPI_Count count, xb_datatype_t *dt,
+                        int dest, int tag, xb_comm_t *comm, int coll, int mode,
+                        xb_request_t **req_p)
+{
+    xb_request_t *r = xb_pt2pt_op_new(XB_REQ_SEND, buf, count, dt, dest, tag, comm, coll);
+    if (r == NULL)
+        return XB_ERR_NO_MEM;
+    r->mode = (uint8_t)mode;
+    int rc = xb_pt2pt_start(r);
+    if (rc < 0) {
+        xb_request_free(r);
+        return rc;
+    }
+    *req_p = r;
+    return XB_OK;
+}
+
+int xb_pt2pt_isend(const void *buf, MPI_Count count, xb_datatype_t *dt, int dest,
+                   int tag, xb_comm_t *comm, int coll, xb_request_t **req_p)
+{
+    return xb_pt2pt_isend_mode(buf, count, dt, dest, tag, comm, coll,
+                               XB_MODE_STANDARD, req_p);
+}
+
+int xb_pt2pt_irecv(void *buf, MPI_Count count, xb_datatype_t *dt, int source,
+                   int tag, xb_comm_t *comm, int coll, xb_request_t **req_p)
+{
+    xb_request_t *r = xb_pt2pt_op_new(XB_REQ_RECV, buf, count, dt, source, tag, comm, coll);
+    if (r == NULL)
+        return XB_ERR_NO_MEM;
+    int rc = xb_pt2pt_start(r);
+    if (rc < 0) {
+        xb_request_free(r);
+        return rc;
+    }
+    *req_p = r;
+    return XB_OK;
+}
+
+int xb_pt2pt_start(xb_request_t *r)
+{
+    atomic_store_explicit(&r->done, 0, memory_order_relaxed);
+    r->active = 1;
+    r->phase = XB_PH_INIT;
+    r->xfer = 0;
+    r->pending = 0;
+    r->status.error = MPI_SUCCESS;
+    r->status.cancelled = false;
+    r->status.count = 0;
+    if (r->kind == XB_REQ_RECV || r->kind == XB_REQ_PRECV)
+        return xb_pt2pt_recv_start(r);
+    if (r->mode == XB_MODE_BUFFERED)
+        return xb_pt2pt_bsend_start(r);
+    return xb_pt2pt_send_start(r);
+}
+
+int xb_pt2pt_send(const void *buf, MPI_Count count, xb_datatype_t *dt, int dest,
+                  int tag, xb_comm_t *comm, int coll)
+{
+    xb_request_t *r;
+    int rc = xb_pt2pt_isend(buf, count, dt, dest, tag, comm, coll, &r);
+    if (rc != XB_OK)
+        return rc;
+    r->fn = "MPI_Send";
+    rc = xb_progress_wait(xb_progress_default(), r);
+    xb_request_free(r);
+    return rc;
+}
+
+int xb_pt2pt_recv(void *buf, MPI_Count count, xb_datatype_t *dt, int source,
+                  int tag, xb_comm_t *comm, int coll, MPI_Status *st)
+{
+    xb_request_t *r;
+    int rc = xb_pt2pt_irecv(buf, count, dt, source, tag, comm, coll, &r);
+    if (rc != XB_OK)
+        return rc;
+    r->fn = "MPI_Recv";
+    rc = xb_progress_wait(xb_progress_default(), r);
+    xb_status_to_mpi(&r->status, st, true);
+    xb_request_free(r);
+    return rc;
+}

@@ -1,0 +1,290 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* Copyright (c) 2026 The Crossbar authors */
+/*
+ * recv.c - the receiver's side: posting receives, the active-message
+ * handlers, delivery (eager copy, single-copy get, pipelined fragments).
+ *
+ * A message that finds no posted receive is kept whole in an xb_unexp_t
+ * (eager: with its payload; RTS: the envelope only, the data stays with the
+ * sender until a receive matches it).
+ */
+#include <stdlib.h>
+#include <string.h>
+#include "pt2pt/proto.h"
+#include "runtime/runtime.h"
+
+enum { GET_IOV_MAX = 64 };
+
+static inline xb_request_t *req_of_mq(xb_mq_item_t *it)
+{
+    return (xb_request_t *)((char *)it - offsetof(xb_request_t, mq));
+}
+
+static size_t recv_capacity(const xb_request_t *r)
+{
+    return (size_t)(r->count * xb_dt_size(r->dt));
+}
+
+static void unpack(xb_request_t *r, size_t off, const void *src, size_t len)
+{
+    if (len == 0)
+        return;
+    if (xb_dt_is_contig(r->dt, r->count))
+        memcpy((char *)r->buf + xb_dt_true_lb(r->dt) + off, src, len);
+    else
+        xb_dt_unpack(r->buf, r->count, r->dt, off, src, len);
+}
+
+/* Accept min(message, buffer) bytes; the rest is truncated. */
+static size_t accept_len(xb_request_t *r, const xb_pt2pt_hdr_t *h)
+{
+    size_t cap = recv_capacity(r);
+    size_t n = h->len <= cap ? (size_t)h->len : cap;
+    r->bytes = (size_t)h->len;
+    r->limit = n;
+    r->status.count = (MPI_Count)n;
+    r->status.error = h->len > cap ? MPI_ERR_TRUNCATE : MPI_SUCCESS;
+    return n;
+}
+
+static void send_reply(xb_gpid_t g, uint8_t am, const xb_pt2pt_hdr_t *h, uint64_t rreq,
+                       uint64_t len)
+{
+    xb_pt2pt_hdr_t a = *h;
+    a.rreq = rreq;
+    a.len = len;
+    a.flags = 0;
+    int rc = xb_pt2pt_send_ctl(g, am, &a);
+    if (rc < 0)
+        xb_log(XB_LOG_PT2PT, XB_LOG_ERROR, "reply %u to rank %u failed (%d)", am,
+               xb_gpid_rank(g), rc);
+}
+
+/* Single-copy: get the accepted bytes from the sender's contiguous buffer. */
+static int try_get(xb_request_t *r, xb_gpid_t g, uint64_t addr, size_t n)
+{
+    xb_method_t *m = xb_peer_method(g);
+    xb_ep_t *ep;
+    if (m == NULL || m->ops->get == NULL || !(m->caps.flags & XB_METHOD_CAP_GET) ||
+        xb_peer_ep(g, &ep) != XB_OK)
+        return XB_ERR_OTHER;
+    struct iovec iov[GET_IOV_MAX];
+    size_t off = 0;
+    while (off < n) {
+        int cnt = 0;
+        size_t bytes = 0;
+        int rc = xb_dt_to_iov(r->buf, r->count, r->dt, off, iov, GET_IOV_MAX, &cnt, &bytes);
+        if (rc != XB_OK || cnt == 0 || bytes == 0)
+            return XB_ERR_OTHER;
+        if (bytes > n - off) {          /* trim to the accepted length */
+            size_t keep = n - off, sum = 0;
+            int i = 0;
+            while (sum + iov[i].iov_len < keep) {
+                sum += iov[i].iov_len;
+                i++;
+            }
+            iov[i].iov_len = keep - sum;
+            cnt = i + 1;
+            bytes = keep;
+        }
+        rc = m->ops->get(ep, iov, cnt, addr + off, bytes);
+        if (rc != XB_OK)
+            return rc;
+        off += bytes;
+    }
+    return XB_OK;
+}
+
+static void rndv_matched(xb_request_t *r, xb_gpid_t g, const xb_pt2pt_hdr_t *h)
+{
+    size_t n = accept_len(r, h);
+    if (h->addr != 0 && (n == 0 || try_get(r, g, h->addr, n) == XB_OK)) {
+        send_reply(g, XB_AM_FIN, h, 0, n);
+        xb_request_complete(r);
+        return;
+    }
+    r->xfer = 0;
+    uint64_t me = (uint64_t)(uintptr_t)r;
+    if (n == 0)
+        xb_request_complete(r);
+    /* With the self method the whole stream runs inside this call. */
+    send_reply(g, XB_AM_CTS, h, me, n);
+}
+
+void xb_pt2pt_recv_matched(xb_request_t *r, xb_gpid_t g, const xb_pt2pt_hdr_t *h,
+                           const void *payload, size_t len)
+{
+    r->gpid = g;
+    r->status.source = h->src;
+    r->status.tag = h->tag;
+    if (h->flags & XB_HDR_RNDV) {
+        rndv_matched(r, g, h);
+        return;
+    }
+    size_t n = accept_len(r, h);
+    unpack(r, 0, payload, n < len ? n : len);
+    if (h->flags & XB_HDR_SYNC)
+        send_reply(g, XB_AM_SYNC_ACK, h, 0, 0);
+    xb_request_complete(r);
+}
+
+int xb_pt2pt_recv_start(xb_request_t *r)
+{
+    if (XB_UNLIKELY(r->peer == MPI_PROC_NULL)) {
+        xb_status_set_empty(&r->status);
+        xb_request_complete(r);
+        return XB_OK;
+    }
+    xb_match_ctx_t *c = xb_match_ctx(&xb_pt2pt.table, r->ctx);
+    if (XB_UNLIKELY(c == NULL))
+        return XB_ERR_NO_MEM;
+    xb_mq_item_t *it = c->unexp.head != NULL ?
+                       xb_match_unexp_find(c, r->peer, r->tag, true) : NULL;
+    if (it != NULL) {
+        xb_unexp_t *u = (xb_unexp_t *)it;
+        xb_pt2pt_recv_matched(r, u->gpid, &u->hdr, u->data, (size_t)u->stored);
+        xb_pt2pt_unexp_free(u);
+        return XB_OK;
+    }
+    r->mq.src = r->peer;
+    r->mq.tag = r->tag;
+    r->flags |= XB_REQ_F_POSTED;
+    xb_match_posted_add(c, &r->mq);
+    return XB_OK;
+}
+
+int xb_pt2pt_cancel(xb_request_t *r)
+{
+    if ((r->kind != XB_REQ_RECV && r->kind != XB_REQ_PRECV) || !(r->flags & XB_REQ_F_POSTED))
+        return XB_OK;
+    xb_match_ctx_t *c = xb_match_ctx(&xb_pt2pt.table, r->ctx);
+    if (c != NULL && xb_match_posted_remove(c, &r->mq)) {
+        r->flags &= ~XB_REQ_F_POSTED;
+        r->status.cancelled = true;
+        r->status.source = MPI_ANY_SOURCE;
+        r->status.tag = MPI_ANY_TAG;
+        r->status.count = 0;
+        xb_request_complete(r);
+    }
+    return XB_OK;
+}
+
+static struct {
+    xb_unexp_t *head;   /* linked through mq.next */
+    int         n;
+} ucache;
+
+static xb_unexp_t *unexp_alloc(size_t len)
+{
+    xb_unexp_t *u;
+    if (len <= XB_UNEXP_SMALL && ucache.head != NULL) {
+        u = ucache.head;
+        ucache.head = (xb_unexp_t *)u->mq.next;
+        ucache.n--;
+        return u;
+    }
+    bool small = len <= XB_UNEXP_SMALL;
+    u = malloc(sizeof(*u) + (small ? XB_UNEXP_SMALL : len));
+    if (u != NULL)
+        u->small = small;
+    return u;
+}
+
+void xb_pt2pt_unexp_free(xb_unexp_t *u)
+{
+    u->magic = XB_MAGIC_FREED;
+    if (u->small && ucache.n < XB_UNEXP_CACHE_MAX) {
+        u->mq.next = ucache.head != NULL ? &ucache.head->mq : NULL;
+        ucache.head = u;
+        ucache.n++;
+        return;
+    }
+    free(u);
+}
+
+void xb_pt2pt_unexp_cache_fini(void)
+{
+    while (ucache.head != NULL) {
+        xb_unexp_t *u = ucache.head;
+        ucache.head = (xb_unexp_t *)u->mq.next;
+        free(u);
+    }
+    ucache.n = 0;
+}
+
+static XB_NOINLINE void keep_unexpected(xb_match_ctx_t *c, xb_gpid_t g,
+                                        const xb_pt2pt_hdr_t *h, const void *payload,
+                                        size_t len)
+{
+    xb_unexp_t *u = unexp_alloc(len);
+    if (u == NULL)
+        xb_rt_fatal("out of memory keeping an unexpected message of %zu bytes from rank %d",
+                    len, h->src);
+    u->magic = XB_MAGIC_MSG;
+    u->gpid = g;
+    u->hdr = *h;
+    u->stored = len;
+    if (len > 0)
+        memcpy(u->data, payload, len);
+    u->mq.src = h->src;
+    u->mq.tag = h->tag;
+    xb_match_unexp_add(c, &u->mq);
+}
+
+/* EAGER and RTS: match or keep. */
+static void am_envelope(xb_gpid_t src, const void *hdr, size_t hdr_len,
+                        const void *payload, size_t len)
+{
+    (void)hdr_len;
+    const xb_pt2pt_hdr_t *h = hdr;
+    xb_match_ctx_t *c = xb_match_ctx(&xb_pt2pt.table, h->ctx);
+    if (XB_UNLIKELY(c == NULL))
+        xb_rt_fatal("out of memory creating matching queues");
+    xb_mq_item_t *it = c->posted.head != NULL ? xb_match_posted_take(c, h->src, h->tag) : NULL;
+    if (it == NULL) {
+        keep_unexpected(c, src, h, payload, (h->flags & XB_HDR_RNDV) ? 0 : len);
+        return;
+    }
+    xb_request_t *r = req_of_mq(it);
+    r->flags &= ~XB_REQ_F_POSTED;
+    xb_pt2pt_recv_matched(r, src, h, payload, len);
+}
+
+static void am_cts(xb_gpid_t src, const void *hdr, size_t hdr_len,
+                   const void *payload, size_t len)
+{
+    (void)src; (void)hdr_len; (void)payload; (void)len;
+    const xb_pt2pt_hdr_t *h = hdr;
+    xb_pt2pt_on_cts((xb_request_t *)(uintptr_t)h->sreq, h->rreq, h->len);
+}
+
+static void am_data(xb_gpid_t src, const void *hdr, size_t hdr_len,
+                    const void *payload, size_t len)
+{
+    (void)src; (void)hdr_len;
+    const xb_pt2pt_hdr_t *h = hdr;
+    xb_request_t *r = (xb_request_t *)(uintptr_t)h->rreq;
+    unpack(r, (size_t)h->addr, payload, len);
+    r->xfer += len;
+    if (r->xfer >= r->limit)
+        xb_request_complete(r);
+}
+
+/* FIN and SYNC_ACK: an event of the send request. */
+static void am_sender_event(xb_gpid_t src, const void *hdr, size_t hdr_len,
+                            const void *payload, size_t len)
+{
+    (void)src; (void)hdr_len; (void)payload; (void)len;
+    const xb_pt2pt_hdr_t *h = hdr;
+    xb_pt2pt_send_event_done((xb_request_t *)(uintptr_t)h->sreq);
+}
+
+void xb_pt2pt_register_handlers(void)
+{
+    xb_am_register(XB_AM_EAGER, am_envelope);
+    xb_am_register(XB_AM_RTS, am_envelope);
+    xb_am_register(XB_AM_CTS, am_cts);
+    xb_am_register(XB_AM_DATA, am_data);
+    xb_am_register(XB_AM_FIN, am_sender_event);
+    xb_am_register(XB_AM_SYNC_ACK, am_sender_event);
+}

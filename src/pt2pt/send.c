@@ -1,0 +1,228 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* Copyright (c) 2026 The Crossbar authors */
+/*
+ * send.c - the sender's side of the protocols (see proto.h).
+ *
+ * A send request counts the events it still waits for in req->pending:
+ * one for "the protocol is finished" (eager: the message left; rendezvous:
+ * FIN arrived or the last DATA fragment left), one more for SYNC_ACK of a
+ * synchronous eager send, and one per method send still in progress
+ * (XB_INPROGRESS: done->cb later). The count is raised BEFORE each method
+ * call, because the self method runs the receiver's handlers inside the
+ * call, and they may finish the request before the call returns. For the
+ * same reason send_first/send_stream hold a guard count while they run and
+ * drop it last (xb_pt2pt_send_event_done: the request may complete there).
+ */
+#include <stddef.h>
+#include "pt2pt/proto.h"
+#include "runtime/runtime.h"
+
+static size_t pack_cb(void *arg, size_t offset, void *dst, size_t max)
+{
+    xb_request_t *r = arg;
+    size_t done = 0;
+    xb_dt_pack(r->buf, r->count, r->dt, offset, dst, max, &done);
+    return done;
+}
+
+static void am_done_cb(xb_am_done_t *d, int status)
+{
+    xb_request_t *r = (xb_request_t *)((char *)d - offsetof(xb_request_t, am_done));
+    if (status < 0 && r->status.error == MPI_SUCCESS)
+        r->status.error = -status;
+    xb_pt2pt_send_event_done(r);
+}
+
+void xb_pt2pt_send_event_done(xb_request_t *r)
+{
+    if (--r->pending > 0)
+        return;
+    r->phase = XB_PH_DONE;
+    xb_request_complete(r);
+}
+
+static void payload_of(xb_request_t *r, size_t off, size_t len, struct iovec *iov,
+                       xb_payload_t *pl)
+{
+    pl->len = len;
+    pl->offset = off;
+    if (r->proto_contig) {
+        iov->iov_base = (char *)r->buf + xb_dt_true_lb(r->dt) + off;
+        iov->iov_len = len;
+        pl->iov = iov;
+        pl->iovcnt = 1;
+        pl->pack = NULL;
+        pl->pack_arg = NULL;
+    } else {
+        pl->iov = NULL;
+        pl->iovcnt = 0;
+        pl->pack = pack_cb;
+        pl->pack_arg = r;
+    }
+}
+
+static void hdr_envelope(const xb_request_t *r, xb_pt2pt_hdr_t *h, uint32_t flags)
+{
+    h->ctx = r->ctx;
+    h->src = r->comm->rank;
+    h->tag = r->tag;
+    h->flags = flags;
+    h->len = r->bytes;
+    h->sreq = (uint64_t)(uintptr_t)r;
+    h->rreq = 0;
+    h->addr = 0;
+    h->seq = 0;
+    h->pad = 0;
+}
+
+/* One method call carrying an event of r (the caller holds a guard, so the
+ * plain decrement cannot reach zero); returns XB_ERR_AGAIN untouched. */
+static int send_event(xb_request_t *r, uint8_t am, const xb_pt2pt_hdr_t *h,
+                      const xb_payload_t *pl)
+{
+    r->pending++;
+    int rc = xb_method_send(r->gpid, am, h, sizeof(*h), pl, &r->am_done);
+    if (rc == XB_INPROGRESS)
+        return XB_OK;
+    r->pending--;
+    if (rc == XB_ERR_AGAIN || rc < 0)
+        return rc;
+    return XB_OK;
+}
+
+static int send_first_guarded(xb_request_t *r)
+{
+    xb_pt2pt_hdr_t h;
+    if (r->proto == XB_PROTO_EAGER) {
+        hdr_envelope(r, &h, r->mode == XB_MODE_SYNC ? XB_HDR_SYNC : 0);
+        struct iovec iov;
+        xb_payload_t pl;
+        payload_of(r, 0, r->bytes, &iov, &pl);
+        r->phase = XB_PH_DONE;
+        int rc = send_event(r, XB_AM_EAGER, &h, r->bytes ? &pl : NULL);
+        if (rc != XB_OK) {
+            r->phase = XB_PH_INIT;
+            return rc;
+        }
+        r->pending--;   /* the message left: the protocol token */
+        return XB_OK;
+    }
+    hdr_envelope(r, &h, XB_HDR_RNDV | (r->mode == XB_MODE_SYNC ? XB_HDR_SYNC : 0));
+    if (r->proto == XB_PROTO_RNDV_GET)
+        h.addr = (uint64_t)(uintptr_t)((char *)r->buf + xb_dt_true_lb(r->dt));
+    r->phase = XB_PH_WAIT_CTS;
+    int rc = send_event(r, XB_AM_RTS, &h, NULL);
+    if (rc != XB_OK && r->phase == XB_PH_WAIT_CTS)
+        r->phase = XB_PH_INIT;
+    return rc;
+}
+
+static int send_first(xb_request_t *r)
+{
+    r->pending++;                       /* guard */
+    int rc = send_first_guarded(r);
+    if (rc != XB_OK) {
+        r->pending--;                   /* the token is still held */
+        return rc;
+    }
+    xb_pt2pt_send_event_done(r);        /* drop the guard: may complete r */
+    return XB_OK;
+}
+
+static int send_stream(xb_request_t *r)
+{
+    size_t frag = xb_peer_method(r->gpid)->caps.frag_max;
+    xb_pt2pt_hdr_t h;
+    hdr_envelope(r, &h, XB_HDR_RNDV);
+    h.rreq = r->peer_cookie;
+    r->pending++;                       /* guard */
+    while (r->xfer < r->limit) {
+        size_t n = r->limit - r->xfer;
+        if (n > frag)
+            n = frag;
+        struct iovec iov;
+        xb_payload_t pl;
+        payload_of(r, r->xfer, n, &iov, &pl);
+        h.addr = r->xfer;
+        int rc = send_event(r, XB_AM_DATA, &h, &pl);
+        if (rc != XB_OK) {
+            r->pending--;               /* the token is still held */
+            return rc;
+        }
+        r->xfer += n;
+    }
+    r->phase = XB_PH_DONE;
+    r->pending--;                       /* the protocol token */
+    xb_pt2pt_send_event_done(r);        /* drop the guard: may complete r */
+    return XB_OK;
+}
+
+int xb_pt2pt_send_now(xb_request_t *r)
+{
+    switch (r->phase) {
+    case XB_PH_INIT:   return send_first(r);
+    case XB_PH_STREAM: return send_stream(r);
+    default:           return XB_OK;
+    }
+}
+
+int xb_pt2pt_send_start(xb_request_t *r)
+{
+    if (XB_UNLIKELY(r->peer == MPI_PROC_NULL)) {
+        xb_status_set_empty(&r->status);
+        xb_request_complete(r);
+        return XB_OK;
+    }
+    r->gpid = xb_comm_gpid(r->comm, r->peer);
+    r->bytes = (size_t)(r->count * xb_dt_size(r->dt));
+    xb_method_t *m = xb_peer_method(r->gpid);
+    if (XB_UNLIKELY(m == NULL))
+        return xb_err_set(XB_ERR_INTERN, "no method reaches rank %d", r->peer);
+    r->proto_contig = xb_dt_is_contig(r->dt, r->count);
+    unsigned in = (r->proto_contig ? XB_CHOOSE_CONTIG : 0) |
+                  (xb_pt2pt.force_pipe ? XB_CHOOSE_FORCE_PIPE : 0);
+    r->proto = (uint8_t)xb_pt2pt_choose(&m->caps, r->bytes, r->mode, in);
+    if (r->proto != XB_PROTO_EAGER)
+        xb_log(XB_LOG_PT2PT, XB_LOG_DEBUG, "send %zu bytes to rank %d tag %d: %s", r->bytes,
+               r->peer, r->tag, xb_pt2pt_proto_name(r->proto));
+    r->pending = 1 + (r->proto == XB_PROTO_EAGER && r->mode == XB_MODE_SYNC);
+    r->am_done.cb = am_done_cb;
+    r->status.source = MPI_ANY_SOURCE;
+    r->status.tag = MPI_ANY_TAG;
+    r->status.count = (MPI_Count)r->bytes;
+    xb_pt2pt_peer_t *p = xb_pt2pt_peer(r->gpid);
+    if (XB_UNLIKELY(p->rq_head != NULL)) {
+        xb_pt2pt_queue_req(r);
+        return XB_OK;
+    }
+    int rc = send_first(r);
+    if (XB_UNLIKELY(rc == XB_ERR_AGAIN)) {
+        xb_pt2pt_queue_req(r);
+        return XB_OK;
+    }
+    return rc;
+}
+
+void xb_pt2pt_on_cts(xb_request_t *r, uint64_t rreq, uint64_t limit)
+{
+    r->peer_cookie = rreq;
+    r->limit = (size_t)limit;
+    r->xfer = 0;
+    r->phase = XB_PH_STREAM;
+    if (xb_pt2pt_peer(r->gpid)->rq_head != NULL) {
+        xb_pt2pt_queue_req(r);
+        return;
+    }
+    int rc = send_stream(r);
+    if (rc == XB_ERR_AGAIN)
+        xb_pt2pt_queue_req(r);
+    else if (rc < 0)
+        xb_pt2pt_fail_req(r, rc);
+}
+
+void xb_pt2pt_fail_req(xb_request_t *r, int rc)
+{
+    r->status.error = -rc;
+    r->pending = 1;
+    xb_pt2pt_send_event_done(r);
+}

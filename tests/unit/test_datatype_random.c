@@ -1,0 +1,430 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* Copyright (c) 2026 The Crossbar authors */
+/*
+ * test_datatype_random.c - randomised test of the datatype engine against an
+ * independent reference.
+ *
+ * Each iteration builds a random nested type (depth up to 4: contiguous,
+ * vector, hvector, indexed, hindexed, indexed_block, struct, resized, dup;
+ * negative strides and displacements, resized lower bounds, zero-length
+ * blocks, zero counts) through the xb_impl_* entry points, and at the same
+ * time a description of it that the reference below expands, naively and
+ * byte by byte, into the list of memory offsets of its packed bytes. The
+ * engine's size, bounds, pack (whole, and in chunks from random offsets),
+ * unpack, to_iov and typed copy are compared with that list.
+ *
+ * Usage: test_datatype_random [seed [iterations]]. The seed is printed, so a
+ * failure can be replayed. Bounded in time as well as in iterations.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include "datatype/dt_types.h"
+#include "xb_impl.h"
+
+static int failures;
+static unsigned long long rng_state;
+
+#define FAIL(...)                                                            \
+    do {                                                                     \
+        failures++;                                                          \
+        printf("FAIL line %d: ", __LINE__);                                  \
+        printf(__VA_ARGS__);                                                 \
+        printf("\n");                                                        \
+    } while (0)
+
+static unsigned rnd(void)
+{
+    rng_state = rng_state * 6364136223846793005ULL + 1442695040888963407ULL;
+    return (unsigned)(rng_state >> 33);
+}
+static long rr(long lo, long hi) { return lo + (long)(rnd() % (unsigned)(hi - lo + 1)); }
+
+/* ---- the reference: a type map expanded to byte offsets -------------------- */
+typedef struct ref {
+    long   *off;      /* memory offset of every packed byte, in order */
+    unsigned char *st; /* 1 where a basic element starts               */
+    long    n, cap;
+    long    lb, ub;   /* bounds, with the standard's marker rules     */
+    bool    mlb, mub; /* explicit markers present                      */
+    int     align;
+} ref_t;
+
+static void ref_push(ref_t *r, long off, unsigned char st)
+{
+    if (r->n == r->cap) {
+        r->cap = r->cap ? 2 * r->cap : 64;
+        r->off = realloc(r->off, (size_t)r->cap * sizeof(long));
+        r->st = realloc(r->st, (size_t)r->cap);
+    }
+    r->st[r->n] = st;
+    r->off[r->n++] = off;
+}
+
+/* bounds accumulator over placed copies of children */
+typedef struct bnd { bool hl, hu, hml, hmu; long l, u, ml, mu; int align; } bnd_t;
+
+static void place(ref_t *out, bnd_t *b, const ref_t *c, long x)
+{
+    for (long i = 0; i < c->n; i++)
+        ref_push(out, x + c->off[i], c->st[i]);
+    bool empty = c->n == 0 && !c->mlb && !c->mub;
+    if (empty)
+        return;
+    if (c->mlb) {
+        if (!b->hml || x + c->lb < b->ml) b->ml = x + c->lb;
+        b->hml = true;
+    } else if (c->n > 0) {
+        if (!b->hl || x + c->lb < b->l) b->l = x + c->lb;
+        b->hl = true;
+    }
+    if (c->mub) {
+        if (!b->hmu || x + c->ub > b->mu) b->mu = x + c->ub;
+        b->hmu = true;
+    } else if (c->n > 0) {
+        if (!b->hu || x + c->ub > b->u) b->u = x + c->ub;
+        b->hu = true;
+    }
+    if (c->align > b->align)
+        b->align = c->align;
+}
+
+static void finish_bounds(ref_t *r, const bnd_t *b, bool is_struct)
+{
+    r->mlb = b->hml;
+    r->mub = b->hmu;
+    r->lb = b->hml ? b->ml : b->hl ? b->l : 0;
+    r->ub = b->hmu ? b->mu : b->hu ? b->u : 0;
+    r->align = b->align ? b->align : 1;
+    if (is_struct && !b->hmu && r->ub > r->lb) {
+        long ext = r->ub - r->lb;
+        r->ub += (r->align - ext % r->align) % r->align;
+    }
+}
+
+/* ---- random types: built in the engine and in the reference at once --------- */
+typedef struct basic { MPI_Datatype h; long runs[2][2]; int nruns; long ext; int align; } basic_t;
+static const basic_t basics[] = {
+    { MPI_CHAR, { { 0, 1 } }, 1, 1, 1 },
+    { MPI_SHORT, { { 0, 2 } }, 1, 2, 2 },
+    { MPI_INT, { { 0, 4 } }, 1, 4, 4 },
+    { MPI_DOUBLE, { { 0, 8 } }, 1, 8, 8 },
+    { MPI_SHORT_INT, { { 0, 2 }, { 4, 4 } }, 2, 8, 4 },
+    { MPI_DOUBLE_INT, { { 0, 8 }, { 8, 4 } }, 2, 16, 8 },
+};
+
+static void ref_free(ref_t *r)
+{
+    free(r->off);
+    free(r->st);
+    memset(r, 0, sizeof(*r));
+}
+
+#define MAX_BYTES 6000      /* packed bytes of one random type */
+#define MAX_SPAN  (1L << 17)
+
+static bool too_big(const ref_t *r)
+{
+    if (r->n > MAX_BYTES)
+        return true;
+    for (long i = 0; i < r->n; i++)
+        if (r->off[i] > MAX_SPAN || r->off[i] < -MAX_SPAN)
+            return true;
+    return r->lb < -MAX_SPAN || r->ub > MAX_SPAN;
+}
+
+static MPI_Datatype make_basic(ref_t *r)
+{
+    const basic_t *b = &basics[rr(0, XB_ARRAY_LEN(basics) - 1)];
+    for (int k = 0; k < b->nruns; k++)
+        for (long i = 0; i < b->runs[k][1]; i++)
+            ref_push(r, b->runs[k][0] + i, i == 0);
+    r->lb = 0;
+    r->ub = b->ext;
+    r->align = b->align;
+    return b->h;
+}
+
+static void release(MPI_Datatype h)
+{
+    if (!xb_dt_is_predefined(xb_dt_from_handle(h)))
+        xb_impl_type_free(&h);
+}
+
+static MPI_Datatype make_type(int depth, ref_t *r);
+
+static MPI_Datatype make_derived(int depth, ref_t *r)
+{
+    ref_t c = {0};
+    MPI_Datatype ch = make_type(depth - 1, &c), h = MPI_DATATYPE_NULL;
+    xb_datatype_t *cd = xb_dt_from_handle(ch);
+    long ext = c.ub - c.lb;
+    bnd_t b = {0};
+    int kind = (int)rr(0, 8), rc = XB_OK;
+    MPI_Count bl[6], dp[6];
+    long n = rr(0, 5);
+    switch (kind) {
+    case 0: {                                   /* contiguous */
+        for (long i = 0; i < n; i++)
+            place(r, &b, &c, i * ext);
+        rc = xb_impl_type_contiguous(n, cd, &h);
+        break;
+    }
+    case 1: case 2: {                           /* vector, hvector */
+        long blen = rr(0, 3), st = rr(-6, 6);
+        long bst = kind == 1 ? st * ext : st * (ext ? ext : 1) + rr(-3, 3);
+        for (long k = 0; k < n; k++)
+            for (long j = 0; j < blen; j++)
+                place(r, &b, &c, k * bst + j * ext);
+        rc = kind == 1 ? xb_impl_type_vector(n, blen, st, cd, &h)
+                       : xb_impl_type_create_hvector(n, blen, bst, cd, &h);
+        break;
+    }
+    case 3: case 4: case 5: {                   /* indexed, hindexed, indexed_block */
+        long blk = rr(0, 3);
+        for (long i = 0; i < n; i++) {
+            bl[i] = kind == 5 ? blk : rr(0, 3);
+            dp[i] = kind == 4 ? rr(-40, 80) : rr(-6, 10);
+            long base = kind == 4 ? dp[i] : dp[i] * ext;
+            for (long j = 0; j < bl[i]; j++)
+                place(r, &b, &c, base + j * ext);
+        }
+        rc = kind == 3 ? xb_impl_type_indexed(n, bl, dp, cd, &h)
+           : kind == 4 ? xb_impl_type_create_hindexed(n, bl, dp, cd, &h)
+           : xb_impl_type_create_indexed_block(n, blk, dp, cd, &h);
+        break;
+    }
+    case 6: {                                   /* struct: mixed children */
+        MPI_Datatype tys[6];
+        ref_t cs[6];
+        long pos = rr(-16, 16);
+        for (long i = 0; i < n; i++) {
+            memset(&cs[i], 0, sizeof(cs[i]));
+            tys[i] = i == 0 ? ch : make_type(depth - 1, &cs[i]);
+            if (i == 0) {
+                cs[0] = c;
+                c.off = NULL;
+                c.st = NULL;
+            }
+            bl[i] = rr(0, 2);
+            long e = cs[i].ub - cs[i].lb;
+            dp[i] = pos + rr(-8, 8);
+            pos = dp[i] + bl[i] * (e > 0 ? e : 1);
+            for (long j = 0; j < bl[i]; j++)
+                place(r, &b, &cs[i], dp[i] + j * e);
+        }
+        rc = xb_impl_type_create_struct(n, bl, dp, tys, &h);
+        for (long i = 0; i < n; i++) {
+            release(tys[i]);        /* tys[0] is ch */
+            ref_free(&cs[i]);
+        }
+        if (n == 0) {
+            release(ch);
+            ref_free(&c);
+        }
+        finish_bounds(r, &b, true);
+        goto done;
+    }
+    case 7: {                                   /* resized */
+        long lb = rr(-20, 20), e = rr(0, 40);
+        for (long i = 0; i < c.n; i++)
+            ref_push(r, c.off[i], c.st[i]);
+        rc = xb_impl_type_create_resized(cd, lb, e, &h);
+        r->lb = lb;
+        r->ub = lb + e;
+        r->mlb = r->mub = true;
+        r->align = c.align;
+        ref_free(&c);
+        release(ch);
+        goto done;
+    }
+    default: {                                  /* dup */
+        rc = xb_impl_type_dup(cd, &h);
+        *r = c;
+        release(ch);
+        goto done;
+    }
+    }
+    finish_bounds(r, &b, false);
+    ref_free(&c);
+    release(ch);
+done:
+    if (rc != XB_OK) {
+        FAIL("constructor %d failed: %d %s", kind, rc, xb_err_detail());
+        return MPI_DATATYPE_NULL;
+    }
+    return h;
+}
+
+static MPI_Datatype make_type(int depth, ref_t *r)
+{
+    if (depth <= 0 || rr(0, 3) == 0)
+        return make_basic(r);
+    for (;;) {
+        ref_t t = {0};
+        MPI_Datatype h = make_derived(depth, &t);
+        if (h == MPI_DATATYPE_NULL || !too_big(&t)) {
+            *r = t;
+            return h;
+        }
+        release(h);
+        ref_free(&t);
+    }
+}
+
+/* ---- one iteration --------------------------------------------------------- */
+static void check_one(MPI_Datatype h, const ref_t *r, long iter)
+{
+    xb_datatype_t *dt = xb_dt_from_handle(h);
+    MPI_Count size, lb, ext;
+    xb_impl_type_size(dt, &size);
+    xb_impl_type_get_extent(dt, &lb, &ext);
+    if (size != r->n || lb != r->lb || ext != r->ub - r->lb) {
+        FAIL("iter %ld: size/lb/extent %lld/%lld/%lld, want %ld/%ld/%ld", iter,
+             (long long)size, (long long)lb, (long long)ext, r->n, r->lb, r->ub - r->lb);
+        return;
+    }
+    long count = rr(0, 4), total = count * r->n;
+    long lo = 0, hi = 1;
+    for (long i = 0; i < count; i++)
+        for (long k = 0; k < r->n; k++) {
+            long a = i * ext + r->off[k];
+            lo = a < lo ? a : lo;
+            hi = a + 1 > hi ? a + 1 : hi;
+        }
+    size_t span = (size_t)(hi - lo);
+    unsigned char *mem = malloc(span), *mem2 = malloc(span), *mem3 = malloc(span);
+    unsigned char *want = malloc((size_t)total + 1), *got = malloc((size_t)total + 1);
+    unsigned char *buf = mem - lo;   /* element 0 at offset -lo of mem */
+    for (size_t i = 0; i < span; i++)
+        mem[i] = (unsigned char)rnd();
+    bool overlap = false;
+    memset(mem2, 0, span);
+    for (long i = 0, p = 0; i < count; i++)
+        for (long k = 0; k < r->n; k++, p++) {
+            long a = i * ext + r->off[k] - lo;
+            want[p] = mem[a];
+            overlap = overlap || mem2[a];
+            mem2[a] = 1;
+        }
+    /* MPI_Get_elements at a random byte count of the first two elements */
+    if (r->n > 0) {
+        long bytes = rr(0, 2 * r->n), whole = bytes / r->n, part = bytes % r->n, e = 0;
+        for (long k = 0; k < r->n; k++)
+            e += r->st[k];
+        long want_e = whole * e;
+        for (long k = 0; k < part; k++)
+            want_e += r->st[k];
+        if (part > 0 && !r->st[part])
+            want_e = MPI_UNDEFINED;
+        MPI_Count got_e = xb_dt_elements(dt, bytes);
+        if (got_e != want_e)
+            FAIL("iter %ld: elements(%ld) = %lld, want %ld", iter, bytes,
+                 (long long)got_e, want_e);
+    }
+    /* whole pack */
+    size_t done = 0;
+    int rc = xb_dt_pack(buf, count, dt, 0, got, (size_t)total + 1, &done);
+    if (rc != XB_OK || (long)done != total || memcmp(got, want, (size_t)total) != 0)
+        FAIL("iter %ld: pack of %ld x type: rc %d, %zu bytes", iter, count, rc, done);
+    /* pack in random chunks */
+    memset(got, 0, (size_t)total + 1);
+    for (size_t off = 0; off < (size_t)total; off += done) {
+        size_t max = (size_t)rr(1, 40);
+        rc = xb_dt_pack(buf, count, dt, off, got + off, max, &done);
+        if (rc != XB_OK || done == 0 || done > max) {
+            FAIL("iter %ld: chunk pack at %zu: rc %d done %zu", iter, off, rc, done);
+            break;
+        }
+    }
+    if (memcmp(got, want, (size_t)total) != 0)
+        FAIL("iter %ld: chunked pack differs", iter);
+    /* iovec from a random offset */
+    if (total > 0) {
+        size_t off = (size_t)rr(0, total - 1);
+        struct iovec iov[8];
+        int niov = 0, maxiov = (int)rr(1, 8);
+        rc = xb_dt_to_iov(buf, count, dt, off, iov, maxiov, &niov, &done);
+        size_t p = off;
+        for (int i = 0; i < niov && rc == XB_OK; i++) {
+            if (p + iov[i].iov_len > (size_t)total ||
+                memcmp(iov[i].iov_base, want + p, iov[i].iov_len) != 0)
+                break;
+            p += iov[i].iov_len;
+        }
+        if (rc != XB_OK || niov < 1 || niov > maxiov || done == 0 || p != off + done)
+            FAIL("iter %ld: to_iov at %zu: rc %d, %d entries, %zu bytes", iter, off,
+                 rc, niov, done);
+    }
+    /* unpack in random chunks (only where the type map does not overlap) */
+    if (!overlap) {
+        for (size_t i = 0; i < span; i++)
+            mem2[i] = mem3[i] = (unsigned char)rnd();
+        for (long i = 0, p = 0; i < count; i++)
+            for (long k = 0; k < r->n; k++, p++)
+                mem3[i * ext + r->off[k] - lo] = want[p];
+        for (size_t off = 0, n; off < (size_t)total; off += n) {
+            n = (size_t)rr(1, 40);
+            n = n < (size_t)total - off ? n : (size_t)total - off;
+            rc = xb_dt_unpack(mem2 - lo, count, dt, off, want + off, n);
+            if (rc != XB_OK)
+                FAIL("iter %ld: unpack at %zu: rc %d", iter, off, rc);
+        }
+        if (memcmp(mem2, mem3, span) != 0)
+            FAIL("iter %ld: unpack differs", iter);
+        /* typed copy: type -> bytes and bytes -> type */
+        memset(got, 0, (size_t)total + 1);
+        rc = xb_dt_copy(buf, count, dt, got, total, xb_dt_from_handle(MPI_BYTE));
+        if (rc != XB_OK || memcmp(got, want, (size_t)total) != 0)
+            FAIL("iter %ld: copy to bytes", iter);
+        for (size_t i = 0; i < span; i++)
+            mem2[i] = mem3[i];
+        rc = xb_dt_copy(buf, count, dt, mem2 - lo, count, dt);
+        for (long i = 0, p = 0; i < count; i++)
+            for (long k = 0; k < r->n; k++, p++)
+                mem3[i * ext + r->off[k] - lo] = want[p];
+        if (rc != XB_OK || memcmp(mem2, mem3, span) != 0)
+            FAIL("iter %ld: copy type to type", iter);
+    }
+    free(mem);
+    free(mem2);
+    free(mem3);
+    free(want);
+    free(got);
+}
+
+int main(int argc, char **argv)
+{
+    setvbuf(stdout, NULL, _IONBF, 0);
+    unsigned long long seed = argc > 1 ? strtoull(argv[1], NULL, 0)
+                                       : (unsigned long long)time(NULL);
+    long iters = argc > 2 ? atol(argv[2]) : 20000;
+    printf("test_datatype_random: seed %llu (replay: %s %llu)\n", seed, argv[0], seed);
+    rng_state = seed;
+    xb_dt_init();
+    time_t start = time(NULL);
+    long it;
+    for (it = 0; it < iters && failures < 10; it++) {
+        if (time(NULL) - start > 20)
+            break;                  /* bounded in time on a loaded machine */
+        ref_t r = {0};
+        /* half of the types keep their tree form (VEC/SEQ nodes) */
+        xb_dt_flatten_max = rr(0, 1) ? 64 : (int)rr(0, 3);
+        MPI_Datatype h = make_type((int)rr(1, 4), &r);
+        if (h == MPI_DATATYPE_NULL) {
+            ref_free(&r);
+            continue;
+        }
+        MPI_Datatype hc = h;
+        int rc = xb_impl_type_commit(&hc);
+        if (rc != XB_OK)
+            FAIL("iter %ld: commit: %d %s", it, rc, xb_err_detail());
+        else
+            check_one(h, &r, it);
+        release(h);
+        ref_free(&r);
+    }
+    printf("%ld iterations, %d failure(s)\n", it, failures);
+    return failures ? 1 : 0;
+}

@@ -1,0 +1,120 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* Copyright (c) 2026 The Crossbar authors */
+/*
+ * test_match.c - the matching engine alone: wildcards, arrival order,
+ * unexpected before posted, several contexts, unknown contexts, cancel.
+ */
+#include <stdio.h>
+#include "pt2pt/match.h"
+
+static int failures;
+#define CHECK(cond) do { if (!(cond)) { \
+    fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond); \
+    failures++; } } while (0)
+
+static xb_mq_item_t item(int src, int tag)
+{
+    xb_mq_item_t it = { NULL, src, tag };
+    return it;
+}
+
+static void test_wildcards(void)
+{
+    xb_match_table_t t = { 0 };
+    xb_match_ctx_t *c = xb_match_ctx(&t, 4);
+    CHECK(c != NULL);
+    xb_mq_item_t a = item(1, 5), b = item(MPI_ANY_SOURCE, 7), d = item(2, MPI_ANY_TAG),
+                 e = item(MPI_ANY_SOURCE, MPI_ANY_TAG);
+    xb_match_posted_add(c, &a);
+    xb_match_posted_add(c, &b);
+    xb_match_posted_add(c, &d);
+    xb_match_posted_add(c, &e);
+    CHECK(xb_match_posted_take(c, 3, 5) == &e);   /* only the full wildcard */
+    CHECK(xb_match_posted_take(c, 2, 7) == &b);   /* first in order wins    */
+    CHECK(xb_match_posted_take(c, 2, 9) == &d);
+    CHECK(xb_match_posted_take(c, 1, 6) == NULL);
+    CHECK(xb_match_posted_take(c, 1, 5) == &a);
+    CHECK(c->posted.head == NULL && c->posted.tail == NULL);
+    xb_match_table_fini(&t, NULL);
+}
+
+static void test_order_and_unexpected(void)
+{
+    xb_match_table_t t = { 0 };
+    xb_match_ctx_t *c = xb_match_ctx(&t, 2);
+    xb_mq_item_t m[4] = { item(1, 3), item(1, 3), item(2, 3), item(1, 4) };
+    for (int i = 0; i < 4; i++)
+        xb_match_unexp_add(c, &m[i]);
+    /* probe does not remove, take does, both give the first in order */
+    CHECK(xb_match_unexp_find(c, 1, 3, false) == &m[0]);
+    CHECK(xb_match_unexp_find(c, 1, 3, true) == &m[0]);
+    CHECK(xb_match_unexp_find(c, MPI_ANY_SOURCE, 3, true) == &m[1]);
+    CHECK(xb_match_unexp_find(c, 1, MPI_ANY_TAG, true) == &m[3]);
+    CHECK(xb_match_unexp_find(c, 1, MPI_ANY_TAG, true) == NULL);
+    CHECK(xb_match_unexp_find(c, MPI_ANY_SOURCE, MPI_ANY_TAG, true) == &m[2]);
+    CHECK(c->unexp.head == NULL && c->unexp.tail == NULL);
+    /* the queue works again after being emptied (tail reset) */
+    xb_match_unexp_add(c, &m[0]);
+    CHECK(xb_match_unexp_find(c, 1, 3, true) == &m[0]);
+    xb_match_table_fini(&t, NULL);
+}
+
+static int dropped;
+static void drop(xb_mq_item_t *it) { (void)it; dropped++; }
+
+static void test_contexts(void)
+{
+    xb_match_table_t t = { 0 };
+    /* a message for a context nobody created yet is kept */
+    xb_match_ctx_t *future = xb_match_ctx(&t, 1000);
+    xb_mq_item_t early = item(0, 1);
+    xb_match_unexp_add(future, &early);
+    /* contexts that collide in the hash stay apart */
+    xb_match_ctx_t *c0 = xb_match_ctx(&t, 2);
+    xb_match_ctx_t *c1 = xb_match_ctx(&t, 2 + 2 * XB_MATCH_BUCKETS);
+    xb_match_ctx_t *coll = xb_match_ctx(&t, 3);
+    CHECK(c0 != c1 && c0 != coll && c1 != coll);
+    xb_mq_item_t x = item(0, 1);
+    xb_match_unexp_add(c1, &x);
+    CHECK(xb_match_unexp_find(c0, 0, 1, false) == NULL);
+    CHECK(xb_match_unexp_find(coll, 0, 1, false) == NULL);
+    CHECK(xb_match_unexp_find(c1, 0, 1, false) == &x);
+    /* the communicator is created later: same queues, message still there */
+    CHECK(xb_match_ctx(&t, 1000) == future);
+    CHECK(xb_match_unexp_find(xb_match_ctx(&t, 1000), MPI_ANY_SOURCE, 1, true) == &early);
+    dropped = 0;
+    xb_match_table_fini(&t, drop);
+    CHECK(dropped == 1);   /* x was still queued */
+}
+
+static void test_cancel(void)
+{
+    xb_match_table_t t = { 0 };
+    xb_match_ctx_t *c = xb_match_ctx(&t, 6);
+    xb_mq_item_t a = item(1, 1), b = item(1, 1), z = item(1, 1);
+    xb_match_posted_add(c, &a);
+    xb_match_posted_add(c, &b);
+    CHECK(xb_match_posted_remove(c, &b));
+    CHECK(!xb_match_posted_remove(c, &b));
+    CHECK(!xb_match_posted_remove(c, &z));
+    CHECK(c->posted.tail == &a);
+    xb_match_posted_add(c, &b);
+    CHECK(xb_match_posted_take(c, 1, 1) == &a);
+    CHECK(xb_match_posted_take(c, 1, 1) == &b);
+    CHECK(xb_match_posted_take(c, 1, 1) == NULL);
+    xb_match_table_fini(&t, NULL);
+}
+
+int main(void)
+{
+    test_wildcards();
+    test_order_and_unexpected();
+    test_contexts();
+    test_cancel();
+    if (failures) {
+        fprintf(stderr, "test_match: %d failures\n", failures);
+        return 1;
+    }
+    printf("No Errors\n");
+    return 0;
+}
