@@ -18,8 +18,16 @@ PKG_CONFIG_LIBDIR=$P/lib/pkgconfig
 export PKG_CONFIG_LIBDIR
 unset MPI_HOME MPICC MPICH_CC OMPI_CC
 
+# An ASan build of the library needs the sanitizer runtime loaded first; the
+# wrappers add -fsanitize at link time, but CMake and meson keep only the
+# -L/-l/-Wl words of the wrapper's answer: preload the runtime for them.
+preload=""
+if "$P/bin/mpicc" -showme:link | grep -q 'fsanitize=address'; then
+    preload=$(gcc -print-file-name=libasan.so)
+fi
+
 run_hello() {   # run_hello WHAT PROGRAM
-    out=$(timeout 60 mpiexec -n 2 "$2" 2>&1)
+    out=$(LD_PRELOAD=$preload timeout 60 mpiexec -n 2 "$2" 2>&1)
     expect_match "$1: runs on Crossbar" "library: Crossbar" "$out"
     expect_match "$1: right result" "No Errors" "$out"
     expect_match "$1: linked with our library" "=> $P/lib/libmpi\.so" "$(ldd "$2" | grep libmpi)"
