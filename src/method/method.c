@@ -35,6 +35,7 @@ static int norder;
 static bool allowed[XB_METHOD_NREG];
 static const xb_rt_info_t *method_rt;
 static int blockable = -1;          /* index of the method that sleeps */
+static int nodebar = -1;            /* index of the method with a node barrier */
 
 enum { ADDR_BLOB_MAX = 256 };
 
@@ -172,6 +173,7 @@ int xb_method_ready_all(void)
     if (method_rt == NULL)
         return xb_err_set(XB_ERR_INTERN, "methods made ready before init");
     blockable = -1;
+    nodebar = -1;
     for (int i = 0; i < XB_METHOD_NREG; i++) {
         xb_method_t *m = &registry[i];
         if (!m->enabled || m->ops->ready == NULL)
@@ -181,6 +183,8 @@ int xb_method_ready_all(void)
             return rc;
         if (m->ops->block != NULL && blockable < 0)
             blockable = i;
+        if (m->ops->node_arrive != NULL && nodebar < 0)
+            nodebar = i;
     }
     return xb_peer_table_init(method_rt);
 }
@@ -195,6 +199,7 @@ void xb_method_fini_all(void)
         m->enabled = false;
     }
     blockable = -1;
+    nodebar = -1;
     method_rt = NULL;
 }
 
@@ -219,6 +224,20 @@ int xb_method_progress_all(void)
             n += m->ops->progress(m);
     }
     return n;
+}
+
+bool xb_method_has_node_barrier(void) { return nodebar >= 0; }
+
+uint32_t xb_method_node_arrive(void)
+{
+    xb_method_t *m = &registry[nodebar];
+    return m->ops->node_arrive(m);
+}
+
+bool xb_method_node_released(uint32_t ticket)
+{
+    xb_method_t *m = &registry[nodebar];
+    return m->ops->node_released(m, ticket);
 }
 
 void xb_method_block(int timeout_ms)

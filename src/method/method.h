@@ -117,6 +117,13 @@ typedef struct xb_method_ops {
      * timeout_ms passed. Returns at once if something is already pending.
      * Senders wake a sleeping peer (futex/eventfd), never the other way. */
     void (*block)(xb_method_t *m, int timeout_ms);
+    /* Optional: the barrier of all local ranks of the job on this node
+     * (shm: through its segment). arrive() counts this process in and
+     * returns a ticket; released(ticket) is true once every local rank has
+     * arrived. While a ticket is out, block() returns when it is released.
+     * One barrier at a time per process. */
+    uint32_t (*node_arrive)(xb_method_t *m);
+    bool     (*node_released)(xb_method_t *m, uint32_t ticket);
 } xb_method_ops_t;
 
 struct xb_method {
@@ -138,6 +145,11 @@ xb_method_t *xb_method_get(int idx);
 int  xb_method_progress_all(void);
 /* Sleep in the method that can sleep (shm) until woken or timeout. */
 void xb_method_block(int timeout_ms);
+/* The node barrier (node_arrive above) of the first enabled method that has
+ * one; without one the caller uses a message-based barrier. */
+bool     xb_method_has_node_barrier(void);
+uint32_t xb_method_node_arrive(void);
+bool     xb_method_node_released(uint32_t ticket);
 
 typedef struct xb_peer {
     xb_ep_t *ep;        /* NULL until first use (lazy open)                */

@@ -7,6 +7,7 @@
  * the valid initial state, so no rank initialises it):
  *
  *   ctl[nlocal]                 one xb_shm_ctl_t per local rank (2 lines)
+ *   node                        xb_shm_node_t: the node barrier (1 line)
  *   (page aligned)
  *   rings[nlocal * (nlocal-1)]  ring (s -> r) at index s * (nlocal-1) +
  *                               (r < s ? r : r - 1), each a header line
@@ -25,7 +26,9 @@
 
 /* Per local rank, in the segment. */
 typedef struct xb_shm_ctl {
-    /* line 0: waiting. sleeping is written by the owner, wake by senders. */
+    /* line 0: waiting. sleeping is written by the owner, wake by senders.
+     * sleeping: 0 awake, XB_SHM_SLEEP_CTL on `wake`, XB_SHM_SLEEP_BELL in a
+     * node barrier on the node's `bell` (shm_node.c). */
     XB_ALIGNED(XB_CACHELINE) uint32_t sleeping;
     uint32_t wake;           /* futex word: senders add 1, then FUTEX_WAKE */
     uint8_t  pad0[XB_CACHELINE - 8];
@@ -34,6 +37,17 @@ typedef struct xb_shm_ctl {
     uint8_t  pad1[XB_CACHELINE - 8];
 } xb_shm_ctl_t;
 _Static_assert(sizeof(xb_shm_ctl_t) == 2 * XB_CACHELINE, "two lines per rank");
+
+enum { XB_SHM_SLEEP_CTL = 1, XB_SHM_SLEEP_BELL = 2 };
+
+/* Node-wide state, one line after the ctl blocks (shm_node.c). */
+typedef struct xb_shm_node {
+    XB_ALIGNED(XB_CACHELINE) uint32_t arrived;   /* ranks in the current barrier */
+    uint32_t gen;            /* barriers completed (the release word)           */
+    uint32_t bell;           /* futex word of the ranks asleep in a barrier     */
+    uint8_t  pad[XB_CACHELINE - 12];
+} xb_shm_node_t;
+_Static_assert(sizeof(xb_shm_node_t) == XB_CACHELINE, "one line");
 
 /* The address blob of a rank (hex in the KVS). */
 typedef struct xb_shm_addr {
@@ -78,6 +92,10 @@ typedef struct xb_shm {
     bool          counter_mode;    /* poll via ctl->arrived (many peers)    */
     uint64_t      seen;            /* arrived value already handled         */
     int           in_progress;     /* re-entry guard of progress()          */
+    /* node barrier: the generation this rank waits to see pass, if any */
+    xb_shm_node_t *node;
+    bool          bar_waiting;
+    uint32_t      bar_gen;
     /* send side: the last endpoint found full (xb_shm_send_full) */
     struct xb_ep *full_ep;
     /* single copy */
@@ -99,12 +117,12 @@ xb_shm_ring_t *xb_shm_seg_ring(xb_shm_t *st, int src_local, int dst_local);
 size_t xb_shm_ring_size_for(int nlocal);
 
 /* shm_wait.c */
-void xb_shm_wake(xb_shm_ctl_t *ctl);               /* out of line: a syscall */
+void xb_shm_wake(xb_shm_t *st, xb_shm_ctl_t *ctl);  /* out of line: a syscall */
 /* Producer found the ring full: raise tx_waiting and retry once. */
 int  xb_shm_send_full(xb_ep_t *ep, uint8_t am_id, const void *hdr, size_t hdr_len,
                       const xb_payload_t *pl);
 /* Consumer released space in a ring: wake its producer if it waits. */
-static inline void xb_shm_space_released(xb_shm_in_t *in)
+static inline void xb_shm_space_released(xb_shm_t *st, xb_shm_in_t *in)
 {
     /* seq_cst fence: orders our head store (release in xb_shm_ring_release)
      * before the load of tx_waiting; pairs with the producer's fence between
@@ -112,7 +130,7 @@ static inline void xb_shm_space_released(xb_shm_in_t *in)
     __atomic_thread_fence(__ATOMIC_SEQ_CST);
     if (XB_UNLIKELY(__atomic_load_n(in->rx.tx_waiting, __ATOMIC_RELAXED) != 0) &&
         __atomic_exchange_n(in->rx.tx_waiting, 0, __ATOMIC_RELAXED) != 0)
-        xb_shm_wake(in->src_ctl);
+        xb_shm_wake(st, in->src_ctl);
 }
 void xb_shm_block(xb_shm_t *st, int timeout_ms);
 /* After a publish: wake the receiver if it sleeps (see shm_wait.c). */
@@ -125,7 +143,18 @@ static inline void xb_shm_notify(xb_shm_t *st, xb_shm_ctl_t *ctl)
      * fence in xb_shm_block (Dekker: one side always sees the other). */
     __atomic_thread_fence(__ATOMIC_SEQ_CST);
     if (XB_UNLIKELY(__atomic_load_n(&ctl->sleeping, __ATOMIC_RELAXED) != 0))
-        xb_shm_wake(ctl);
+        xb_shm_wake(st, ctl);
+}
+
+/* shm_node.c */
+uint32_t xb_shm_node_arrive(xb_method_t *m);
+bool     xb_shm_node_released(xb_method_t *m, uint32_t ticket);
+void     xb_shm_node_ring_bell(xb_shm_node_t *n);     /* wake barrier sleepers */
+/* The barrier this rank waits in was released (block's re-check). */
+static inline bool xb_shm_node_pending(const xb_shm_t *st)
+{
+    return st->bar_waiting &&
+           __atomic_load_n(&st->node->gen, __ATOMIC_ACQUIRE) != st->bar_gen;
 }
 
 /* shm_cma.c */

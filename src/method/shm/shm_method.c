@@ -65,6 +65,7 @@ static int local_index(const xb_shm_t *st, int world)
 static int setup_rings(xb_shm_t *st)
 {
     st->my_ctl = xb_shm_seg_ctl(st, st->me);
+    st->node = (xb_shm_node_t *)(void *)xb_shm_seg_ctl(st, st->nlocal);
     st->nin = st->nlocal - 1;
     st->in = calloc((size_t)st->nin, sizeof(*st->in));
     if (st->in == NULL)
@@ -143,6 +144,7 @@ static void shm_fini(xb_method_t *m)
     st->in = NULL;
     st->nin = 0;
     st->my_ctl = NULL;
+    st->node = NULL;
     m->priv = NULL;
 }
 
@@ -291,7 +293,7 @@ static int shm_get(xb_ep_t *ep, const struct iovec *local, int local_cnt,
 }
 
 /* Handle up to POLL_BATCH records of one ring; *more when some are left. */
-static inline int poll_ring(xb_shm_in_t *in, bool *more)
+static inline int poll_ring(xb_shm_t *st, xb_shm_in_t *in, bool *more)
 {
     int n = 0;
     uint64_t w;
@@ -312,7 +314,7 @@ static inline int poll_ring(xb_shm_in_t *in, bool *more)
         n++;
     }
     if (n > 0)
-        xb_shm_space_released(in);
+        xb_shm_space_released(st, in);
     return n;
 }
 
@@ -333,7 +335,7 @@ int xb_shm_poll(xb_shm_t *st)
     bool more = false;
     st->in_progress = 1;
     for (int k = 0; k < st->nin; k++)
-        n += poll_ring(&st->in[k], &more);
+        n += poll_ring(st, &st->in[k], &more);
     st->in_progress = 0;
     if (st->counter_mode && !more)
         st->seen = arrived;
@@ -342,6 +344,8 @@ int xb_shm_poll(xb_shm_t *st)
 
 bool xb_shm_pending(xb_shm_t *st)
 {
+    if (xb_shm_node_pending(st))
+        return true;
     for (int k = 0; k < st->nin; k++)
         if (xb_shm_ring_peek(&st->in[k].rx) != 0)
             return true;
@@ -409,4 +413,6 @@ const xb_method_ops_t xb_shm_ops = {
     .get = shm_get,
     .progress = shm_progress,
     .block = shm_block,
+    .node_arrive = xb_shm_node_arrive,
+    .node_released = xb_shm_node_released,
 };

@@ -61,7 +61,8 @@ static size_t align_up(size_t x, size_t a)
 
 size_t xb_shm_seg_layout(int nlocal, size_t ring_size, size_t *rings_off_p)
 {
-    size_t rings_off = align_up((size_t)nlocal * sizeof(xb_shm_ctl_t), 4096);
+    size_t rings_off = align_up((size_t)nlocal * sizeof(xb_shm_ctl_t) +
+                                sizeof(xb_shm_node_t), 4096);
     size_t nrings = (size_t)nlocal * (size_t)(nlocal - 1);
     *rings_off_p = rings_off;
     return align_up(rings_off + nrings * xb_shm_ring_stride(ring_size), 4096);

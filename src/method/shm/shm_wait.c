@@ -58,8 +58,12 @@ static long futex(uint32_t *uaddr, int op, uint32_t val, const struct timespec *
     return syscall(SYS_futex, uaddr, op, val, ts, NULL, 0);
 }
 
-void xb_shm_wake(xb_shm_ctl_t *ctl)
+void xb_shm_wake(xb_shm_t *st, xb_shm_ctl_t *ctl)
 {
+    if (__atomic_load_n(&ctl->sleeping, __ATOMIC_RELAXED) == XB_SHM_SLEEP_BELL) {
+        xb_shm_node_ring_bell(st->node);     /* asleep in a node barrier */
+        return;
+    }
     /* release: a sleeper that reads the new value (acquire, in block) also
      * sees what we published before (a record, or a released head). */
     __atomic_fetch_add(&ctl->wake, 1, __ATOMIC_RELEASE);
@@ -75,8 +79,13 @@ void xb_shm_block(xb_shm_t *st, int timeout_ms)
         nanosleep(&ts, NULL);
         return;
     }
-    uint32_t w = __atomic_load_n(&me->wake, __ATOMIC_ACQUIRE);
-    __atomic_store_n(&me->sleeping, 1, __ATOMIC_RELAXED);
+    /* In a node barrier, sleep on the node's bell: the last one in rings it
+     * once for everybody; senders ring it too (xb_shm_wake). */
+    bool bell = st->bar_waiting;
+    uint32_t *word = bell ? &st->node->bell : &me->wake;
+    uint32_t w = __atomic_load_n(word, __ATOMIC_ACQUIRE);
+    __atomic_store_n(&me->sleeping, bell ? XB_SHM_SLEEP_BELL : XB_SHM_SLEEP_CTL,
+                     __ATOMIC_RELAXED);
     /* F1 seq_cst fence: orders the `sleeping` store before the re-poll's
      * loads of the ring headers (and of `arrived`); pairs with F2. */
     __atomic_thread_fence(__ATOMIC_SEQ_CST);
@@ -86,7 +95,7 @@ void xb_shm_block(xb_shm_t *st, int timeout_ms)
         st->full_ep = NULL;       /* space was released: let the caller retry */
     } else if (!xb_shm_pending(st) && timeout_ms > 0) {
         struct timespec ts = { timeout_ms / 1000, (timeout_ms % 1000) * 1000000L };
-        futex(&me->wake, FUTEX_WAIT, w, &ts);     /* EAGAIN/ETIMEDOUT: fine */
+        futex(word, FUTEX_WAIT, w, &ts);          /* EAGAIN/ETIMEDOUT: fine */
     }
     __atomic_store_n(&me->sleeping, 0, __ATOMIC_RELAXED);
 }

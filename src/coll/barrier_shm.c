@@ -1,0 +1,46 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* Copyright (c) 2026 The Crossbar authors */
+/*
+ * barrier_shm.c - the node barrier through the shared segment, for a
+ * communicator made of exactly the ranks of one node (COMM_WORLD of a
+ * one-host job and its duplicates): every rank counts itself in on one
+ * shared line and sleeps; the last one wakes them (method/shm/shm_node.c).
+ * 8 ranks on 2 cores then cost one arrival and at most one wake-up each,
+ * where a message-based barrier costs log2(p) sends and as many sleeps.
+ * Any other communicator (a subset of the node, several nodes, an
+ * intercommunicator), or a job without a node barrier, runs the
+ * dissemination barrier instead.
+ *
+ * Valid while one thread at a time calls MPI (the level granted is at most
+ * MPI_THREAD_SERIALIZED): blocking barriers on node-complete communicators
+ * are then totally ordered, so they share the one barrier line of the
+ * node. Nonblocking barriers may be started in different orders on
+ * different communicators, so the selection uses this one only for the
+ * blocking form (NEED_BLOCKING in coll_select.c). The wait is a schedule
+ * step (XB_CS_NODE_BARRIER, coll_sched.c).
+ */
+#include "coll/coll_int.h"
+#include "method/method.h"
+#include "runtime/runtime.h"
+
+static bool node_complete(const xb_comm_t *comm)
+{
+    const xb_rt_info_t *rt = xb_rt();
+    if (comm->remote != NULL || comm->size != rt->local_size ||
+        !xb_method_has_node_barrier())
+        return false;
+    for (int r = 0; r < comm->size; r++) {
+        xb_gpid_t g = xb_comm_gpid(comm, r);
+        if (xb_gpid_job(g) != 0 || xb_gpid_rank(g) >= (uint32_t)rt->size ||
+            rt->node_of[xb_gpid_rank(g)] != rt->my_node)
+            return false;
+    }
+    return true;
+}
+
+int xb_coll_barrier_shm(xb_coll_sched_t *s, const xb_coll_args_t *a)
+{
+    if (!node_complete(a->comm))
+        return xb_coll_barrier_dissemination(s, a);
+    return xb_coll_sched_node_barrier(s);
+}

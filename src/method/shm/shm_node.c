@@ -1,0 +1,85 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* Copyright (c) 2026 The Crossbar authors */
+/*
+ * shm_node.c - the node barrier: every local rank of the job counts itself
+ * in on one shared line; the last one in starts the next generation and
+ * wakes the sleepers.
+ *
+ *   arrive:   g = gen; if (fetch_add(arrived, 1) == nlocal - 1)
+ *                 { arrived = 0; gen = g + 1 (release); wake every sleeper }
+ *             ticket = g
+ *   released: gen != ticket
+ *
+ * `arrived` is reset before `gen` moves, so a rank that leaves and enters
+ * the next barrier at once counts into the new round. A rank reads `gen`
+ * before it counts itself in, so it cannot miss its own release.
+ *
+ * Sleeping: a rank in a barrier sleeps on the node's `bell` word (not on its
+ * own `wake`), marked by sleeping == XB_SHM_SLEEP_BELL. The release rings
+ * the bell once (one FUTEX_WAKE for all sleepers) when anybody sleeps; a
+ * sender that finds its receiver asleep on the bell rings it too (the
+ * others go back to sleep), so messages still make progress during a
+ * barrier. The sleeper reads `bell` before its `sleeping` store and fence
+ * and re-checks `gen` and its rings after them, so the Dekker argument of
+ * shm_wait.c covers both wakes: a ring after the re-check changed `bell`,
+ * and FUTEX_WAIT returns at once.
+ *
+ * One barrier at a time per process, and all local ranks take part: the
+ * caller (coll/barrier_shm.c) uses it only for blocking barriers on
+ * communicators made of exactly the ranks of one node. Barriers on such
+ * communicators are totally ordered (each one waits for everybody), so they
+ * can share the line even when they are different communicators. A second
+ * thread in a barrier (MPI_THREAD_MULTIPLE) would break this: the caller
+ * must not use it then.
+ */
+#include <limits.h>
+#include <linux/futex.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+#include "method/shm/shm.h"
+
+uint32_t xb_shm_node_arrive(xb_method_t *m)
+{
+    xb_shm_t *st = m->priv;
+    if (st->nlocal <= 1 || st->node == NULL)
+        return 0;
+    xb_shm_node_t *n = st->node;
+    uint32_t g = __atomic_load_n(&n->gen, __ATOMIC_ACQUIRE);
+    st->bar_gen = g;
+    st->bar_waiting = true;
+    /* acq_rel: the last one in sees everything the others did before */
+    if (__atomic_fetch_add(&n->arrived, 1, __ATOMIC_ACQ_REL) == (uint32_t)st->nlocal - 1) {
+        __atomic_store_n(&n->arrived, 0, __ATOMIC_RELAXED);
+        __atomic_store_n(&n->gen, g + 1, __ATOMIC_RELEASE);
+        /* seq_cst fence: orders the gen store before the loads of the
+         * sleeping flags (pairs with F1 in xb_shm_block). */
+        __atomic_thread_fence(__ATOMIC_SEQ_CST);
+        /* Everyone else has arrived, so whoever sleeps sleeps on the bell:
+         * one syscall wakes them all. */
+        for (int i = 0; i < st->nlocal; i++) {
+            if (i != st->me &&
+                __atomic_load_n(&xb_shm_seg_ctl(st, i)->sleeping, __ATOMIC_RELAXED) != 0) {
+                xb_shm_node_ring_bell(n);
+                break;
+            }
+        }
+    }
+    return g;
+}
+
+void xb_shm_node_ring_bell(xb_shm_node_t *n)
+{
+    __atomic_fetch_add(&n->bell, 1, __ATOMIC_RELEASE);
+    syscall(SYS_futex, &n->bell, FUTEX_WAKE, INT_MAX, NULL, NULL, 0);
+}
+
+bool xb_shm_node_released(xb_method_t *m, uint32_t ticket)
+{
+    xb_shm_t *st = m->priv;
+    if (st->nlocal <= 1 || st->node == NULL)
+        return true;
+    if (__atomic_load_n(&st->node->gen, __ATOMIC_ACQUIRE) == ticket)
+        return false;
+    st->bar_waiting = false;
+    return true;
+}
