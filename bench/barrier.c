@@ -29,7 +29,11 @@ int main(int argc, char **argv)
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     bench_opts_t o = bench_parse(argc, argv, 0);
     batch(5);
-    double one = batch(10) * 1e-6;
+    double one = 1e30;                        /* the fastest of a few probes */
+    for (int t = 0; t < 5; t++) {
+        double x = batch(10) * 1e-6;
+        one = x < one ? x : one;
+    }
     int k = bench_batch_len(one, o.quick ? 5e-3 : 40e-3, 1, 2000, MPI_COMM_WORLD);
     int nb = o.quick ? 3 : 15;
     double v[64];

@@ -3,22 +3,29 @@
 /*
  * progress.c - the progress context: polling and waiting (see progress.h).
  *
- * Waiting: poll up to SPIN_POLLS times (SPIN_POLLS_OVERSUB when the node
- * has more ranks than CPUs), then sleep in xb_method_block()
- * with a timeout (short while sends wait for room, so they are retried;
- * longer otherwise: a sender wakes the sleeper, the timeout is a safety
- * net). Before the first sleep the wait publishes what it waits in.
+ * Waiting, in two phases. Spin: poll for up to SPIN_US microseconds; on a
+ * node with more ranks than CPUs, poll up to SPIN_POLLS_OVERSUB times and
+ * yield the CPU after every empty poll instead. Sleep: then sleep in
+ * xb_method_block() with a timeout (short while sends wait for room, so
+ * they are retried; longer otherwise: a sender wakes the sleeper, the
+ * timeout is a safety net). Before the first sleep the wait publishes what
+ * it waits in.
  */
 #include <sched.h>
 #include <stdio.h>
+#include <time.h>
 #include <unistd.h>
 #include "progress/progress.h"
 #include "method/method.h"
 #include "runtime/runtime.h"
 #include "runtime/tunable.h"
 
-XB_TUNABLE(SPIN_POLLS, XB_TT_INT, "1000", XB_TL_TUNER,
-           "Polls of the methods a waiting rank makes before it sleeps");
+/* 100 us: with a budget of 1000 polls (a few us) a 2-rank ping-pong went to
+ * sleep whenever the peer was preempted, and each wake-up cost ~10 us
+ * (2026-11-23); a spin of a few round trips keeps small messages at memory
+ * speed and still puts a rank that waits for long to sleep. */
+XB_TUNABLE(SPIN_US, XB_TT_INT, "100", XB_TL_TUNER,
+           "Microseconds a waiting rank polls before it sleeps (when the node has a CPU per rank)");
 /* 64: bench/barrier.c with 8 ranks on 2 cores took 31 us per barrier when
  * waiters slept at once, 9-10 us with 16 or 64 yielding polls, 7-11 us with
  * 256 (2026-11-23, loaded machine): a yield hands the core to a rank that
@@ -35,8 +42,9 @@ struct xb_progress {
     xb_progress_hook_t hooks[XB_PROGRESS_HOOKS];
     int                nhooks;
     int                backlog;     /* operations queued for retry */
-    int                spin;
+    int                spin;        /* oversubscribed: polls before sleeping */
     bool               yield;       /* oversubscribed: yield between polls */
+    uint64_t           spin_ns;     /* otherwise: time spent polling        */
     int                sleep_ms;
 };
 
@@ -61,8 +69,8 @@ int xb_progress_init(void)
     the_ctx.nhooks = 0;
     the_ctx.backlog = 0;
     the_ctx.yield = oversubscribed();
-    the_ctx.spin = (int)(the_ctx.yield ? xb_tn_SPIN_POLLS_OVERSUB.v.i
-                                       : xb_tn_SPIN_POLLS.v.i);
+    the_ctx.spin = (int)xb_tn_SPIN_POLLS_OVERSUB.v.i;
+    the_ctx.spin_ns = xb_tn_SPIN_US.v.i > 0 ? (uint64_t)xb_tn_SPIN_US.v.i * 1000u : 0;
     the_ctx.sleep_ms = (int)xb_tn_SLEEP_MS.v.i;
     if (the_ctx.sleep_ms < 1)
         the_ctx.sleep_ms = 1;
@@ -103,17 +111,44 @@ static void describe(const xb_request_t *r, char *buf, size_t len)
         snprintf(buf, len, "%s", fn);
 }
 
-int xb_progress_wait_until(xb_progress_t *pc, bool (*ready)(void *), void *arg,
-                           const char *what)
+/* The spin phase: true when ready before the spin budget ran out. */
+static uint64_t now_ns(void)
 {
-    for (int i = 0; i < pc->spin; i++) {
-        if (ready(arg))
-            return XB_OK;
-        if (xb_progress_poll(pc) == 0 && pc->yield)
-            sched_yield();
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+static bool spin_until(xb_progress_t *pc, bool (*ready)(void *), void *arg)
+{
+    if (pc->yield) {
+        for (int i = 0; i < pc->spin; i++) {
+            if (ready(arg))
+                return true;
+            if (xb_progress_poll(pc) == 0)
+                sched_yield();
+        }
+        return ready(arg);
     }
-    if (ready(arg))
-        return XB_OK;
+    uint64_t end = 0;
+    for (unsigned i = 0;; i++) {
+        if (ready(arg))
+            return true;
+        xb_progress_poll(pc);
+        if ((i & 63) == 63) {               /* a clock read every 64 polls */
+            uint64_t t = now_ns();
+            if (end == 0)
+                end = t + pc->spin_ns;
+            else if (t >= end)
+                return ready(arg);
+        }
+    }
+}
+
+/* The sleep phase: poll, and sleep in the method when nothing happened. */
+static void sleep_until(xb_progress_t *pc, bool (*ready)(void *), void *arg,
+                        const char *what)
+{
     xb_rt_set_waiting(what);
     while (!ready(arg)) {
         if (xb_progress_poll(pc) > 0)
@@ -123,6 +158,13 @@ int xb_progress_wait_until(xb_progress_t *pc, bool (*ready)(void *), void *arg,
         xb_method_block(pc->backlog > 0 ? 1 : pc->sleep_ms);
     }
     xb_rt_set_waiting("");
+}
+
+int xb_progress_wait_until(xb_progress_t *pc, bool (*ready)(void *), void *arg,
+                           const char *what)
+{
+    if (!spin_until(pc, ready, arg))
+        sleep_until(pc, ready, arg, what);
     return XB_OK;
 }
 
@@ -130,9 +172,12 @@ static bool req_ready(void *arg) { return xb_request_is_done(arg); }
 
 XB_NOINLINE static int wait_slow(xb_progress_t *pc, xb_request_t *r)
 {
-    char what[200];
+    if (spin_until(pc, req_ready, r))
+        return XB_OK;
+    char what[200];                 /* only for a wait that goes to sleep */
     describe(r, what, sizeof(what));
-    return xb_progress_wait_until(pc, req_ready, r, what);
+    sleep_until(pc, req_ready, r, what);
+    return XB_OK;
 }
 
 static bool flag_ready(void *arg)

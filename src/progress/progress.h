@@ -16,7 +16,9 @@
  * per-peer pending sends there). It never blocks.
  *
  * Waiting. xb_progress_wait() returns when the request's completion flag is
- * set. It polls up to XB_SPIN_POLLS times, then sleeps in the method that can
+ * set. It polls for up to XB_SPIN_US microseconds (or, on a node with more
+ * ranks than CPUs, XB_SPIN_POLLS_OVERSUB polls that each yield the CPU),
+ * then sleeps in the method that can
  * sleep (xb_method_block: senders wake the sleeper), so an oversubscribed job
  * (8 ranks on 2 cores) does not burn the cores of the ranks that have work.
  * Before sleeping it publishes what it waits in (xb_rt_set_waiting), built
