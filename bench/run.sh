@@ -3,7 +3,7 @@
 # Copyright (c) 2026 The Crossbar authors
 #
 # bench/run.sh - Crossbar vs Open MPI vs MPICH on this machine, side by side.
-# Builds latency/bw/barrier with our mpicc, mpicc.openmpi and mpicc.mpich,
+# Builds latency/bw/barrier/pack with our mpicc, mpicc.openmpi and mpicc.mpich,
 # runs the three interleaved (rotating who goes first) for BENCH_ROUNDS
 # rounds, then prints one markdown table (bench/table.py): the median over
 # rounds of each run's median, and Crossbar's advantage over the better of
@@ -51,7 +51,7 @@ for impl in $impls; do
     fi
     mkdir -p "$out/$impl"
     ok=1
-    for p in latency bw barrier; do
+    for p in latency bw barrier pack; do
         "$cc" -O2 -w -o "$out/$impl/$p" "$here/$p.c" || { ok=0; break; }
     done
     if [ $ok = 1 ]; then have="$have $impl"; else echo "bench: $impl does not build" >&2; fi
@@ -81,6 +81,13 @@ while [ $round -le "$rounds" ]; do
     for impl in $order; do run "$impl" bibw 2 bw -b; done
     for np in 2 4 8; do
         for impl in $order; do run "$impl" barrier $np barrier; done
+    done
+    # Derived datatypes (bench/pack.c): pack, unpack, ping-pong per layout.
+    for t in vector indexed struct contig bytes; do
+        for k in pack unpack; do
+            for impl in $order; do run "$impl" "$k-$t" 1 pack -k $k -t $t; done
+        done
+        for impl in $order; do run "$impl" "pingpong-$t" 2 pack -k pingpong -t $t; done
     done
     # Cost of argument checking: Crossbar with XB_PARAM_CHECK=1 then 0.
     case " $have " in

@@ -32,7 +32,7 @@ static void cannot_complete(lx_job_t *job, lx_rank_t *gone)
     lx_fail(job, LX_EXIT_NOFINALIZE,
             "rank %d (pid %d) on %s exited with status 0 while the other ranks wait for it in a "
             "PMI barrier (MPI_Init, a fence or MPI_Finalize); ending the job",
-            gone->rank, (int)gone->pid, job->host);
+            gone->rank, (int)gone->pid, lx_rank_host(job, gone));
 }
 
 void lx_barrier_enter(lx_job_t *job, lx_rank_t *r)

@@ -30,6 +30,11 @@ static const char usage_text[] =
     "  --tag-output, -l       prefix every output line with \"[rank] \"\n"
     "  --timeout S            end the job after S seconds, printing what every\n"
     "                         rank waits in (also MPIEXEC_TIMEOUT=S); exit 124\n"
+    "  -hosts H1[:N],H2...    the job's hosts (ranks fill them block by block)\n"
+    "  -f FILE, -hostfile F   hosts from a file: 'host', 'host:N' or 'host slots=N'\n"
+    "  -ppn N                 ranks per host (when an entry gives no N)\n"
+    "  --local-hosts          start every host's ranks on this machine, each host\n"
+    "                         still its own node (shm inside, tcp across): tests\n"
     "  -v, --verbose          say what mpiexec does\n"
     "  -h, --help             this text\n"
     "  --version              the version\n"
@@ -156,6 +161,21 @@ static int parse_options(int argc, char **argv, int *ip, lx_opts_t *o, lx_app_t 
             o->timeout_s = s ? strtod(s, &end) : -1;
             if (!s || !*s || *end || o->timeout_s <= 0)
                 return usage_error("--timeout needs a number of seconds > 0, not '%s'", s ? s : "");
+        } else if (is_opt(a, "hosts", &v) || is_opt(a, "host", &v)) {
+            const char *s = NEXT_VALUE();
+            if (!s || lx_hosts_from_list(o, s))
+                return usage_error("%s needs a list of hosts (a,b:2,c)", a);
+        } else if (is_opt(a, "f", &v) || is_opt(a, "hostfile", &v) ||
+                   is_opt(a, "machinefile", &v)) {
+            const char *s = NEXT_VALUE();
+            if (!s || lx_hosts_from_file(o, s))
+                return usage_error("%s needs a readable host file", a);
+        } else if (is_opt(a, "ppn", &v)) {
+            const char *s = NEXT_VALUE();
+            if (!s || parse_count(s, &o->ppn))
+                return usage_error("%s needs a number of ranks per host >= 1", a);
+        } else if (is_opt(a, "local-hosts", &v)) {
+            o->local_hosts = true;
         } else if (strcmp(a, "-v") == 0 || is_opt(a, "verbose", &v)) {
             o->verbose = true;
         } else if (strcmp(a, "-h") == 0 || is_opt(a, "help", &v)) {

@@ -110,14 +110,14 @@ static void classify(lx_job_t *job, lx_rank_t *r)
         char name[96];
         int sig = WTERMSIG(st);
         lx_fail(job, 128 + sig, "rank %d (pid %d) on %s exited on signal %d (%s)%s", r->rank,
-                (int)r->pid, job->host, sig, lx_signame(sig, name, sizeof name), tail);
+                (int)r->pid, lx_rank_host(job, r), sig, lx_signame(sig, name, sizeof name), tail);
     } else if (WEXITSTATUS(st) != 0) {
         lx_fail(job, WEXITSTATUS(st), "rank %d (pid %d) on %s exited with status %d%s", r->rank,
-                (int)r->pid, job->host, WEXITSTATUS(st), tail);
+                (int)r->pid, lx_rank_host(job, r), WEXITSTATUS(st), tail);
     } else if (r->pmi_init && !r->finalized && job->nlive > 0) {
         lx_fail(job, LX_EXIT_NOFINALIZE, "rank %d (pid %d) on %s exited with status 0 without "
                 "calling MPI_Finalize while other ranks still run%s", r->rank, (int)r->pid,
-                job->host, tail);
+                lx_rank_host(job, r), tail);
     } else {
         lx_barrier_check(job, r);
     }

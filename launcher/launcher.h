@@ -59,8 +59,19 @@ typedef struct lx_app {         /* one ':'-separated program (MPMD) */
     const char  *wdir;           /* -wdir: its working directory, or NULL */
 } lx_app_t;
 
+#define LX_HOST_MAX 256
+
+typedef struct lx_hostspec {     /* one -hosts / hostfile entry */
+    char         name[LX_HOST_MAX];
+    int          slots;          /* 0: not given */
+} lx_hostspec_t;
+
 typedef struct lx_opts {
     int          nprocs;         /* all apps together */
+    lx_hostspec_t *hosts;        /* -hosts / -f; none: this host only */
+    int          nhosts;
+    int          ppn;            /* -ppn: ranks per host, 0 not given */
+    bool         local_hosts;    /* --local-hosts: every host is this machine */
     lx_app_t    *apps;           /* rank r belongs to the app whose range holds r */
     int          napps;
     lx_envvar_t *env;
@@ -82,6 +93,7 @@ typedef struct lx_stream {       /* one output pipe of a rank */
 
 typedef struct lx_rank {
     int        rank;
+    int        host, local;      /* index in job->hosts, rank on that host */
     int        app;              /* index in opt.apps = its appnum */
     pid_t      pid;
     int        pmi_fd;           /* our end of the socketpair; -1 closed */
@@ -94,18 +106,25 @@ typedef struct lx_rank {
 
 typedef struct lx_kvs lx_kvs_t;
 
+typedef struct lx_host {         /* a host of the job (a node) */
+    char       name[LX_HOST_MAX];
+    int        nranks;
+    int        seg_fd;           /* its job segment (memfd) */
+    void      *seg;              /* our mapping of header + status slots */
+    size_t     seg_len;
+} lx_host_t;
+
 typedef struct lx_job {
     lx_opts_t  opt;
     int        n;
     lx_rank_t *ranks;
     char       host[256];
     char       kvsname[64];
-    char       mapping[64];
+    char       mapping[512];
+    lx_host_t *hosts;            /* [nhosts] (lx_hosts_place) */
+    int        nhosts;
     pid_t      self;
     int        sigfd;
-    int        jobseg_fd;
-    void      *jobseg;           /* our mapping of the segment header+slots */
-    size_t     jobseg_len;
     lx_kvs_t  *kvs;
     /* stdin -> rank 0 */
     int        in_src, in_dst;   /* -1 when closed */
@@ -129,9 +148,15 @@ int    lx_write_all(int fd, const char *buf, size_t len);
 /* cli.c: 0 run, 1 exit 0 (help/version printed), -1 usage error printed */
 int  lx_cli_parse(int argc, char **argv, lx_opts_t *o);
 
-/* jobseg.c */
+/* hosts.c: -hosts / -f entries; placement of ranks on hosts */
+int  lx_hosts_from_list(lx_opts_t *o, const char *list);
+int  lx_hosts_from_file(lx_opts_t *o, const char *path);
+int  lx_hosts_place(lx_job_t *job);
+const char *lx_rank_host(const lx_job_t *job, const lx_rank_t *r);
+
+/* jobseg.c: one segment per host */
 int  lx_jobseg_create(lx_job_t *job);
-const char *lx_jobseg_waiting(const lx_job_t *job, int local, int *pid_p);
+const char *lx_jobseg_waiting(const lx_job_t *job, const lx_rank_t *r, int *pid_p);
 
 /* start_local.c: fork every rank on this host */
 int  lx_start_local(lx_job_t *job);

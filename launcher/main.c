@@ -70,7 +70,7 @@ static int job_setup(lx_job_t *job)
 {
     job->self = getpid();
     job->n = job->opt.nprocs;
-    job->sigfd = job->jobseg_fd = job->in_src = job->in_dst = -1;
+    job->sigfd = job->in_src = job->in_dst = -1;
     if (gethostname(job->host, sizeof job->host - 1) != 0)
         snprintf(job->host, sizeof job->host, "localhost");
     snprintf(job->kvsname, sizeof job->kvsname, "kvs_%d_0", (int)job->self);
@@ -91,6 +91,12 @@ static int job_setup(lx_job_t *job)
         r->pmi_fd = r->out.fd = r->err.fd = -1;
         xb_pmiw_reader_init(&r->rd);
     }
+    /* Like -hosts / --local-hosts, for runners that cannot add options. */
+    const char *hl = getenv("MPIEXEC_HOSTS"), *lh = getenv("MPIEXEC_LOCAL_HOSTS");
+    if (job->opt.nhosts == 0 && hl && *hl && lx_hosts_from_list(&job->opt, hl))
+        return -1;
+    if (lh && strcmp(lh, "1") == 0)
+        job->opt.local_hosts = true;
     const char *t = getenv("MPIEXEC_TIMEOUT");
     if (job->opt.timeout_s <= 0 && t && *t) {
         char *end;
@@ -114,6 +120,8 @@ int main(int argc, char **argv)
     if (rc < 0)
         return LX_EXIT_USAGE;
     if (job_setup(&job))
+        return LX_EXIT_USAGE;
+    if (lx_hosts_place(&job))
         return LX_EXIT_USAGE;
     if (lx_signals_setup(&job) || lx_jobseg_create(&job))
         return LX_EXIT_ERROR;

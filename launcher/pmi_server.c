@@ -186,7 +186,7 @@ static void h_abort(lx_job_t *job, lx_rank_t *r, const xb_pmiw_msg_t *m)
     if (status == 0 && code != 0)
         status = 1;
     lx_fail(job, status, "rank %d (pid %d) on %s called MPI_Abort with code %ld%s%s; "
-            "ending the job", r->rank, (int)r->pid, job->host, code, text[0] ? ": " : "", text);
+            "ending the job", r->rank, (int)r->pid, lx_rank_host(job, r), code, text[0] ? ": " : "", text);
 }
 
 static const struct {

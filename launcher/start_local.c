@@ -22,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/random.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
@@ -54,7 +55,7 @@ static bool ours(const char *entry)
     static const char *const names[] = {
         "PMI_FD", "PMI_PORT", "PMI_ID", "PMI_RANK", "PMI_SIZE", "PMI_SPAWNED",
         "PMI_JOBID", "PMI2_SUN_PATH", "HYDI_CONTROL_FD", "MPI_LOCALNRANKS",
-        "MPI_LOCALRANKID", "XB_HOST", XB_JOBSEG_ENV,
+        "MPI_LOCALRANKID", "XB_HOST", XB_JOBSEG_ENV, "XB_JOB_SECRET",
     };
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
         size_t n = strlen(names[i]);
@@ -102,9 +103,24 @@ static char **base_env(const lx_opts_t *o, int extra, int *nbase)
     return env;
 }
 
+/* The per-job secret every tcp connection of the job must show (hex of 32
+ * random bytes, src/method/tcp); made once per mpiexec run. */
+static const char *job_secret(void)
+{
+    static char hex[65];
+    unsigned char raw[32];
+    if (hex[0] != '\0')
+        return hex;
+    if (getrandom(raw, sizeof raw, 0) != (ssize_t)sizeof raw)
+        return NULL;
+    for (size_t i = 0; i < sizeof raw; i++)
+        snprintf(hex + 2 * i, 3, "%02x", raw[i]);
+    return hex;
+}
+
 static char **rank_env(lx_job_t *job, char **base, int nbase, int rank)
 {
-    enum { NEXTRA = 8 };
+    enum { NEXTRA = 9 };
     char **env = calloc((size_t)nbase + NEXTRA + 1, sizeof *env);
     int n = nbase, bad = 0;
     if (!env)
@@ -113,10 +129,13 @@ static char **rank_env(lx_job_t *job, char **base, int nbase, int rank)
     bad |= asprintf(&env[n++], "PMI_FD=%d", CHILD_PMI_FD) < 0;
     bad |= asprintf(&env[n++], "PMI_RANK=%d", rank) < 0;
     bad |= asprintf(&env[n++], "PMI_SIZE=%d", job->n) < 0;
-    bad |= asprintf(&env[n++], "MPI_LOCALNRANKS=%d", job->n) < 0;
-    bad |= asprintf(&env[n++], "MPI_LOCALRANKID=%d", rank) < 0;
-    bad |= asprintf(&env[n++], "XB_HOST=%s", job->host) < 0;
+    const lx_rank_t *r = &job->ranks[rank];
+    bad |= asprintf(&env[n++], "MPI_LOCALNRANKS=%d", job->hosts[r->host].nranks) < 0;
+    bad |= asprintf(&env[n++], "MPI_LOCALRANKID=%d", r->local) < 0;
+    bad |= asprintf(&env[n++], "XB_HOST=%s", lx_rank_host(job, r)) < 0;
     bad |= asprintf(&env[n++], "%s=%d", XB_JOBSEG_ENV, CHILD_SEG_FD) < 0;
+    const char *secret = job_secret();
+    bad |= secret == NULL || asprintf(&env[n++], "XB_JOB_SECRET=%s", secret) < 0;
     env[n] = NULL;
     return bad ? NULL : env;
 }
@@ -133,7 +152,7 @@ static void child_exec(lx_job_t *job, int rank, int in_fd, int out_fd, int err_f
     if (in_fd < 0)
         in_fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
     int pmi = fcntl(pmi_fd, F_DUPFD_CLOEXEC, 10);
-    int seg = fcntl(job->jobseg_fd, F_DUPFD_CLOEXEC, 10);
+    int seg = fcntl(job->hosts[job->ranks[rank].host].seg_fd, F_DUPFD_CLOEXEC, 10);
     int ex = fcntl(exec_fd, F_DUPFD_CLOEXEC, 10);
     if (in_fd < 0 || pmi < 0 || seg < 0 || ex < 0 || dup2(in_fd, 0) < 0 ||
         dup2(out_fd, 1) < 0 || dup2(err_fd, 2) < 0 || dup2(pmi, CHILD_PMI_FD) < 0 ||

@@ -14,25 +14,25 @@
 static void describe(lx_job_t *job, lx_rank_t *r)
 {
     int pid = 0;
-    const char *what = lx_jobseg_waiting(job, r->rank, &pid);
+    const char *what = lx_jobseg_waiting(job, r, &pid);
     if (r->exited) {
         if (WIFSIGNALED(r->wstatus))
             lx_msg("  rank %d (pid %d) on %s: already ended by signal %d", r->rank,
-                   (int)r->pid, job->host, WTERMSIG(r->wstatus));
+                   (int)r->pid, lx_rank_host(job, r), WTERMSIG(r->wstatus));
         else
             lx_msg("  rank %d (pid %d) on %s: already exited with status %d", r->rank,
-                   (int)r->pid, job->host, WEXITSTATUS(r->wstatus));
+                   (int)r->pid, lx_rank_host(job, r), WEXITSTATUS(r->wstatus));
     } else if (what[0]) {
-        lx_msg("  rank %d (pid %d) on %s: waiting in %s", r->rank, (int)r->pid, job->host, what);
+        lx_msg("  rank %d (pid %d) on %s: waiting in %s", r->rank, (int)r->pid, lx_rank_host(job, r), what);
     } else if (pid == 0 && !r->pmi_init) {
         lx_msg("  rank %d (pid %d) on %s: has not called MPI_Init", r->rank, (int)r->pid,
-               job->host);
+               lx_rank_host(job, r));
     } else if (r->in_barrier) {
         lx_msg("  rank %d (pid %d) on %s: waiting in a PMI barrier (MPI_Init, a fence or "
-               "MPI_Finalize)", r->rank, (int)r->pid, job->host);
+               "MPI_Finalize)", r->rank, (int)r->pid, lx_rank_host(job, r));
     } else {
         lx_msg("  rank %d (pid %d) on %s: not waiting in MPI (computing, or in a call that "
-               "reports nothing)", r->rank, (int)r->pid, job->host);
+               "reports nothing)", r->rank, (int)r->pid, lx_rank_host(job, r));
     }
 }
 

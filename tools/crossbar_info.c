@@ -6,7 +6,8 @@
  * this machine (and why one is not), and every tunable with its value,
  * where the value came from, and its help.
  *
- *   crossbar-info [--all | --version | --build | --methods | --tunables | --help]
+ *   crossbar-info [--all | --version | --build | --methods | --tunables |
+ *                  --collectives | --help]
  *
  * Linked with the static archive of the library (xb_internal), whole, so
  * that every tunable of every object is in the "xb_tunables" section.
@@ -21,6 +22,7 @@
 #include "util/xb_common.h"
 #include "runtime/tunable.h"
 #include "method/method.h"
+#include "coll/coll.h"
 
 static void print_version(void)
 {
@@ -101,17 +103,19 @@ static int print_tunables(int init_rc)
 static void usage(FILE *f)
 {
     fprintf(f,
-            "Usage: crossbar-info [--all | --version | --build | --methods | --tunables]\n"
+            "Usage: crossbar-info [--all | --version | --build | --methods | --tunables |\n"
+            "                     --collectives]\n"
             "  --all       everything below (the default)\n"
             "  --version   the version\n"
             "  --build     compiler, flags, sanitizer, build type\n"
             "  --methods   communication methods on this machine, and why one is off\n"
-            "  --tunables  every tunable: value, where it came from, level, help\n");
+            "  --tunables  every tunable: value, where it came from, level, help\n"
+            "  --collectives  the collective algorithm selection table\n");
 }
 
 int main(int argc, char **argv)
 {
-    enum { VERSION = 1, BUILD = 2, METHODS = 4, TUNABLES = 8, ALL = 15 };
+    enum { VERSION = 1, BUILD = 2, METHODS = 4, TUNABLES = 8, COLL = 16, ALL = 31 };
     int what = 0;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--all") || !strcmp(argv[i], "-a"))
@@ -124,6 +128,8 @@ int main(int argc, char **argv)
             what |= METHODS;
         else if (!strcmp(argv[i], "--tunables"))
             what |= TUNABLES;
+        else if (!strcmp(argv[i], "--collectives"))
+            what |= COLL;
         else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
             usage(stdout);
             return 0;
@@ -144,6 +150,8 @@ int main(int argc, char **argv)
         print_build();
     if (what & METHODS)
         print_methods();
+    if (what & COLL)
+        xb_coll_print_table(stdout);
     if (what & TUNABLES)
         status = print_tunables(rc);
     else if (rc != XB_OK)

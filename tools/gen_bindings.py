@@ -37,6 +37,7 @@ HANDLES = {
     "REQUEST": ("xb_request_t", "xb_request_from_handle", "MPI_REQUEST_NULL", "XB_HK_REQUEST"),
     "INFO": ("xb_info_t", "xb_info_from_handle", "MPI_INFO_NULL", "XB_HK_INFO"),
     "MESSAGE": ("xb_message_t", "xb_message_from_handle", "MPI_MESSAGE_NULL", "XB_HK_MESSAGE"),
+    "SESSION": ("xb_session_t", "xb_session_from_handle", "MPI_SESSION_NULL", "XB_HK_SESSION"),
 }
 # Kinds whose pointer may legitimately be NULL (user buffers, MPI_BOTTOM).
 BUFFER_KINDS = {"BUFFER", "C_BUFFER", "C_BUFFER3", "C_BUFFER4"}
@@ -132,6 +133,9 @@ class Param:
         self.length = ps["length"]
         self.root_only = ps["root_only"]
         self.poly = self.kind.startswith("POLY")
+        if self.kind == "ARGUMENT_LIST" and self.ptr == 0 and self.array:
+            # pympistandard renders char *argv[] as "char argv[]"
+            self.decl = self.decl.replace("char %s" % self.name, "char *%s" % self.name)
 
     @property
     def by_value_handle(self):
@@ -374,6 +378,16 @@ class Wrapper:
                 pre += self.fail("%s(\"%s\", %s, %s, &%s)" % (widen, p.name, p.name, p.counted_array, w))
                 args.append(w)
                 cleanup.append("xb_bind_free(%s);" % w)
+            elif p.poly and not self.large and p.array and self.comm is not None:
+                # a collective's per-peer array (recvcounts, displs): one entry
+                # per rank of the (remote) group
+                w = "%s_w" % p.name
+                decls.append("MPI_Count *%s = NULL;" % w)
+                widen = "xb_bind_widen_aint" if p.base == "MPI_Aint" else "xb_bind_widen_int"
+                n = "xb_check_peer_size(%s_obj)" % self.comm.name
+                pre += self.fail("%s(\"%s\", %s, %s, &%s)" % (widen, p.name, p.name, n, w))
+                args.append(w)
+                cleanup.append("xb_bind_free(%s);" % w)
             elif p.poly and not self.large and p.ptr:
                 w = "%s_w" % p.name
                 if p.direction == "inout":
@@ -433,7 +447,11 @@ class Wrapper:
         out += ["fail:"] + ["    " + line for line in cleanup]
         out += ["    if (XB_LIKELY(xb_rc >= 0))", "        return MPI_SUCCESS;"]
         comm = "%s_obj" % self.comm.name if self.comm else "NULL"
-        out += ["    return xb_errh_raise_comm(%s, \"%s\", xb_rc);" % (comm, self.vname), "}"]
+        sess = [p for p in hs if p.kind == "SESSION"]
+        if self.comm is None and sess:       # the session's errhandler applies
+            out += ["    return xb_errh_raise_session(%s_obj, \"%s\", xb_rc);" % (sess[0].name, self.vname), "}"]
+        else:
+            out += ["    return xb_errh_raise_comm(%s, \"%s\", xb_rc);" % (comm, self.vname), "}"]
         out.append("XB_EXPORT %s __attribute__((weak, alias(\"P%s\")));" %
                    (proto("int", self.vname, self.params), self.vname))
         text = "\n".join(out)

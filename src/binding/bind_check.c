@@ -34,6 +34,7 @@ static const struct {
     [XB_HK_REQUEST]    = { "request", "MPI_REQUEST_NULL", XB_ERR_REQUEST },
     [XB_HK_INFO]       = { "info object", "MPI_INFO_NULL", XB_ERR_INFO },
     [XB_HK_MESSAGE]    = { "message", "MPI_MESSAGE_NULL", XB_ERR_REQUEST },
+    [XB_HK_SESSION]    = { "session", "MPI_SESSION_NULL", -MPI_ERR_SESSION },
 };
 
 /* The ABI values of the null handles, in xb_hk_t order. */
@@ -46,6 +47,7 @@ static const uintptr_t hk_null_value[XB_HK_COUNT] = {
     [XB_HK_REQUEST]    = (uintptr_t)MPI_REQUEST_NULL,
     [XB_HK_INFO]       = (uintptr_t)MPI_INFO_NULL,
     [XB_HK_MESSAGE]    = (uintptr_t)MPI_MESSAGE_NULL,
+    [XB_HK_SESSION]    = (uintptr_t)MPI_SESSION_NULL,
 };
 
 const char *xb_hk_name(xb_hk_t kind)
@@ -198,6 +200,10 @@ static int widen_alloc(const char *arg, MPI_Count n, MPI_Count **out)
 
 int xb_bind_widen_int(const char *arg, const int *src, MPI_Count n, MPI_Count **out)
 {
+    if (src == NULL) {          /* stays NULL: the implementation checks it */
+        *out = NULL;
+        return XB_OK;
+    }
     int rc = widen_alloc(arg, n, out);
 
     if (rc != XB_OK || *out == NULL || src == NULL)
@@ -209,6 +215,10 @@ int xb_bind_widen_int(const char *arg, const int *src, MPI_Count n, MPI_Count **
 
 int xb_bind_widen_aint(const char *arg, const MPI_Aint *src, MPI_Count n, MPI_Count **out)
 {
+    if (src == NULL) {          /* stays NULL: the implementation checks it */
+        *out = NULL;
+        return XB_OK;
+    }
     int rc = widen_alloc(arg, n, out);
 
     if (rc != XB_OK || *out == NULL || src == NULL)

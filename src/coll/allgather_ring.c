@@ -1,29 +1,42 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* Copyright (c) 2026 The Crossbar authors */
 /*
- * allgather_ring.c - ring allgather: each rank places its own block, then in
- * step s (0 .. p-2) sends block (rank - s) to rank + 1 and receives block
- * (rank - s - 1) from rank - 1, directly in recvbuf. p - 1 steps, each link
- * carries every block once: bandwidth-optimal, latency linear in p.
+ * allgather_ring.c - ring allgather and allgatherv: in step k rank r passes
+ * block r - k to its right neighbour and receives block r - k - 1 from its
+ * left one; p - 1 steps, bandwidth-optimal. Blocks travel in the receive
+ * type straight between the users' buffers.
  */
 #include "coll/coll_int.h"
 
-int xb_coll_allgather_ring(const xb_coll_args_t *a)
+static int ring(xb_coll_sched_t *s, const xb_coll_args_t *a, bool v)
 {
-    xb_comm_t *comm = a->comm;
-    int p = comm->size, r = comm->rank, tag = XB_COLL_TAG(XB_COLL_ALLGATHER);
-    int rc = XB_OK;
+    int p = a->comm->size, r = a->comm->rank, rc = XB_OK;
+    MPI_Aint ext = xb_dt_extent(a->rdt);
+#define BLK(i) ((char *)a->rbuf + (v ? a->rdispls[i] : (i) * a->rcount) * ext)
+#define CNT(i) (v ? a->rcounts[i] : a->rcount)
     if (a->sbuf != MPI_IN_PLACE)
-        rc = xb_dt_copy(a->sbuf, a->scount, a->sdt,
-                        xb_coll_block(a->rbuf, r, a->rcount, a->rdt),
-                        a->rcount, a->rdt);
+        rc = xb_coll_sched_copy(s, a->sbuf, a->scount, a->sdt, BLK(r), CNT(r),
+                                a->rdt);
     int right = (r + 1) % p, left = (r - 1 + p) % p;
-    for (int s = 0; s < p - 1 && rc == XB_OK; s++) {
-        int sb = (r - s + p) % p, rb = (r - s - 1 + 2 * p) % p;
-        rc = xb_coll_sendrecv(xb_coll_block(a->rbuf, sb, a->rcount, a->rdt),
-                              a->rcount, a->rdt, right,
-                              xb_coll_block(a->rbuf, rb, a->rcount, a->rdt),
-                              a->rcount, a->rdt, left, tag, comm);
+    for (int k = 0; k < p - 1 && rc == XB_OK; k++) {
+        int sb = (r - k + p) % p, rb = (r - k - 1 + 2 * p) % p;
+        rc = xb_coll_sched_recv(s, BLK(rb), CNT(rb), a->rdt, left);
+        if (rc == XB_OK)
+            rc = xb_coll_sched_send(s, BLK(sb), CNT(sb), a->rdt, right);
+        if (rc == XB_OK)
+            rc = xb_coll_sched_fence(s);
     }
+#undef BLK
+#undef CNT
     return rc;
+}
+
+int xb_coll_allgather_ring(xb_coll_sched_t *s, const xb_coll_args_t *a)
+{
+    return ring(s, a, false);
+}
+
+int xb_coll_allgatherv_ring(xb_coll_sched_t *s, const xb_coll_args_t *a)
+{
+    return ring(s, a, true);
 }

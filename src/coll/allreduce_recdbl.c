@@ -20,80 +20,74 @@ static int real_rank(int nr, int rem)
     return nr < rem ? nr * 2 + 1 : nr + rem;
 }
 
-static int exchange(const xb_coll_red_t *r, void **acc_p, void **tmp_p, int nr,
-                    int pof2, int rem, xb_comm_t *comm)
+/* The exchange rounds; *acc_p ends as the buffer holding the result. */
+static int exchange(xb_coll_sched_t *s, void **acc_p, void **tmp_p, int nr,
+                    int pof2, int rem)
 {
-    int tag = XB_COLL_TAG(XB_COLL_ALLREDUCE);
-    for (int mask = 1; mask < pof2; mask <<= 1) {
-        int np = nr ^ mask;
-        int rc = xb_coll_sendrecv(*acc_p, r->wcount, r->wdt, real_rank(np, rem),
-                                  *tmp_p, r->wcount, r->wdt, real_rank(np, rem),
-                                  tag, comm);
+    MPI_Count n = s->red.wcount;
+    int rc = XB_OK;
+    for (int mask = 1; mask < pof2 && rc == XB_OK; mask <<= 1) {
+        int peer = real_rank(nr ^ mask, rem);
+        rc = xb_coll_sched_recv(s, *tmp_p, n, s->red.wdt, peer);
+        if (rc == XB_OK)
+            rc = xb_coll_sched_send(s, *acc_p, n, s->red.wdt, peer);
+        if (rc == XB_OK)
+            rc = xb_coll_sched_fence(s);
         if (rc != XB_OK)
-            return rc;
-        if (np < nr) {
-            rc = xb_coll_red_combine(r, *tmp_p, *acc_p);   /* acc = tmp op acc */
+            break;
+        if ((nr ^ mask) < nr) {
+            rc = xb_coll_sched_reduce(s, *tmp_p, *acc_p, n);  /* acc = tmp op acc */
         } else {
-            rc = xb_coll_red_combine(r, *acc_p, *tmp_p);   /* tmp = acc op tmp */
+            rc = xb_coll_sched_reduce(s, *acc_p, *tmp_p, n);  /* tmp = acc op tmp */
             void *t = *acc_p;
             *acc_p = *tmp_p;
             *tmp_p = t;
         }
-        if (rc != XB_OK)
-            return rc;
     }
-    return XB_OK;
+    return rc;
 }
 
-int xb_coll_allreduce_recdbl(const xb_coll_args_t *a)
+int xb_coll_allreduce_recdbl(xb_coll_sched_t *s, const xb_coll_args_t *a)
 {
-    xb_comm_t *comm = a->comm;
-    int p = comm->size, rank = comm->rank;
-    int tag = XB_COLL_TAG(XB_COLL_ALLREDUCE);
-    xb_coll_red_t r;
-    int rc = xb_coll_red_init(&r, a->rcount, a->rdt, a->op);
+    int p = a->comm->size, rank = a->comm->rank;
+    int rc = xb_coll_sched_red(s, a->rcount, a->rdt, a->op);
     if (rc != XB_OK)
         return rc;
-    void *own_mine = r.direct ? NULL : xb_coll_red_alloc(&r);
-    void *own_tmp = xb_coll_red_alloc(&r);
-    void *mine = r.direct ? a->rbuf : own_mine;
-    void *acc = mine, *tmp = own_tmp;
-    if (mine == NULL || tmp == NULL) {
-        rc = XB_ERR_NO_MEM;
-        goto out_free;
-    }
-    rc = xb_coll_red_import(&r, a->sbuf == MPI_IN_PLACE ? a->rbuf : a->sbuf, acc);
+    MPI_Count n = s->red.wcount;
+    void *acc = xb_coll_red_load(s, a->sbuf == MPI_IN_PLACE ? a->rbuf : a->sbuf);
+    void *tmp = xb_coll_sched_wtmp(s, -1);
+    if (acc == NULL || tmp == NULL)
+        return XB_ERR_NO_MEM;
     int pof2 = 1;
     while (pof2 * 2 <= p)
         pof2 *= 2;
-    int rem = p - pof2, nr;
-    if (rc == XB_OK && rank < 2 * rem) {
+    int rem = p - pof2, nr = rank - rem;
+    if (rank < 2 * rem) {
         if (rank % 2 == 0) {
-            rc = xb_coll_send(acc, r.wcount, r.wdt, rank + 1, tag, comm);
+            rc = xb_coll_sched_send(s, acc, n, s->red.wdt, rank + 1);
             nr = -1;
         } else {
-            rc = xb_coll_recv(tmp, r.wcount, r.wdt, rank - 1, tag, comm);
+            rc = xb_coll_sched_recv(s, tmp, n, s->red.wdt, rank - 1);
             if (rc == XB_OK)
-                rc = xb_coll_red_combine(&r, tmp, acc);
+                rc = xb_coll_sched_fence(s);
+            if (rc == XB_OK)
+                rc = xb_coll_sched_reduce(s, tmp, acc, n);
             nr = rank / 2;
         }
-    } else {
-        nr = rank - rem;
+        if (rc == XB_OK)
+            rc = xb_coll_sched_fence(s);
     }
     if (rc == XB_OK && nr >= 0)
-        rc = exchange(&r, &acc, &tmp, nr, pof2, rem, comm);
+        rc = exchange(s, &acc, &tmp, nr, pof2, rem);
     if (rc == XB_OK && rank < 2 * rem) {
         if (rank % 2 == 1)
-            rc = xb_coll_send(acc, r.wcount, r.wdt, rank - 1, tag, comm);
+            rc = xb_coll_sched_send(s, acc, n, s->red.wdt, rank - 1);
         else
-            rc = xb_coll_recv(acc, r.wcount, r.wdt, rank + 1, tag, comm);
+            rc = xb_coll_sched_recv(s, acc, n, s->red.wdt, rank + 1);
+        if (rc == XB_OK)
+            rc = xb_coll_sched_fence(s);
     }
-    if (rc == XB_OK && acc != mine)
-        rc = xb_coll_red_copy(&r, acc, mine);
     if (rc == XB_OK)
-        rc = xb_coll_red_export(&r, mine, a->rbuf);
-out_free:
-    xb_coll_red_free(&r, own_mine);
-    xb_coll_red_free(&r, own_tmp);
+        rc = xb_coll_red_store(s, acc, a->rbuf);
     return rc;
 }

@@ -1,43 +1,85 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* Copyright (c) 2026 The Crossbar authors */
 /*
- * alltoall_pairwise.c - pairwise exchange: in step s (1 .. p-1) rank r sends
- * its block for r + s and receives the block from r - s, so every step is a
- * permutation and no rank is flooded. In-place: recvbuf is copied to a
- * temporary first and serves as the send buffer.
+ * alltoall_pairwise.c - pairwise exchange for alltoall, alltoallv and
+ * alltoallw: in step k (1 .. p-1) rank r sends its block for r + k and
+ * receives the block from r - k, so every step is a permutation and no rank
+ * is flooded. In place: each receive block is first copied to a temporary,
+ * which then serves as the send block.
  */
 #include "coll/coll_int.h"
 
-int xb_coll_alltoall_pairwise(const xb_coll_args_t *a)
+typedef enum { A2A, A2AV, A2AW } form_t;
+
+typedef struct {
+    char          *buf;
+    MPI_Count      n;
+    xb_datatype_t *dt;
+} blk_t;
+
+static blk_t sblk(const xb_coll_args_t *a, form_t f, int i)
 {
-    xb_comm_t *comm = a->comm;
-    int p = comm->size, r = comm->rank, tag = XB_COLL_TAG(XB_COLL_ALLTOALL);
-    const void *sbuf = a->sbuf;
-    MPI_Count scount = a->scount;
-    xb_datatype_t *sdt = a->sdt;
-    void *tmp = NULL;
-    int rc = XB_OK;
-    if (sbuf == MPI_IN_PLACE) {
-        tmp = xb_coll_tmp_alloc((MPI_Count)p * a->rcount, a->rdt);
+    xb_datatype_t *dt = f == A2AW ? a->stypes[i] : a->sdt;
+    MPI_Count n = f == A2A ? a->scount : a->scounts[i];
+    MPI_Aint off = f == A2A  ? i * a->scount * xb_dt_extent(dt)
+                 : f == A2AV ? a->sdispls[i] * xb_dt_extent(dt) : a->sdispls[i];
+    return (blk_t){ (char *)a->sbuf + off, n, dt };
+}
+
+static blk_t rblk(const xb_coll_args_t *a, form_t f, int i)
+{
+    xb_datatype_t *dt = f == A2AW ? a->rtypes[i] : a->rdt;
+    MPI_Count n = f == A2A ? a->rcount : a->rcounts[i];
+    MPI_Aint off = f == A2A  ? i * a->rcount * xb_dt_extent(dt)
+                 : f == A2AV ? a->rdispls[i] * xb_dt_extent(dt) : a->rdispls[i];
+    return (blk_t){ (char *)a->rbuf + off, n, dt };
+}
+
+static int pairwise(xb_coll_sched_t *s, const xb_coll_args_t *a, form_t f)
+{
+    int p = a->comm->size, r = a->comm->rank, rc = XB_OK;
+    bool inplace = a->sbuf == MPI_IN_PLACE;
+    blk_t *tmp = NULL;
+    if (inplace) {
+        tmp = xb_coll_sched_tmp(s, p * (MPI_Count)sizeof(blk_t),
+                                xb_dt_from_handle(MPI_BYTE));
         if (tmp == NULL)
             return XB_ERR_NO_MEM;
-        rc = xb_dt_copy(a->rbuf, (MPI_Count)p * a->rcount, a->rdt,
-                        tmp, (MPI_Count)p * a->rcount, a->rdt);
-        sbuf = tmp;
-        scount = a->rcount;
-        sdt = a->rdt;
+        for (int i = 0; i < p && rc == XB_OK; i++) {
+            blk_t b = rblk(a, f, i);
+            tmp[i] = (blk_t){ xb_coll_sched_tmp(s, b.n, b.dt), b.n, b.dt };
+            if (tmp[i].buf == NULL)
+                return XB_ERR_NO_MEM;
+            if (i != r)
+                rc = xb_coll_sched_copy(s, b.buf, b.n, b.dt, tmp[i].buf, b.n, b.dt);
+        }
+    } else {
+        blk_t sb = sblk(a, f, r), rb = rblk(a, f, r);
+        rc = xb_coll_sched_copy(s, sb.buf, sb.n, sb.dt, rb.buf, rb.n, rb.dt);
     }
-    if (rc == XB_OK)
-        rc = xb_dt_copy(xb_coll_block(sbuf, r, scount, sdt), scount, sdt,
-                        xb_coll_block(a->rbuf, r, a->rcount, a->rdt),
-                        a->rcount, a->rdt);
-    for (int s = 1; s < p && rc == XB_OK; s++) {
-        int dst = (r + s) % p, src = (r - s + p) % p;
-        rc = xb_coll_sendrecv(xb_coll_block(sbuf, dst, scount, sdt), scount, sdt,
-                              dst, xb_coll_block(a->rbuf, src, a->rcount, a->rdt),
-                              a->rcount, a->rdt, src, tag, comm);
+    for (int k = 1; k < p && rc == XB_OK; k++) {
+        int dst = (r + k) % p, src = (r - k + p) % p;
+        blk_t sb = inplace ? tmp[dst] : sblk(a, f, dst), rb = rblk(a, f, src);
+        rc = xb_coll_sched_recv(s, rb.buf, rb.n, rb.dt, src);
+        if (rc == XB_OK)
+            rc = xb_coll_sched_send(s, sb.buf, sb.n, sb.dt, dst);
+        if (rc == XB_OK)
+            rc = xb_coll_sched_fence(s);
     }
-    if (tmp != NULL)
-        xb_coll_tmp_free(tmp, a->rdt);
     return rc;
+}
+
+int xb_coll_alltoall_pairwise(xb_coll_sched_t *s, const xb_coll_args_t *a)
+{
+    return pairwise(s, a, A2A);
+}
+
+int xb_coll_alltoallv_pairwise(xb_coll_sched_t *s, const xb_coll_args_t *a)
+{
+    return pairwise(s, a, A2AV);
+}
+
+int xb_coll_alltoallw_pairwise(xb_coll_sched_t *s, const xb_coll_args_t *a)
+{
+    return pairwise(s, a, A2AW);
 }

@@ -1,11 +1,12 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* Copyright (c) 2026 The Crossbar authors */
 /*
- * coll.h - collective operations over point-to-point (issue 2: blocking,
- * intracommunicators).
+ * coll.h - collective operations over point-to-point: blocking, nonblocking
+ * and persistent forms of every collective on intracommunicators.
  *
  * What it is. Each algorithm lives in its own file (barrier_dissemination.c,
- * bcast_binomial.c, ...) with one signature, int fn(const xb_coll_args_t *).
+ * bcast_binomial.c, ...) as a function that builds a schedule
+ * (coll_sched.h), which then runs blocking, nonblocking or persistent.
  * Which algorithm runs is data: the rule table in coll_select.c maps
  * (collective, communicator size, bytes, op commutativity) to an algorithm
  * name; the tunable XB_COLL_ALGO ("bcast=binomial,allreduce=reduce_bcast")
@@ -19,21 +20,22 @@
  * resolves the selection table against XB_COLL_ALGO; xb_coll_fini() undoes
  * it. xb_coll_barrier(xb_comm_world()) is the first step of MPI_Finalize.
  *
- * Buffers. The caller's buffers are used in place during the call; temporary
- * buffers (reductions, in-place alltoall) are malloc'ed per call and freed
- * before it returns.
+ * Buffers. The caller's buffers are used in place while the collective runs;
+ * temporary buffers belong to the schedule (freed with it: at the end of a
+ * blocking call, when a nonblocking/persistent request is freed).
  *
  * Arguments. The xb_coll_* entry points below trust their arguments (the
  * binding and coll_api.c check user calls: root range, op/type, in-place
  * rules). The comm layer calls them directly (context-id agreement, split).
  *
- * Threading: one thread at a time (issue 2).
+ * Threading: one thread at a time (the progress lock).
  *
  * Returns: XB_OK or a negative XB_ERR_* with detail recorded.
  */
 #ifndef XB_COLL_H
 #define XB_COLL_H
 
+#include <stdio.h>
 #include "util/xb_common.h"
 #include "core/core.h"
 #include "core/op.h"
@@ -41,7 +43,10 @@
 
 int  xb_coll_init(void);
 void xb_coll_fini(void);
+/* The selection table and the forced algorithms, for crossbar-info. */
+void xb_coll_print_table(FILE *f);
 
+/* Internal blocking collectives (the comm layer calls these directly). */
 int xb_coll_barrier(xb_comm_t *comm);
 int xb_coll_bcast(void *buf, MPI_Count count, xb_datatype_t *dt, int root,
                   xb_comm_t *comm);

@@ -10,18 +10,27 @@
 
 #include "coll/coll.h"
 
+#include "coll/coll_sched.h"
+
 typedef enum xb_coll_kind {
     XB_COLL_BARRIER, XB_COLL_BCAST, XB_COLL_REDUCE, XB_COLL_ALLREDUCE,
     XB_COLL_GATHER, XB_COLL_SCATTER, XB_COLL_ALLGATHER, XB_COLL_ALLTOALL,
+    XB_COLL_GATHERV, XB_COLL_SCATTERV, XB_COLL_ALLGATHERV, XB_COLL_ALLTOALLV,
+    XB_COLL_ALLTOALLW, XB_COLL_REDUCE_SCATTER, XB_COLL_REDUCE_SCATTER_BLOCK,
+    XB_COLL_SCAN, XB_COLL_EXSCAN,
     XB_COLL_NKINDS
 } xb_coll_kind_t;
 
-/* One tag per collective (on the collective context). */
+/* Tags on the collective context: kind + 32 * sequence (coll_sched.c). */
 enum { XB_COLL_TAG_BASE = 1 };
 #define XB_COLL_TAG(kind) (XB_COLL_TAG_BASE + (int)(kind))
+_Static_assert(XB_COLL_NKINDS + XB_COLL_TAG_BASE <= 32, "tag layout: kind < 32");
 
 /* Arguments of any collective; unused fields are zero. For one-buffer
- * collectives (bcast) the buffer is rbuf/rcount/rdt. */
+ * collectives (bcast) the buffer is rbuf/rcount/rdt; reductions use
+ * sbuf, rbuf, rcount, rdt, op. The v/w forms give per-rank arrays (counts,
+ * displacements in elements of sdt/rdt, or in bytes for w with per-rank
+ * types), read only while the schedule is built. */
 typedef struct xb_coll_args {
     const void    *sbuf;
     MPI_Count      scount;
@@ -32,38 +41,61 @@ typedef struct xb_coll_args {
     xb_op_t       *op;
     int            root;
     xb_comm_t     *comm;
+    const MPI_Count *scounts, *sdispls, *rcounts, *rdispls;
+    xb_datatype_t *const *stypes, *const *rtypes;
+    int            form;      /* XB_COLL_BLOCKING ... (set by xb_coll_run) */
 } xb_coll_args_t;
 
-typedef int (*xb_coll_fn_t)(const xb_coll_args_t *a);
+/* An algorithm builds the steps of one collective into s. */
+typedef int (*xb_coll_fn_t)(xb_coll_sched_t *s, const xb_coll_args_t *a);
+
+/* Forms of a collective call. */
+enum { XB_COLL_BLOCKING, XB_COLL_NONBLOCKING, XB_COLL_PERSISTENT };
+
+/* Select, build and run (blocking) or post (request in *req) one
+ * collective; fn names the MPI call for waiting text (coll_select.c). */
+int xb_coll_run(xb_coll_kind_t kind, const xb_coll_args_t *a, int form,
+                const char *fn, MPI_Request *req);
+int xb_coll_nb_init(void);      /* coll_nb.c: the progress hook */
 
 /* selection (coll_select.c) */
 xb_coll_fn_t xb_coll_select(xb_coll_kind_t kind, const xb_coll_args_t *a);
+const char  *xb_coll_kind_name(xb_coll_kind_t kind);
 
 /* algorithms, one per file */
-int xb_coll_barrier_dissemination(const xb_coll_args_t *a);
-int xb_coll_bcast_binomial(const xb_coll_args_t *a);
-int xb_coll_bcast_linear(const xb_coll_args_t *a);
-int xb_coll_reduce_binomial(const xb_coll_args_t *a);
-int xb_coll_reduce_ordered(const xb_coll_args_t *a);
-int xb_coll_allreduce_recdbl(const xb_coll_args_t *a);
-int xb_coll_allreduce_reduce_bcast(const xb_coll_args_t *a);
-int xb_coll_gather_linear(const xb_coll_args_t *a);
-int xb_coll_scatter_linear(const xb_coll_args_t *a);
-int xb_coll_allgather_ring(const xb_coll_args_t *a);
-int xb_coll_alltoall_pairwise(const xb_coll_args_t *a);
-
-/* ---- point-to-point on the collective context (coll_util.c) ------------ */
-int xb_coll_send(const void *buf, MPI_Count count, xb_datatype_t *dt, int dest,
-                 int tag, xb_comm_t *comm);
-int xb_coll_recv(void *buf, MPI_Count count, xb_datatype_t *dt, int src,
-                 int tag, xb_comm_t *comm);
-int xb_coll_sendrecv(const void *sbuf, MPI_Count scount, xb_datatype_t *sdt,
-                     int dest, void *rbuf, MPI_Count rcount,
-                     xb_datatype_t *rdt, int src, int tag, xb_comm_t *comm);
-/* Wait for n requests (NULL entries skipped), release them all; returns the
- * first error. */
-struct xb_request;
-int xb_coll_waitall(int n, struct xb_request **reqs);
+#define XB_COLL_ALGO_DECL(name) \
+    int xb_coll_##name(xb_coll_sched_t *s, const xb_coll_args_t *a)
+XB_COLL_ALGO_DECL(barrier_dissemination);
+XB_COLL_ALGO_DECL(barrier_shm);
+XB_COLL_ALGO_DECL(bcast_binomial);
+XB_COLL_ALGO_DECL(bcast_linear);
+XB_COLL_ALGO_DECL(bcast_scatter_allgather);
+XB_COLL_ALGO_DECL(reduce_binomial);
+XB_COLL_ALGO_DECL(reduce_ordered);
+XB_COLL_ALGO_DECL(allreduce_recdbl);
+XB_COLL_ALGO_DECL(allreduce_reduce_bcast);
+XB_COLL_ALGO_DECL(allreduce_ring);
+XB_COLL_ALGO_DECL(allreduce_rabenseifner);
+XB_COLL_ALGO_DECL(gather_linear);
+XB_COLL_ALGO_DECL(gather_binomial);
+XB_COLL_ALGO_DECL(scatter_linear);
+XB_COLL_ALGO_DECL(scatter_binomial);
+XB_COLL_ALGO_DECL(allgather_ring);
+XB_COLL_ALGO_DECL(allgather_recdbl);
+XB_COLL_ALGO_DECL(allgather_bruck);
+XB_COLL_ALGO_DECL(alltoall_pairwise);
+XB_COLL_ALGO_DECL(alltoall_bruck);
+XB_COLL_ALGO_DECL(gatherv_linear);
+XB_COLL_ALGO_DECL(scatterv_linear);
+XB_COLL_ALGO_DECL(allgatherv_ring);
+XB_COLL_ALGO_DECL(alltoallv_pairwise);
+XB_COLL_ALGO_DECL(alltoallw_pairwise);
+XB_COLL_ALGO_DECL(reduce_scatter_pairwise);
+XB_COLL_ALGO_DECL(reduce_scatter_halving);
+XB_COLL_ALGO_DECL(reduce_scatter_block_pairwise);
+XB_COLL_ALGO_DECL(reduce_scatter_block_halving);
+XB_COLL_ALGO_DECL(scan_recdbl);
+XB_COLL_ALGO_DECL(exscan_recdbl);
 
 /* Address of block i of a buffer of blocks of `count` elements of dt. */
 static inline void *xb_coll_block(const void *buf, MPI_Count i, MPI_Count count,
@@ -72,35 +104,16 @@ static inline void *xb_coll_block(const void *buf, MPI_Count i, MPI_Count count,
     return (char *)buf + i * count * xb_dt_extent(dt);
 }
 
-/* Temporary buffer for count elements of dt (true-extent sized, shifted so
- * that the returned pointer is the buffer address MPI would use). Free it
- * with xb_coll_tmp_free. NULL (detail recorded) on no memory. */
-void *xb_coll_tmp_alloc(MPI_Count count, const xb_datatype_t *dt);
-void  xb_coll_tmp_free(void *p, const xb_datatype_t *dt);
-
 /* ---- reduction working buffers (coll_util.c) ----------------------------
  * A predefined op works on a derived type as on its basic elements: the
  * working representation is then (wcount, wdt) = (count * n, basic type) in
  * native layout, converted with xb_dt_copy. A user op works on the user's
- * type itself. `direct` is true when the working type IS the user's type
- * (then user buffers can be used as working buffers). */
-typedef struct xb_coll_red {
-    xb_op_t       *op;
-    xb_datatype_t *dt;       /* the user's */
-    MPI_Count      count;
-    xb_datatype_t *wdt;      /* working type */
-    MPI_Count      wcount;
-    bool           direct;
-} xb_coll_red_t;
-
+ * type itself. */
 int   xb_coll_red_init(xb_coll_red_t *r, MPI_Count count, xb_datatype_t *dt,
                        xb_op_t *op);
-void *xb_coll_red_alloc(const xb_coll_red_t *r);
-void  xb_coll_red_free(const xb_coll_red_t *r, void *w);
-int   xb_coll_red_import(const xb_coll_red_t *r, const void *ubuf, void *w);
-int   xb_coll_red_export(const xb_coll_red_t *r, const void *w, void *ubuf);
-int   xb_coll_red_copy(const xb_coll_red_t *r, const void *src, void *dst);
-/* inout = in op inout, on working buffers */
-int   xb_coll_red_combine(const xb_coll_red_t *r, const void *in, void *inout);
+/* A new working buffer, filled from the user buffer by a copy step. */
+void *xb_coll_red_load(xb_coll_sched_t *s, const void *ubuf);
+/* A copy step from a working buffer to the user buffer. */
+int   xb_coll_red_store(xb_coll_sched_t *s, const void *w, void *ubuf);
 
 #endif

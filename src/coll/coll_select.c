@@ -2,67 +2,149 @@
 /* Copyright (c) 2026 The Crossbar authors */
 /*
  * coll_select.c - which algorithm runs: the algorithm registry, the ordered
- * rule table (first match wins), the XB_COLL_ALGO override, and the
- * xb_coll_* entry points that consult them.
+ * rule table (first match wins), the overrides (XB_COLL_ALGO and one
+ * XB_COLL_<COLLECTIVE> tunable per collective), and xb_coll_run(), which
+ * builds the chosen algorithm's schedule and runs it in the asked form.
  *
- * Issue 2 rules are simple on purpose (one textbook algorithm per
- * collective); later issues add size/bytes/topology rules and algorithms
- * without touching the algorithm files.
+ * Every rank must choose the same algorithm, so rules look only at what all
+ * ranks agree on: the communicator size, the bytes of one block (equal on
+ * all ranks by the type-signature rule; v/w forms have no byte rules) and
+ * the op's commutativity.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include "coll/coll_int.h"
 #include "runtime/tunable.h"
 
 XB_TUNABLE(COLL_ALGO, XB_TT_STRING, "", XB_TL_TUNER,
            "Force collective algorithms by name: a comma-separated list of "
-           "collective=algorithm, e.g. bcast=linear,allreduce=reduce_bcast");
+           "collective=algorithm, e.g. bcast=linear,allreduce=reduce_bcast "
+           "(crossbar-info lists them)");
+#define FORCE_TUNABLE(NAME, coll)                                             \
+    XB_TUNABLE(COLL_##NAME, XB_TT_STRING, "", XB_TL_TUNER,                    \
+               "Force the " coll " algorithm by name (crossbar-info lists them)")
+FORCE_TUNABLE(BARRIER, "barrier");
+FORCE_TUNABLE(BCAST, "bcast");
+FORCE_TUNABLE(REDUCE, "reduce");
+FORCE_TUNABLE(ALLREDUCE, "allreduce");
+FORCE_TUNABLE(GATHER, "gather");
+FORCE_TUNABLE(SCATTER, "scatter");
+FORCE_TUNABLE(ALLGATHER, "allgather");
+FORCE_TUNABLE(ALLTOALL, "alltoall");
+FORCE_TUNABLE(GATHERV, "gatherv");
+FORCE_TUNABLE(SCATTERV, "scatterv");
+FORCE_TUNABLE(ALLGATHERV, "allgatherv");
+FORCE_TUNABLE(ALLTOALLV, "alltoallv");
+FORCE_TUNABLE(ALLTOALLW, "alltoallw");
+FORCE_TUNABLE(REDUCE_SCATTER, "reduce_scatter");
+FORCE_TUNABLE(REDUCE_SCATTER_BLOCK, "reduce_scatter_block");
+FORCE_TUNABLE(SCAN, "scan");
+FORCE_TUNABLE(EXSCAN, "exscan");
 
 static const char *const kind_names[XB_COLL_NKINDS] = {
     "barrier", "bcast", "reduce", "allreduce", "gather", "scatter",
-    "allgather", "alltoall",
+    "allgather", "alltoall", "gatherv", "scatterv", "allgatherv", "alltoallv",
+    "alltoallw", "reduce_scatter", "reduce_scatter_block", "scan", "exscan",
 };
+
+const char *xb_coll_kind_name(xb_coll_kind_t kind) { return kind_names[kind]; }
+
+/* What an algorithm needs to be correct (a forced one that does not fit
+ * the call falls back to the table: correctness first). */
+enum { NEED_COMMUTE = 1, NEED_POF2 = 2, NEED_BLOCKING = 4 };
 
 typedef struct {
     xb_coll_kind_t kind;
     const char    *name;
     xb_coll_fn_t   fn;
-    bool           needs_commute;   /* only valid for commutative ops */
+    int            needs;
 } algo_t;
 
+#define A(k, n, f, needs) { XB_COLL_##k, n, xb_coll_##f, needs }
 static const algo_t algos[] = {
-    { XB_COLL_BARRIER,   "dissemination", xb_coll_barrier_dissemination, false },
-    { XB_COLL_BCAST,     "binomial",      xb_coll_bcast_binomial, false },
-    { XB_COLL_BCAST,     "linear",        xb_coll_bcast_linear, false },
-    { XB_COLL_REDUCE,    "binomial",      xb_coll_reduce_binomial, true },
-    { XB_COLL_REDUCE,    "ordered",       xb_coll_reduce_ordered, false },
-    { XB_COLL_ALLREDUCE, "recdbl",        xb_coll_allreduce_recdbl, false },
-    { XB_COLL_ALLREDUCE, "reduce_bcast",  xb_coll_allreduce_reduce_bcast, false },
-    { XB_COLL_GATHER,    "linear",        xb_coll_gather_linear, false },
-    { XB_COLL_SCATTER,   "linear",        xb_coll_scatter_linear, false },
-    { XB_COLL_ALLGATHER, "ring",          xb_coll_allgather_ring, false },
-    { XB_COLL_ALLTOALL,  "pairwise",      xb_coll_alltoall_pairwise, false },
+    A(BARRIER, "shm", barrier_shm, NEED_BLOCKING),
+    A(BARRIER, "dissemination", barrier_dissemination, 0),
+    A(BCAST, "binomial", bcast_binomial, 0),
+    A(BCAST, "scatter_allgather", bcast_scatter_allgather, 0),
+    A(BCAST, "linear", bcast_linear, 0),
+    A(REDUCE, "binomial", reduce_binomial, NEED_COMMUTE),
+    A(REDUCE, "ordered", reduce_ordered, 0),
+    A(ALLREDUCE, "recdbl", allreduce_recdbl, 0),
+    A(ALLREDUCE, "rabenseifner", allreduce_rabenseifner, NEED_COMMUTE),
+    A(ALLREDUCE, "ring", allreduce_ring, NEED_COMMUTE),
+    A(ALLREDUCE, "reduce_bcast", allreduce_reduce_bcast, 0),
+    A(GATHER, "binomial", gather_binomial, 0),
+    A(GATHER, "linear", gather_linear, 0),
+    A(SCATTER, "binomial", scatter_binomial, 0),
+    A(SCATTER, "linear", scatter_linear, 0),
+    A(ALLGATHER, "recdbl", allgather_recdbl, NEED_POF2),
+    A(ALLGATHER, "bruck", allgather_bruck, 0),
+    A(ALLGATHER, "ring", allgather_ring, 0),
+    A(ALLTOALL, "bruck", alltoall_bruck, 0),
+    A(ALLTOALL, "pairwise", alltoall_pairwise, 0),
+    A(GATHERV, "linear", gatherv_linear, 0),
+    A(SCATTERV, "linear", scatterv_linear, 0),
+    A(ALLGATHERV, "ring", allgatherv_ring, 0),
+    A(ALLTOALLV, "pairwise", alltoallv_pairwise, 0),
+    A(ALLTOALLW, "pairwise", alltoallw_pairwise, 0),
+    A(REDUCE_SCATTER, "halving", reduce_scatter_halving, NEED_COMMUTE | NEED_POF2),
+    A(REDUCE_SCATTER, "pairwise", reduce_scatter_pairwise, 0),
+    A(REDUCE_SCATTER_BLOCK, "halving", reduce_scatter_block_halving,
+      NEED_COMMUTE | NEED_POF2),
+    A(REDUCE_SCATTER_BLOCK, "pairwise", reduce_scatter_block_pairwise, 0),
+    A(SCAN, "recdbl", scan_recdbl, 0),
+    A(EXSCAN, "recdbl", exscan_recdbl, 0),
 };
+#undef A
 
-/* The rule table: for each collective, the first rule whose conditions hold
- * names the algorithm. min_size: communicator size at least this. */
+/* The rule table: for each collective, the first rule whose conditions
+ * hold (and whose algorithm fits the call: commutativity, power-of-two
+ * size, form) names the algorithm. Conditions: communicator size in
+ * [min_p, max_p]; bytes of one block (the whole vector for bcast and the
+ * reductions) in [min_bytes, max_bytes) (max 0: no bound).
+ * The byte thresholds are the textbook crossovers (latency-bound below,
+ * bandwidth-bound above); bench/coll.c measures them on this machine. */
 typedef struct {
     xb_coll_kind_t kind;
-    int            min_size;
+    int            min_p, max_p;
+    MPI_Count      min_bytes, max_bytes;
     const char    *algo;
 } rule_t;
 
+#define ANY_P 1, 1 << 30
+#define KiB * 1024
 static const rule_t rules[] = {
-    { XB_COLL_BARRIER,   1, "dissemination" },
-    { XB_COLL_BCAST,     1, "binomial" },
-    { XB_COLL_REDUCE,    1, "binomial" },   /* skipped for non-commutative ops */
-    { XB_COLL_REDUCE,    1, "ordered" },
-    { XB_COLL_ALLREDUCE, 1, "recdbl" },
-    { XB_COLL_GATHER,    1, "linear" },
-    { XB_COLL_SCATTER,   1, "linear" },
-    { XB_COLL_ALLGATHER, 1, "ring" },
-    { XB_COLL_ALLTOALL,  1, "pairwise" },
+    { XB_COLL_BARRIER,   ANY_P, 0, 0, "shm" },      /* blocking, whole node */
+    { XB_COLL_BARRIER,   ANY_P, 0, 0, "dissemination" },
+    { XB_COLL_BCAST,     3, 1 << 30, 512 KiB, 0, "scatter_allgather" },
+    { XB_COLL_BCAST,     ANY_P, 0, 0, "binomial" },
+    { XB_COLL_REDUCE,    ANY_P, 0, 0, "binomial" },  /* commutative ops */
+    { XB_COLL_REDUCE,    ANY_P, 0, 0, "ordered" },
+    { XB_COLL_ALLREDUCE, 3, 1 << 30, 64 KiB, 0, "rabenseifner" },
+    { XB_COLL_ALLREDUCE, ANY_P, 0, 0, "recdbl" },
+    { XB_COLL_GATHER,    3, 1 << 30, 0, 16 KiB, "binomial" },
+    { XB_COLL_GATHER,    ANY_P, 0, 0, "linear" },
+    { XB_COLL_SCATTER,   3, 1 << 30, 0, 16 KiB, "binomial" },
+    { XB_COLL_SCATTER,   ANY_P, 0, 0, "linear" },
+    { XB_COLL_ALLGATHER, ANY_P, 0, 8 KiB, "recdbl" },
+    { XB_COLL_ALLGATHER, ANY_P, 0, 8 KiB, "bruck" },
+    { XB_COLL_ALLGATHER, ANY_P, 0, 0, "ring" },
+    { XB_COLL_ALLTOALL,  4, 1 << 30, 0, 256, "bruck" },
+    { XB_COLL_ALLTOALL,  ANY_P, 0, 0, "pairwise" },
+    { XB_COLL_GATHERV,   ANY_P, 0, 0, "linear" },
+    { XB_COLL_SCATTERV,  ANY_P, 0, 0, "linear" },
+    { XB_COLL_ALLGATHERV, ANY_P, 0, 0, "ring" },
+    { XB_COLL_ALLTOALLV, ANY_P, 0, 0, "pairwise" },
+    { XB_COLL_ALLTOALLW, ANY_P, 0, 0, "pairwise" },
+    { XB_COLL_REDUCE_SCATTER, ANY_P, 0, 0, "halving" },
+    { XB_COLL_REDUCE_SCATTER, ANY_P, 0, 0, "pairwise" },
+    { XB_COLL_REDUCE_SCATTER_BLOCK, ANY_P, 0, 0, "halving" },
+    { XB_COLL_REDUCE_SCATTER_BLOCK, ANY_P, 0, 0, "pairwise" },
+    { XB_COLL_SCAN,      ANY_P, 0, 0, "recdbl" },
+    { XB_COLL_EXSCAN,    ANY_P, 0, 0, "recdbl" },
 };
+#undef KiB
 
 static const algo_t *forced[XB_COLL_NKINDS];
 
@@ -75,23 +157,65 @@ static const algo_t *find_algo(xb_coll_kind_t kind, const char *name, size_t len
     return NULL;
 }
 
-static bool usable(const algo_t *al, const xb_coll_args_t *a)
+static bool fits(const algo_t *al, const xb_coll_args_t *a)
 {
-    return !al->needs_commute || a->op == NULL || a->op->commute;
+    int p = a->comm->size;
+    if ((al->needs & NEED_COMMUTE) && a->op != NULL && !a->op->commute)
+        return false;
+    if ((al->needs & NEED_POF2) && (p & (p - 1)) != 0)
+        return false;
+    if ((al->needs & NEED_BLOCKING) && a->form != XB_COLL_BLOCKING)
+        return false;
+    return true;
+}
+
+/* Bytes of one block as every rank sees it (0 for the v/w forms). */
+static MPI_Count block_bytes(xb_coll_kind_t kind, const xb_coll_args_t *a)
+{
+    if (kind == XB_COLL_BARRIER || kind >= XB_COLL_GATHERV)
+        return kind >= XB_COLL_REDUCE_SCATTER_BLOCK && a->rdt != NULL
+             ? a->rcount * xb_dt_size(a->rdt) : 0;
+    if (a->sdt != NULL && a->sbuf != MPI_IN_PLACE && kind != XB_COLL_REDUCE &&
+        kind != XB_COLL_ALLREDUCE)
+        return a->scount * xb_dt_size(a->sdt);
+    return a->rdt != NULL ? a->rcount * xb_dt_size(a->rdt) : 0;
 }
 
 xb_coll_fn_t xb_coll_select(xb_coll_kind_t kind, const xb_coll_args_t *a)
 {
-    if (forced[kind] != NULL && usable(forced[kind], a))
+    if (forced[kind] != NULL && fits(forced[kind], a))
         return forced[kind]->fn;
+    int p = a->comm->size;
+    MPI_Count bytes = block_bytes(kind, a);
     for (size_t i = 0; i < XB_ARRAY_LEN(rules); i++) {
-        if (rules[i].kind != kind || a->comm->size < rules[i].min_size)
+        const rule_t *ru = &rules[i];
+        if (ru->kind != kind || p < ru->min_p || p > ru->max_p ||
+            bytes < ru->min_bytes ||
+            (ru->max_bytes > 0 && bytes >= ru->max_bytes))
             continue;
-        const algo_t *al = find_algo(kind, rules[i].algo, strlen(rules[i].algo));
-        if (al != NULL && usable(al, a))
+        const algo_t *al = find_algo(kind, ru->algo, strlen(ru->algo));
+        if (al != NULL && fits(al, a))
             return al->fn;
     }
     return NULL;   /* not reached: every kind has a catch-all rule */
+}
+
+static int force_one(const char *s, size_t len)
+{
+    const char *eq = memchr(s, '=', len);
+    int k = -1;
+    for (int i = 0; eq != NULL && i < XB_COLL_NKINDS; i++)
+        if (strlen(kind_names[i]) == (size_t)(eq - s) &&
+            strncmp(kind_names[i], s, (size_t)(eq - s)) == 0)
+            k = i;
+    const algo_t *al = k < 0 ? NULL
+                     : find_algo((xb_coll_kind_t)k, eq + 1, len - (size_t)(eq - s) - 1);
+    if (al == NULL)
+        return xb_err_set(XB_ERR_ARG, "collective algorithm '%.*s' names no "
+                          "known collective=algorithm pair (crossbar-info "
+                          "lists them)", (int)len, s);
+    forced[k] = al;
+    return XB_OK;
 }
 
 /* "bcast=linear,allreduce=reduce_bcast" */
@@ -100,19 +224,29 @@ static int parse_force(const char *s)
     while (s != NULL && *s != '\0') {
         const char *end = strchr(s, ',');
         size_t len = end != NULL ? (size_t)(end - s) : strlen(s);
-        const char *eq = memchr(s, '=', len);
-        int k = -1;
-        for (int i = 0; eq != NULL && i < XB_COLL_NKINDS; i++)
-            if (strlen(kind_names[i]) == (size_t)(eq - s) &&
-                strncmp(kind_names[i], s, (size_t)(eq - s)) == 0)
-                k = i;
-        const algo_t *al = k < 0 ? NULL
-                         : find_algo((xb_coll_kind_t)k, eq + 1, len - (size_t)(eq - s) - 1);
-        if (al == NULL)
-            return xb_err_set(XB_ERR_ARG, "XB_COLL_ALGO: '%.*s' names no known "
-                              "collective=algorithm pair", (int)len, s);
-        forced[k] = al;
+        int rc = force_one(s, len);
+        if (rc != XB_OK)
+            return rc;
         s = end != NULL ? end + 1 : NULL;
+    }
+    return XB_OK;
+}
+
+/* XB_COLL_BCAST=linear ... (after XB_COLL_ALGO: the specific one wins) */
+static int parse_per_kind(void)
+{
+    for (int k = 0; k < XB_COLL_NKINDS; k++) {
+        char tn[48], pair[160];
+        snprintf(tn, sizeof tn, "COLL_%s", kind_names[k]);
+        for (char *c = tn; *c; c++)
+            *c = (char)(*c >= 'a' && *c <= 'z' ? *c - 'a' + 'A' : *c);
+        const xb_tunable_t *t = xb_tunable_find(tn);
+        if (t == NULL || t->v.s == NULL || t->v.s[0] == '\0')
+            continue;
+        snprintf(pair, sizeof pair, "%s=%s", kind_names[k], t->v.s);
+        int rc = force_one(pair, strlen(pair));
+        if (rc != XB_OK)
+            return rc;
     }
     return XB_OK;
 }
@@ -120,7 +254,12 @@ static int parse_force(const char *s)
 int xb_coll_init(void)
 {
     memset(forced, 0, sizeof(forced));
-    return parse_force(xb_tn_COLL_ALGO.v.s);
+    int rc = parse_force(xb_tn_COLL_ALGO.v.s);
+    if (rc == XB_OK)
+        rc = parse_per_kind();
+    if (rc == XB_OK)
+        rc = xb_coll_nb_init();
+    return rc;
 }
 
 void xb_coll_fini(void)
@@ -128,80 +267,73 @@ void xb_coll_fini(void)
     memset(forced, 0, sizeof(forced));
 }
 
-/* ---- entry points ------------------------------------------------------ */
-static int run(xb_coll_kind_t kind, const xb_coll_args_t *a)
+void xb_coll_print_table(FILE *f)
 {
-    a->comm->coll_seq++;
-    return xb_coll_select(kind, a)(a);
+    fprintf(f, "Collective algorithms (first matching rule wins; force one "
+               "with XB_COLL_<COLLECTIVE>=name or XB_COLL_ALGO=coll=name):\n");
+    fprintf(f, "  %-21s %-11s %-12s %-14s %s\n", "collective", "comm size",
+            "block bytes", "algorithm", "needs");
+    for (size_t i = 0; i < XB_ARRAY_LEN(rules); i++) {
+        const rule_t *ru = &rules[i];
+        const algo_t *al = find_algo(ru->kind, ru->algo, strlen(ru->algo));
+        char sz[32], by[32];
+        if (ru->max_p >= 1 << 30)
+            snprintf(sz, sizeof sz, ">= %d", ru->min_p);
+        else
+            snprintf(sz, sizeof sz, "%d..%d", ru->min_p, ru->max_p);
+        if (ru->max_bytes > 0)
+            snprintf(by, sizeof by, "< %lld", (long long)ru->max_bytes);
+        else if (ru->min_bytes > 0)
+            snprintf(by, sizeof by, ">= %lld", (long long)ru->min_bytes);
+        else
+            snprintf(by, sizeof by, "any");
+        int needs = al != NULL ? al->needs : 0;
+        fprintf(f, "  %-21s %-11s %-12s %-14s %s%s%s\n", kind_names[ru->kind], sz,
+                by, ru->algo, needs & NEED_COMMUTE ? "commutative op " : "",
+                needs & NEED_POF2 ? "power-of-two size " : "",
+                needs & NEED_BLOCKING ? "blocking form" : "");
+    }
+    fprintf(f, "  all algorithms:");
+    for (size_t i = 0; i < XB_ARRAY_LEN(algos); i++)
+        fprintf(f, "%s %s=%s", i % 4 == 0 ? "\n   " : "",
+                kind_names[algos[i].kind], algos[i].name);
+    fprintf(f, "\n");
+    memset(forced, 0, sizeof(forced));
+    if (parse_force(xb_tn_COLL_ALGO.v.s) != XB_OK || parse_per_kind() != XB_OK)
+        fprintf(f, "  error: %s\n", xb_err_detail());
+    for (int k = 0; k < XB_COLL_NKINDS; k++)
+        if (forced[k] != NULL)
+            fprintf(f, "  forced: %s=%s\n", kind_names[k], forced[k]->name);
 }
 
-int xb_coll_barrier(xb_comm_t *comm)
+/* ---- running one collective ----------------------------------------------- */
+int xb_coll_run(xb_coll_kind_t kind, const xb_coll_args_t *args, int form,
+                const char *fn, MPI_Request *req)
 {
-    if (comm->size == 1)
-        return XB_OK;
-    xb_coll_args_t a = { .comm = comm };
-    return run(XB_COLL_BARRIER, &a);
-}
-
-int xb_coll_bcast(void *buf, MPI_Count count, xb_datatype_t *dt, int root,
-                  xb_comm_t *comm)
-{
-    if (count == 0 || comm->size == 1)
-        return XB_OK;
-    xb_coll_args_t a = { .rbuf = buf, .rcount = count, .rdt = dt, .root = root,
-                         .comm = comm };
-    return run(XB_COLL_BCAST, &a);
-}
-
-int xb_coll_reduce(const void *sbuf, void *rbuf, MPI_Count count,
-                   xb_datatype_t *dt, xb_op_t *op, int root, xb_comm_t *comm)
-{
-    if (count == 0)
-        return XB_OK;
-    xb_coll_args_t a = { .sbuf = sbuf, .rbuf = rbuf, .rcount = count, .rdt = dt,
-                         .op = op, .root = root, .comm = comm };
-    return run(XB_COLL_REDUCE, &a);
-}
-
-int xb_coll_allreduce(const void *sbuf, void *rbuf, MPI_Count count,
-                      xb_datatype_t *dt, xb_op_t *op, xb_comm_t *comm)
-{
-    if (count == 0)
-        return XB_OK;
-    xb_coll_args_t a = { .sbuf = sbuf, .rbuf = rbuf, .rcount = count, .rdt = dt,
-                         .op = op, .comm = comm };
-    return run(XB_COLL_ALLREDUCE, &a);
-}
-
-
-int xb_coll_gather(const void *sbuf, MPI_Count scount, xb_datatype_t *sdt,
-                   void *rbuf, MPI_Count rcount, xb_datatype_t *rdt, int root,
-                   xb_comm_t *comm)
-{
-    xb_coll_args_t a = { sbuf, scount, sdt, rbuf, rcount, rdt, NULL, root, comm };
-    return run(XB_COLL_GATHER, &a);
-}
-
-int xb_coll_scatter(const void *sbuf, MPI_Count scount, xb_datatype_t *sdt,
-                    void *rbuf, MPI_Count rcount, xb_datatype_t *rdt, int root,
-                    xb_comm_t *comm)
-{
-    xb_coll_args_t a = { sbuf, scount, sdt, rbuf, rcount, rdt, NULL, root, comm };
-    return run(XB_COLL_SCATTER, &a);
-}
-
-int xb_coll_allgather(const void *sbuf, MPI_Count scount, xb_datatype_t *sdt,
-                      void *rbuf, MPI_Count rcount, xb_datatype_t *rdt,
-                      xb_comm_t *comm)
-{
-    xb_coll_args_t a = { sbuf, scount, sdt, rbuf, rcount, rdt, NULL, 0, comm };
-    return run(XB_COLL_ALLGATHER, &a);
-}
-
-int xb_coll_alltoall(const void *sbuf, MPI_Count scount, xb_datatype_t *sdt,
-                     void *rbuf, MPI_Count rcount, xb_datatype_t *rdt,
-                     xb_comm_t *comm)
-{
-    xb_coll_args_t a = { sbuf, scount, sdt, rbuf, rcount, rdt, NULL, 0, comm };
-    return run(XB_COLL_ALLTOALL, &a);
+    xb_coll_args_t aa = *args;
+    const xb_coll_args_t *a = &aa;
+    aa.form = form;
+    xb_coll_fn_t build = xb_coll_select(kind, a);
+    if (form == XB_COLL_BLOCKING) {
+        xb_coll_sched_t s;
+        xb_coll_sched_init(&s, a->comm, kind);
+        int rc = build(&s, a);
+        if (rc == XB_OK)
+            rc = xb_coll_sched_run(&s);
+        xb_coll_sched_destroy(&s);
+        return rc;
+    }
+    xb_coll_sched_t *s = malloc(sizeof(*s));
+    if (s == NULL)
+        return xb_err_set(XB_ERR_NO_MEM, "out of memory for a collective "
+                          "schedule");
+    xb_coll_sched_init(s, a->comm, kind);
+    s->heap = true;
+    s->fn = fn;
+    int rc = build(s, a);
+    if (rc != XB_OK) {
+        xb_coll_sched_destroy(s);
+        return rc;
+    }
+    return xb_coll_sched_post(s, form == XB_COLL_PERSISTENT, req);
 }

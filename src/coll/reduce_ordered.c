@@ -10,32 +10,29 @@
  */
 #include "coll/coll_int.h"
 
-int xb_coll_reduce_ordered(const xb_coll_args_t *a)
+int xb_coll_reduce_ordered(xb_coll_sched_t *s, const xb_coll_args_t *a)
 {
-    xb_comm_t *comm = a->comm;
-    int p = comm->size, v = comm->rank, root = a->root;
-    int tag = XB_COLL_TAG(XB_COLL_REDUCE);
+    int p = a->comm->size, v = a->comm->rank, root = a->root;
     const void *src = a->sbuf == MPI_IN_PLACE ? a->rbuf : a->sbuf;
-    xb_coll_red_t r;
-    int rc = xb_coll_red_init(&r, a->rcount, a->rdt, a->op);
+    int rc = xb_coll_sched_red(s, a->rcount, a->rdt, a->op);
     if (rc != XB_OK)
         return rc;
-    void *acc = xb_coll_red_alloc(&r);
-    void *tmp = xb_coll_red_alloc(&r);
-    if (acc == NULL || tmp == NULL) {
-        rc = XB_ERR_NO_MEM;
-        goto out_free;
-    }
-    rc = xb_coll_red_import(&r, src, acc);
+    MPI_Count n = s->red.wcount;
+    void *acc = xb_coll_red_load(s, src);
+    void *tmp = xb_coll_sched_wtmp(s, -1);
+    if (acc == NULL || tmp == NULL)
+        return XB_ERR_NO_MEM;
     for (int mask = 1; mask < p && rc == XB_OK; mask <<= 1) {
         if (v & mask) {
-            rc = xb_coll_send(acc, r.wcount, r.wdt, v - mask, tag, comm);
+            rc = xb_coll_sched_send(s, acc, n, s->red.wdt, v - mask);
             break;
         }
         if (v + mask < p) {
-            rc = xb_coll_recv(tmp, r.wcount, r.wdt, v + mask, tag, comm);
+            rc = xb_coll_sched_recv(s, tmp, n, s->red.wdt, v + mask);
             if (rc == XB_OK)
-                rc = xb_coll_red_combine(&r, acc, tmp);   /* tmp = acc op tmp */
+                rc = xb_coll_sched_fence(s);
+            if (rc == XB_OK)
+                rc = xb_coll_sched_reduce(s, acc, tmp, n);   /* tmp = acc op tmp */
             void *t = acc;
             acc = tmp;
             tmp = t;
@@ -43,14 +40,13 @@ int xb_coll_reduce_ordered(const xb_coll_args_t *a)
     }
     if (rc == XB_OK && root != 0) {
         if (v == 0)
-            rc = xb_coll_send(acc, r.wcount, r.wdt, root, tag, comm);
+            rc = xb_coll_sched_send(s, acc, n, s->red.wdt, root);
         else if (v == root)
-            rc = xb_coll_recv(acc, r.wcount, r.wdt, 0, tag, comm);
+            rc = xb_coll_sched_recv(s, acc, n, s->red.wdt, 0);
+        if (rc == XB_OK)
+            rc = xb_coll_sched_fence(s);
     }
     if (rc == XB_OK && v == root)
-        rc = xb_coll_red_export(&r, acc, a->rbuf);
-out_free:
-    xb_coll_red_free(&r, acc);
-    xb_coll_red_free(&r, tmp);
+        rc = xb_coll_red_store(s, acc, a->rbuf);
     return rc;
 }

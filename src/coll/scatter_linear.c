@@ -1,32 +1,35 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* Copyright (c) 2026 The Crossbar authors */
 /*
- * scatter_linear.c - the root posts one send per rank straight from its
- * block of sendbuf, then copies its own block; every other rank receives
- * once.
+ * scatter_linear.c - flat scatter and scatterv: the root sends every block
+ * at once from the user's buffer; in place, the root's block stays.
  */
-#include <stdlib.h>
 #include "coll/coll_int.h"
-#include "pt2pt/pt2pt.h"
 
-int xb_coll_scatter_linear(const xb_coll_args_t *a)
+static int scatter(xb_coll_sched_t *s, const xb_coll_args_t *a, bool v)
 {
-    xb_comm_t *comm = a->comm;
-    int p = comm->size, tag = XB_COLL_TAG(XB_COLL_SCATTER);
-    if (comm->rank != a->root)
-        return xb_coll_recv(a->rbuf, a->rcount, a->rdt, a->root, tag, comm);
-    xb_request_t **reqs = calloc((size_t)p, sizeof(*reqs));
-    if (reqs == NULL)
-        return xb_err_set(XB_ERR_NO_MEM, "out of memory");
-    int rc = XB_OK;
-    for (int i = 0; i < p && rc == XB_OK; i++)
-        if (i != a->root)
-            rc = xb_pt2pt_isend(xb_coll_block(a->sbuf, i, a->scount, a->sdt),
-                                a->scount, a->sdt, i, tag, comm, 1, &reqs[i]);
-    if (rc == XB_OK && a->rbuf != MPI_IN_PLACE)
-        rc = xb_dt_copy(xb_coll_block(a->sbuf, a->root, a->scount, a->sdt),
-                        a->scount, a->sdt, a->rbuf, a->rcount, a->rdt);
-    int rc2 = xb_coll_waitall(p, reqs);
-    free(reqs);
-    return rc != XB_OK ? rc : rc2;
+    int p = a->comm->size, root = a->root, rc = XB_OK;
+    if (a->comm->rank != root)
+        return xb_coll_sched_recv(s, a->rbuf, a->rcount, a->rdt, root);
+    MPI_Aint ext = xb_dt_extent(a->sdt);
+    for (int i = 0; i < p && rc == XB_OK; i++) {
+        MPI_Count n = v ? a->scounts[i] : a->scount;
+        const char *blk = (const char *)a->sbuf +
+                          (v ? a->sdispls[i] : i * a->scount) * ext;
+        if (i != root)
+            rc = xb_coll_sched_send(s, blk, n, a->sdt, i);
+        else if (a->rbuf != MPI_IN_PLACE)
+            rc = xb_coll_sched_copy(s, blk, n, a->sdt, a->rbuf, a->rcount, a->rdt);
+    }
+    return rc;
+}
+
+int xb_coll_scatter_linear(xb_coll_sched_t *s, const xb_coll_args_t *a)
+{
+    return scatter(s, a, false);
+}
+
+int xb_coll_scatterv_linear(xb_coll_sched_t *s, const xb_coll_args_t *a)
+{
+    return scatter(s, a, true);
 }

@@ -1,11 +1,16 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* Copyright (c) 2026 The Crossbar authors */
 /*
- * comm_create.c - MPI_Comm_dup, MPI_Comm_split, MPI_Comm_free.
+ * comm_create.c - MPI_Comm_dup, _dup_with_info, _split, _free, and the
+ * shared tail of every constructor (xb_comm_finish: attributes, topology,
+ * hints).
  *
  * dup: a context-id agreement, then a new communicator sharing the parent's
  * group (one more reference: O(1) memory, so a dup of COMM_WORLD keeps the
- * identity member map). The errhandler is inherited; the name is not.
+ * identity member map). The errhandler is inherited; the name is not; the
+ * attributes go through their copy callbacks; the topology is copied. An
+ * intercommunicator's dup also shares the remote group and gets a local
+ * intracommunicator of its own.
  * split: an allgather of (colour, key) over the parent, then every process
  * builds its colour's member list sorted by (key, old rank), then one
  * context-id agreement for all the new communicators (they are disjoint, so
@@ -14,19 +19,82 @@
 #include <stdlib.h>
 #include "comm/comm_int.h"
 #include "coll/coll.h"
+#include "core/attr.h"
+#include "core/info.h"
+#include "core/topo.h"
 #include "xb_impl.h"
 
-int xb_impl_comm_dup(xb_comm_t *comm, MPI_Comm *newcomm)
+int xb_comm_finish(xb_comm_t *c, xb_comm_t *parent, bool attrs, bool topo,
+                   xb_info_t *info, bool inherit_info)
+{
+    int rc = XB_OK;
+    if (attrs && parent != NULL)
+        rc = xb_attr_copy_all(XB_ATTR_COMM, parent->attrs, parent->handle,
+                              &c->attrs, c->handle);
+    if (rc == XB_OK && topo && parent != NULL)
+        rc = xb_topo_copy(parent->topo, &c->topo);
+    const xb_info_t *src = info != NULL ? info
+                         : inherit_info && parent != NULL ? parent->info : NULL;
+    if (rc == XB_OK && src != NULL)
+        rc = xb_info_copy(src, &c->info);
+    if (rc != XB_OK)
+        xb_comm_release(c);
+    return rc;
+}
+
+/* The local intracommunicator of an intercommunicator (agreed over it). */
+static int make_local(xb_comm_t *inter)
 {
     uint32_t ctx;
-    int rc = xb_comm_ctx_agree(comm, true, &ctx);
+    int rc = xb_comm_ctx_agree(inter->local_comm, true, &ctx);
+    if (rc != XB_OK)
+        return rc;
+    xb_comm_t *l = xb_comm_new(inter->group, ctx, NULL);
+    if (l == NULL)
+        return XB_ERR_NO_MEM;
+    inter->local_comm = l;
+    return XB_OK;
+}
+
+static int dup_common(xb_comm_t *comm, xb_info_t *info, bool inherit, MPI_Comm *newcomm)
+{
+    uint32_t ctx;
+    bool inter = xb_comm_is_inter(comm);
+    int rc = inter ? xb_comm_ctx_agree_inter(comm->local_comm, 0, comm, 0,
+                                             0x1d0b, &ctx)
+                   : xb_comm_ctx_agree(comm, true, &ctx);
     if (rc != XB_OK)
         return rc;
     xb_comm_t *c = xb_comm_new(comm->group, ctx, comm);
     if (c == NULL)
         return XB_ERR_NO_MEM;
+    if (inter) {
+        xb_group_retain(comm->remote);
+        c->remote = comm->remote;
+        c->local_comm = comm->local_comm;     /* borrowed for the agreement */
+        rc = make_local(c);
+        if (rc != XB_OK) {
+            c->local_comm = NULL;
+            xb_comm_release(c);
+            return rc;
+        }
+    }
+    rc = xb_comm_finish(c, comm, true, true, info, inherit);
+    if (rc != XB_OK)
+        return rc;
     *newcomm = xb_comm_to_handle(c);
     return XB_OK;
+}
+
+int xb_impl_comm_dup(xb_comm_t *comm, MPI_Comm *newcomm)
+{
+    return dup_common(comm, NULL, true, newcomm);
+}
+
+int xb_impl_comm_dup_with_info(xb_comm_t *comm, xb_info_t *info, MPI_Comm *newcomm)
+{
+    xb_info_t empty = { .magic = XB_MAGIC_INFO };
+    return dup_common(comm, info != NULL ? info : &empty, false, newcomm);
 }
 
 typedef struct { int key, rank; } member_t;
@@ -57,14 +125,28 @@ static int build_members(xb_comm_t *comm, const int *ck, int color, int **world_
             m[n++] = (member_t){ ck[2 * r + 1], r };
     qsort(m, (size_t)n, sizeof(*m), cmp_member);
     for (int i = 0; i < n; i++)
-        world[i] = (int)xb_comm_gpid(comm, m[i].rank);
+        world[i] = (int)xb_group_gpid(comm->group, m[i].rank);
     free(m);
     *world_p = world;
     *n_p = n;
     return XB_OK;
 }
 
-int xb_impl_comm_split(xb_comm_t *comm, int color, int key, MPI_Comm *newcomm)
+int xb_comm_from_world_list(int n, const int *world, uint32_t ctx,
+                            xb_comm_t *parent, xb_comm_t **out_p)
+{
+    xb_group_t *g = xb_group_new(n, world);
+    if (g == NULL)
+        return XB_ERR_NO_MEM;
+    xb_comm_t *c = xb_comm_new(g, ctx, parent);
+    xb_group_release(g);              /* the communicator holds its own */
+    if (c == NULL)
+        return XB_ERR_NO_MEM;
+    *out_p = c;
+    return XB_OK;
+}
+
+int xb_comm_split_impl(xb_comm_t *comm, int color, int key, MPI_Comm *newcomm)
 {
     int p = comm->size;
     int *ck = malloc((size_t)p * 2 * sizeof(int));
@@ -92,16 +174,21 @@ int xb_impl_comm_split(xb_comm_t *comm, int color, int key, MPI_Comm *newcomm)
         *newcomm = MPI_COMM_NULL;
         return XB_OK;
     }
-    xb_group_t *g = xb_group_new(n, world);
+    xb_comm_t *c;
+    rc = xb_comm_from_world_list(n, world, ctx, comm, &c);
     free(world);
-    if (g == NULL)
-        return XB_ERR_NO_MEM;
-    xb_comm_t *c = xb_comm_new(g, ctx, comm);
-    xb_group_release(g);              /* the communicator holds its own */
-    if (c == NULL)
-        return XB_ERR_NO_MEM;
-    *newcomm = xb_comm_to_handle(c);
-    return XB_OK;
+    if (rc == XB_OK)
+        rc = xb_comm_finish(c, comm, false, false, NULL, false);
+    if (rc == XB_OK)
+        *newcomm = xb_comm_to_handle(c);
+    return rc;
+}
+
+int xb_impl_comm_split(xb_comm_t *comm, int color, int key, MPI_Comm *newcomm)
+{
+    if (xb_comm_is_inter(comm))
+        return xb_comm_split_inter(comm, color, key, newcomm);
+    return xb_comm_split_impl(comm, color, key, newcomm);
 }
 
 int xb_impl_comm_free(MPI_Comm *comm)
@@ -114,7 +201,9 @@ int xb_impl_comm_free(MPI_Comm *comm)
     if (c == NULL)
         return xb_err_set(XB_ERR_COMM, "invalid communicator %p (MPI_COMM_NULL "
                           "or already freed)", (void *)*comm);
+    /* delete callbacks run first, on a still-valid handle */
+    int rc = xb_attr_delete_all(XB_ATTR_COMM, &c->attrs, c->handle);
     xb_comm_release(c);
     *comm = MPI_COMM_NULL;
-    return XB_OK;
+    return rc;
 }

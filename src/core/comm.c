@@ -14,10 +14,13 @@
 #include <string.h>
 #include "core/core.h"
 #include "core/errhandler.h"
+#include "core/attr.h"
+#include "core/info.h"
+#include "core/topo.h"
 #include "runtime/runtime.h"
 #include "xb_impl.h"
 
-static xb_comm_t world_obj, self_obj;
+static xb_comm_t world_obj, self_obj, boot_obj;
 static bool predef_ready;
 static xb_comm_t *free_list;          /* linked through the `group` field */
 static uint64_t ctx_mask[XB_CTX_MASK_WORDS];
@@ -42,6 +45,7 @@ void xb_ctx_put(uint32_t ctx)
 /* ---- handles ------------------------------------------------------------- */
 xb_comm_t *xb_comm_world(void) { return predef_ready ? &world_obj : NULL; }
 xb_comm_t *xb_comm_self(void)  { return predef_ready ? &self_obj : NULL; }
+xb_comm_t *xb_comm_boot(void)  { return predef_ready ? &boot_obj : NULL; }
 
 xb_comm_t *xb_comm_from_handle(MPI_Comm h)
 {
@@ -102,12 +106,19 @@ void xb_comm_release(xb_comm_t *c)
 {
     if (--c->refcount > 0)
         return;
-    if (c == &world_obj || c == &self_obj)
+    if (c == &world_obj || c == &self_obj || c == &boot_obj)
         return;                 /* predefined: undone by fini_predefined */
     xb_ctx_put(c->ctx);
     xb_group_release(c->group);
+    if (c->remote != NULL)
+        xb_group_release(c->remote);
+    if (c->local_comm != NULL)
+        xb_comm_release(c->local_comm);
     if (c->errh != NULL)
         xb_errhandler_release(c->errh);
+    xb_info_destroy(c->info);
+    xb_topo_free(c->topo);
+    xb_attr_delete_all(XB_ATTR_COMM, &c->attrs, c->handle);   /* normally empty */
     c->magic = XB_MAGIC_FREED;
     c->group = (xb_group_t *)(void *)free_list;
     free_list = c;
@@ -127,8 +138,13 @@ int xb_comm_init_predefined(void)
     xb_errhandler_retain(fatal);
     comm_setup(&world_obj, wg, 0, fatal, MPI_COMM_WORLD);
     comm_setup(&self_obj, sg, 2, fatal, MPI_COMM_SELF);
+    xb_group_retain(wg);
+    xb_errhandler_retain(fatal);
+    comm_setup(&boot_obj, wg, XB_CTX_BOOT, fatal, NULL);
+    boot_obj.handle = (MPI_Comm)&boot_obj;
     xb_ctx_take(0);
     xb_ctx_take(2);
+    xb_ctx_take(XB_CTX_BOOT);
     strcpy(world_obj.name, "MPI_COMM_WORLD");
     strcpy(self_obj.name, "MPI_COMM_SELF");
     predef_ready = true;
@@ -140,11 +156,13 @@ void xb_comm_fini_predefined(void)
     if (!predef_ready)
         return;
     predef_ready = false;
-    xb_comm_t *pre[2] = { &world_obj, &self_obj };
-    for (int i = 0; i < 2; i++) {
+    xb_comm_t *pre[3] = { &world_obj, &self_obj, &boot_obj };
+    for (int i = 0; i < 3; i++) {
         xb_group_release(pre[i]->group);
         if (pre[i]->errh != NULL)
             xb_errhandler_release(pre[i]->errh);
+        xb_attr_delete_all(XB_ATTR_COMM, &pre[i]->attrs, pre[i]->handle);
+        xb_info_destroy(pre[i]->info);
         pre[i]->magic = XB_MAGIC_FREED;
     }
     while (free_list != NULL) {
@@ -153,6 +171,21 @@ void xb_comm_fini_predefined(void)
         free(c);
     }
     xb_group_pool_fini();
+    xb_info_pool_fini();
+    xb_attr_type_fini();
+    xb_attr_fini();
+}
+
+/* First step of MPI_Finalize: the attributes of MPI_COMM_SELF, then of
+ * MPI_COMM_WORLD, are deleted while everything still works, so their
+ * delete callbacks may call MPI (the standard's finalize hook). */
+void xb_comm_finalize_attrs(void)
+{
+    if (!predef_ready)
+        return;
+    xb_attr_delete_all(XB_ATTR_COMM, &self_obj.attrs, self_obj.handle);
+    xb_attr_delete_all(XB_ATTR_COMM, &world_obj.attrs, world_obj.handle);
+    xb_err_clear();
 }
 
 /* ---- MPI_Comm_* local queries -------------------------------------------- */
@@ -174,7 +207,16 @@ int xb_impl_comm_compare(xb_comm_t *comm1, xb_comm_t *comm2, int *result)
         *result = MPI_IDENT;
         return XB_OK;
     }
+    if (xb_comm_is_inter(comm1) != xb_comm_is_inter(comm2)) {
+        *result = MPI_UNEQUAL;
+        return XB_OK;
+    }
     int g = xb_group_compare(comm1->group, comm2->group);
+    if (xb_comm_is_inter(comm1) && g != MPI_UNEQUAL) {
+        /* intercommunicators: the remote groups must match as well */
+        int r = xb_group_compare(comm1->remote, comm2->remote);
+        g = r == MPI_UNEQUAL ? MPI_UNEQUAL : g == MPI_IDENT ? r : MPI_SIMILAR;
+    }
     *result = g == MPI_IDENT ? MPI_CONGRUENT : g;
     return XB_OK;
 }

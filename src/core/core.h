@@ -74,7 +74,20 @@ typedef struct xb_comm {
     MPI_Comm         handle;      /* what the user sees                      */
     uint32_t         coll_seq;    /* collectives issued (debug checks)       */
     char             name[MPI_MAX_OBJECT_NAME];
+    /* issue 4 (src/comm, docs/design/comm.md) */
+    struct xb_comm  *local_comm;  /* intercommunicators: an intracommunicator
+                                     over the local group with its own
+                                     context (local phases of intercomm
+                                     collectives); else NULL               */
+    struct xb_info  *info;        /* hints set by the user (a copy) or NULL */
+    struct xb_attr  *attrs;       /* cached attributes (core/attr.h)        */
+    struct xb_topo  *topo;        /* Cartesian/graph topology or NULL       */
 } xb_comm_t;
+
+static inline bool xb_comm_is_inter(const xb_comm_t *c)
+{
+    return c->remote != NULL;
+}
 
 static inline xb_gpid_t xb_comm_gpid(const xb_comm_t *c, int rank)
 {
@@ -90,6 +103,11 @@ MPI_Errhandler   xb_errhandler_to_handle(xb_errhandler_t *e);
 
 xb_comm_t *xb_comm_world(void);
 xb_comm_t *xb_comm_self(void);
+/* The hidden bootstrap communicator (issue 4): the world group on its own
+ * context XB_CTX_BOOT, used by src/comm for agreements over a group that
+ * has no parent communicator (Comm_create_group, Comm_create_from_group).
+ * Never visible to the user. */
+xb_comm_t *xb_comm_boot(void);
 
 /* ---- error reporting (src/core/errhandler.c) ---------------------------- */
 /* Called by the binding when an MPI function fails: formats the message
@@ -98,6 +116,11 @@ xb_comm_t *xb_comm_self(void);
  * errhandler of MPI_COMM_SELF applies, as the standard says for calls not
  * tied to an object). Returns the code to give back to the user. */
 int xb_errh_raise_comm(xb_comm_t *comm, const char *fn, int rc);
+/* The same for calls on a session (issue 4, src/core/session.c): the
+ * session's errhandler applies (NULL session: MPI_COMM_SELF's). */
+typedef struct xb_session xb_session_t;
+xb_session_t *xb_session_from_handle(MPI_Session h);
+int xb_errh_raise_session(xb_session_t *session, const char *fn, int rc);
 
 /* ---- appended by the comm/coll part (src/core/comm.c, group.c) ---------- */
 /* Reference counts: the user's handle is one reference; internal users
@@ -120,11 +143,15 @@ void xb_group_pool_fini(void);
 /* MPI_Init step 6 / MPI_Finalize: COMM_WORLD, COMM_SELF and their groups. */
 int  xb_comm_init_predefined(void);
 void xb_comm_fini_predefined(void);
+/* First step of MPI_Finalize: delete callbacks of COMM_SELF's and
+ * COMM_WORLD's attributes (issue 4). */
+void xb_comm_finalize_attrs(void);
 
 /* Context-id pool (passive, per process): ids are pairs (ctx, ctx + 1) with
  * ctx even; slot s is ctx 2*s. Slots 0 and 1 are COMM_WORLD and COMM_SELF.
  * The comm layer agrees on a slot by a BAND allreduce of the masks. */
-enum { XB_CTX_SLOTS = 16384, XB_CTX_MASK_WORDS = XB_CTX_SLOTS / 64 };
+enum { XB_CTX_SLOTS = 16384, XB_CTX_MASK_WORDS = XB_CTX_SLOTS / 64,
+       XB_CTX_BOOT = 4 /* slot 2: the bootstrap communicator */ };
 const uint64_t *xb_ctx_mask(void);     /* bit set = slot free here */
 void xb_ctx_take(uint32_t ctx);
 void xb_ctx_put(uint32_t ctx);

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "core/errhandler.h"
+#include "core/session.h"
 #include "runtime/runtime.h"
 
 #define PREDEF_FIRST ((uintptr_t)MPI_ERRORS_ARE_FATAL)
@@ -126,24 +127,23 @@ void xb_errh_invoke_comm(xb_comm_t *comm, int code, const char *msg)
     }
 }
 
-int xb_errh_raise_comm(xb_comm_t *comm, const char *fn, int rc)
+/* The code of a failed call, with its message in msg (the process ends
+ * when MPI is not initialized). */
+static int make_error(const char *fn, int rc, char *msg)
 {
-    char msg[MPI_MAX_ERROR_STRING];
     int cls = xb_errcode_class_of_rc(rc);
     const char *detail = xb_err_detail();
 
-    if (cls == MPI_SUCCESS)
-        return MPI_SUCCESS;
     if (rc < -XB_ERRCODE_PREDEF_LAST && detail[0] == '\0')
-        snprintf(msg, sizeof(msg), "%s: internal error (code %d reached the "
+        snprintf(msg, MPI_MAX_ERROR_STRING, "%s: internal error (code %d reached the "
                  "binding)", fn, rc);
     else if (detail[0] != '\0')
-        snprintf(msg, sizeof(msg), "%s: %s", fn, detail);
+        snprintf(msg, MPI_MAX_ERROR_STRING, "%s: %s", fn, detail);
     else {
         char text[MPI_MAX_ERROR_STRING];
         int len;
         xb_errcode_string(cls, text, &len);
-        snprintf(msg, sizeof(msg), "%s: %.400s", fn, text);
+        snprintf(msg, MPI_MAX_ERROR_STRING, "%s: %.400s", fn, text);
     }
     xb_err_clear();
     int code = xb_errcode_make(cls, msg);
@@ -156,8 +156,45 @@ int xb_errh_raise_comm(xb_comm_t *comm, const char *fn, int rc)
               "process is ended"
             : "MPI is finalized, so no error handler applies and the process "
               "is ended");
+    return code;
+}
+
+int xb_errh_raise_comm(xb_comm_t *comm, const char *fn, int rc)
+{
+    char msg[MPI_MAX_ERROR_STRING];
+    if (xb_errcode_class_of_rc(rc) == MPI_SUCCESS)
+        return MPI_SUCCESS;
+    int code = make_error(fn, rc, msg);
     if (comm == NULL)
         comm = xb_comm_self();
     xb_errh_invoke_comm(comm, code, msg);
     return code;
+}
+
+int xb_errh_raise_session(xb_session_t *session, const char *fn, int rc)
+{
+    char msg[MPI_MAX_ERROR_STRING];
+    if (xb_errcode_class_of_rc(rc) == MPI_SUCCESS)
+        return MPI_SUCCESS;
+    int code = make_error(fn, rc, msg);
+    if (session == NULL)
+        xb_errh_invoke_comm(xb_comm_self(), code, msg);
+    else
+        xb_errh_invoke_session(session, code, msg);
+    return code;
+}
+
+void xb_errh_invoke_session(xb_session_t *s, int code, const char *msg)
+{
+    xb_errhandler_t *e = s->errh != NULL ? s->errh : &predef[0];
+    if (e->kind != XB_ERRH_USER) {
+        xb_comm_t tmp = { .errh = e };      /* same predefined behaviour */
+        xb_errh_invoke_comm(&tmp, code, msg);
+        return;
+    }
+    MPI_Session h = s->handle;
+    int c = code;
+    xb_errhandler_retain(e);
+    ((MPI_Session_errhandler_function *)(void *)e->fn)(&h, &c);
+    xb_errhandler_release(e);
 }

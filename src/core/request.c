@@ -58,6 +58,8 @@ void xb_request_free(xb_request_t *r)
 {
     if (r == NULL)
         return;
+    if (r->ops != NULL && r->ops->destroy != NULL)
+        r->ops->destroy(r);
     if (r->dt != NULL)
         xb_dt_release(r->dt);
     r->dt = NULL;

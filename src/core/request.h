@@ -82,6 +82,14 @@ typedef struct xb_status {
 
 typedef struct xb_request xb_request_t;
 
+/* Requests that are not point-to-point (collective schedules, issue 5) carry
+ * their own operations: start re-arms a persistent one (MPI_Start), destroy
+ * releases what the owner attached (called by xb_request_free). */
+typedef struct xb_req_ops {
+    int  (*start)(xb_request_t *req);
+    void (*destroy)(xb_request_t *req);
+} xb_req_ops_t;
+
 /* A queue entry of the matching engine (src/pt2pt/match.h): the receive
  * pattern of a posted receive, or the envelope of an unexpected message. */
 typedef struct xb_mq_item {
@@ -126,6 +134,7 @@ struct xb_request {
     xb_am_done_t    am_done;     /* method completion callback (INPROGRESS)  */
     void          (*on_complete)(xb_request_t *req); /* optional hook     */
     void           *extra;       /* owner's data for on_complete             */
+    const xb_req_ops_t *ops;     /* non-pt2pt requests (see xb_req_ops_t)    */
 };
 
 /* ---- pool ---------------------------------------------------------------- */

@@ -444,6 +444,12 @@ static dt_node_t *build(const xb_datatype_t *t)
     case MPI_COMBINER_DUP:
     case MPI_COMBINER_RESIZED:
         return build(old);
+    case MPI_COMBINER_SUBARRAY:
+    case MPI_COMBINER_DARRAY:
+    case MPI_COMBINER_F90_INTEGER:
+    case MPI_COMBINER_F90_REAL:
+    case MPI_COMBINER_F90_COMPLEX:
+        return build(t->equiv);
     case MPI_COMBINER_CONTIGUOUS:
         return vec_new(0, I[0], old->extent, build(old));
     case MPI_COMBINER_VECTOR:

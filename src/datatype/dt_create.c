@@ -11,6 +11,8 @@
  * Bounds of such a group are affine in (k, j), so its extremes are at the
  * four corners: a vector of 2^40 blocks costs as much as one of 2.
  */
+#include <limits.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include "datatype/dt_types.h"
@@ -101,6 +103,7 @@ static int acc_finish(const dt_acc_t *a, int combiner, xb_datatype_t **out)
         return xb_err_set(XB_ERR_NO_MEM, "out of memory creating a datatype");
     dt->magic = XB_MAGIC_DTYPE;
     dt->refcount = 1;
+    dt->uref = 1;
     dt->combiner = combiner;
     dt->handle = (MPI_Datatype)dt;
     dt->size = a->size;
@@ -177,6 +180,9 @@ int xb_dt_set_envelope(xb_datatype_t *dt, int n_ints, const MPI_Count *ints,
     }
     if (n_ints)
         memcpy(dt->ints, ints, (size_t)n_ints * sizeof(MPI_Count));
+    for (int i = 0; i < n_ints; i++)
+        if (ints[i] > INT_MAX || ints[i] < INT_MIN)
+            dt->flags |= DT_F_LARGE;
     if (n_aints)
         memcpy(dt->aints, aints, (size_t)n_aints * sizeof(MPI_Aint));
     for (int i = 0; i < n_types; i++) {
@@ -189,17 +195,42 @@ int xb_dt_set_envelope(xb_datatype_t *dt, int n_ints, const MPI_Count *ints,
     return XB_OK;
 }
 
+/* Destroyed type objects wait here (magic XB_MAGIC_FREED) before their
+ * memory goes, so that a handle used shortly after its MPI_Type_free is
+ * reported as a freed datatype instead of reading freed memory. */
+#define DT_QUARANTINE 256
+static xb_datatype_t *quarantine[DT_QUARANTINE];
+static unsigned quarantine_next;
+static pthread_mutex_t quarantine_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static void quarantine_put(xb_datatype_t *dt)
+{
+    pthread_mutex_lock(&quarantine_lock);
+    xb_datatype_t *old = quarantine[quarantine_next];
+    quarantine[quarantine_next] = dt;
+    quarantine_next = (quarantine_next + 1) % DT_QUARANTINE;
+    pthread_mutex_unlock(&quarantine_lock);
+    free(old);
+}
+
 void xb_dt_destroy(xb_datatype_t *dt)
 {
     for (int i = 0; i < dt->n_types; i++)
         xb_dt_release(dt->types[i]);
+    if (dt->equiv != NULL)
+        xb_dt_release(dt->equiv);
     if (dt->root != NULL)
         xb_dt_node_free(dt->root);
     free(dt->ints);
     free(dt->aints);
     free(dt->types);
-    dt->magic = XB_MAGIC_FREED;
-    free(dt);
+    dt->ints = NULL;
+    dt->aints = NULL;
+    dt->types = NULL;
+    dt->root = NULL;
+    dt->n_ints = dt->n_aints = dt->n_types = 0;
+    __atomic_store_n(&dt->magic, XB_MAGIC_FREED, __ATOMIC_RELEASE);
+    quarantine_put(dt);
 }
 
 /* Finishes a constructor: creates the object and records the envelope. The
@@ -347,6 +378,7 @@ static int make_copy(xb_datatype_t *old, int combiner, xb_datatype_t **out)
         return xb_err_set(XB_ERR_NO_MEM, "out of memory creating a datatype");
     dt->magic = XB_MAGIC_DTYPE;
     dt->refcount = 1;
+    dt->uref = 1;
     dt->combiner = combiner;
     dt->handle = (MPI_Datatype)dt;
     dt->flags = old->flags & (DT_F_HAS_LB | DT_F_HAS_UB | DT_F_EMPTY);
@@ -407,6 +439,25 @@ int xb_dt_make_dup(xb_datatype_t *old, xb_datatype_t **out)
             return rc;
         }
     }
+    *out = dt;
+    return XB_OK;
+}
+
+int xb_dt_make_wrapper(xb_datatype_t *equiv, int combiner, int n_ints,
+                       const MPI_Count *ints, xb_datatype_t *old,
+                       xb_datatype_t **out)
+{
+    xb_datatype_t *dt = NULL;
+    int rc = make_copy(equiv, combiner, &dt);
+    if (rc == XB_OK)
+        rc = xb_dt_set_envelope(dt, n_ints, ints, 0, NULL, old != NULL, &old);
+    if (rc != XB_OK) {
+        if (dt != NULL)
+            xb_dt_destroy(dt);
+        xb_dt_release(equiv);
+        return rc;
+    }
+    dt->equiv = equiv;
     *out = dt;
     return XB_OK;
 }

@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include "datatype/dt_types.h"
+#include "core/request.h"
+#include "core/attr.h"
 #include "xb_impl.h"
 
 /* Takes the address of the result so that it is read after the constructor
@@ -137,6 +139,11 @@ int xb_impl_type_dup(xb_datatype_t *oldtype, MPI_Datatype *newtype)
     int rc = xb_dt_make_dup(oldtype, &dt);
     if (rc == XB_OK && oldtype->name[0] != '\0' && !(oldtype->flags & DT_F_PREDEF))
         memcpy(dt->name, oldtype->name, sizeof(dt->name));
+    if (rc == XB_OK && (rc = xb_attr_type_dup_hook(oldtype, dt)) != XB_OK) {
+        MPI_Datatype h = xb_dt_to_handle(dt);    /* attribute copy failed */
+        xb_impl_type_free(&h);
+        return rc;
+    }
     return give(rc, &dt, newtype);
 }
 
@@ -171,9 +178,15 @@ int xb_impl_type_free(MPI_Datatype *datatype)
     if (dt->flags & DT_F_PREDEF)
         return xb_err_set(XB_ERR_TYPE, "cannot free a predefined datatype %s",
                           dt->name);
+    /* attribute delete callbacks, when the last user handle goes (a child
+     * returned by MPI_Type_get_contents is another handle to the object) */
+    if (__atomic_load_n(&dt->uref, __ATOMIC_ACQUIRE) == 1)
+        rc = xb_attr_type_free_hook(dt);
     *datatype = MPI_DATATYPE_NULL;
+    if (__atomic_sub_fetch(&dt->uref, 1, __ATOMIC_ACQ_REL) == 0)
+        __atomic_or_fetch(&dt->flags, DT_F_USER_FREED, __ATOMIC_RELEASE);
     xb_dt_release(dt);
-    return XB_OK;
+    return rc;
 }
 
 int xb_impl_type_size(xb_datatype_t *datatype, MPI_Count *size)
@@ -288,17 +301,7 @@ int xb_impl_pack_size(MPI_Count incount, xb_datatype_t *datatype, xb_comm_t *com
     return packed_size(incount, datatype, size);
 }
 
-/* ---- ready for spec/implemented.txt (not listed there yet) -------------------
- * The generator's signatures for MPI_Type_create_hindexed_block and the _x
- * queries; listing the names in the spec is all that is left to do. */
-int xb_impl_type_create_hindexed_block(MPI_Count count, MPI_Count blocklength,
-                                       const MPI_Count *array_of_displacements,
-                                       xb_datatype_t *oldtype, MPI_Datatype *newtype);
-int xb_impl_type_size_x(xb_datatype_t *datatype, MPI_Count *size);
-int xb_impl_type_get_extent_x(xb_datatype_t *datatype, MPI_Count *lb, MPI_Count *extent);
-int xb_impl_type_get_true_extent_x(xb_datatype_t *datatype, MPI_Count *true_lb,
-                                   MPI_Count *true_extent);
-
+/* ---- the MPI-3 _x queries, hindexed_block, Get_elements_x -------------------- */
 int xb_impl_type_create_hindexed_block(MPI_Count count, MPI_Count blocklength,
                                        const MPI_Count *array_of_displacements,
                                        xb_datatype_t *oldtype, MPI_Datatype *newtype)
@@ -323,4 +326,11 @@ int xb_impl_type_get_true_extent_x(xb_datatype_t *datatype, MPI_Count *true_lb,
                                    MPI_Count *true_extent)
 {
     return xb_impl_type_get_true_extent(datatype, true_lb, true_extent);
+}
+
+int xb_impl_get_elements_x(const MPI_Status *status, xb_datatype_t *datatype,
+                           MPI_Count *count)
+{
+    *count = xb_dt_elements(datatype, xb_mpi_status_get_count(status));
+    return XB_OK;
 }

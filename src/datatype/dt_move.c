@@ -114,9 +114,21 @@ static void copy_runs2(bool pack, char *p, MPI_Aint ps, intptr_t a, MPI_Aint ms,
  * both sides of the chunk in L1 between the passes. */
 #define DT_BLOCKS_CHUNK 128
 
+static void copy_blocks(walk_t *w, const dt_node_t *n, intptr_t base);
+
 static void copy_blocks_many(walk_t *w, const dt_node_t *r, intptr_t base,
                              MPI_Count nel, MPI_Aint ext)
 {
+    if (r->u.bl.n >= nel) {
+        /* Few elements of a long run list (an indexed type sent once): per
+         * element, each run is one inline copy; the strided passes below
+         * would make a variable-length memcpy call per run. bench/pack.c's
+         * indexed case (4096 runs of 64 bytes, one element): MPI_Pack went
+         * from 15-16 to 25-26 GB/s (best of 31 batches, 2-core EPYC). */
+        for (MPI_Count e = 0; e < nel; e++)
+            copy_blocks(w, r, base + r->disp + e * ext);
+        return;
+    }
     const MPI_Aint *off = r->u.bl.off, *len = r->u.bl.len;
     const MPI_Count *pfx = r->u.bl.pfx;
     MPI_Aint size = (MPI_Aint)r->size;
@@ -170,13 +182,25 @@ static void walk_vrun(walk_t *w, intptr_t addr, MPI_Count count, size_t len,
         emit(w, addr, w->left);     /* trailing partial run: left < len */
 }
 
-/* One run of a size that is usually small: up to 16 bytes are two
+/* One run of a size that is usually small: up to 64 bytes are two
  * overlapping fixed-size moves (no call, no jump table). */
 static inline void copy_one(void *d, const void *s, size_t len)
 {
     char *dp = d;
     const char *sp = s;
-    if (len >= 8 && len <= 16) {
+    if (len > 32 && len <= 64) {
+        char a[32], b[32];
+        memcpy(a, sp, 32);
+        memcpy(b, sp + len - 32, 32);
+        memcpy(dp, a, 32);
+        memcpy(dp + len - 32, b, 32);
+    } else if (len > 16 && len <= 32) {
+        char a[16], b[16];
+        memcpy(a, sp, 16);
+        memcpy(b, sp + len - 16, 16);
+        memcpy(dp, a, 16);
+        memcpy(dp + len - 16, b, 16);
+    } else if (len >= 8 && len <= 16) {
         uint64_t a, b;
         memcpy(&a, sp, 8);
         memcpy(&b, sp + len - 8, 8);

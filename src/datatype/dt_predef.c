@@ -210,7 +210,10 @@ xb_datatype_t *xb_dt_from_handle(MPI_Datatype h)
         return v < DT_HANDLE_SPAN ? table[v] : NULL;
     }
     xb_datatype_t *dt = (xb_datatype_t *)h;
-    return dt->magic == XB_MAGIC_DTYPE ? dt : NULL;
+    if (dt->magic != XB_MAGIC_DTYPE ||
+        (__atomic_load_n(&dt->flags, __ATOMIC_ACQUIRE) & DT_F_USER_FREED))
+        return NULL;
+    return dt;
 }
 
 MPI_Datatype xb_dt_to_handle(xb_datatype_t *dt)

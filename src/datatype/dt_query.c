@@ -79,6 +79,12 @@ static MPI_Count partial(const xb_datatype_t *t, MPI_Count r)
     case MPI_COMBINER_INDEXED_BLOCK:
     case MPI_COMBINER_HINDEXED_BLOCK:
         return in_run(t->types[0], r);   /* a sequence of one child type */
+    case MPI_COMBINER_SUBARRAY:
+    case MPI_COMBINER_DARRAY:
+    case MPI_COMBINER_F90_INTEGER:
+    case MPI_COMBINER_F90_REAL:
+    case MPI_COMBINER_F90_COMPLEX:
+        return partial(t->equiv, r);     /* described by its equivalent */
     default:
         break;
     }

@@ -60,11 +60,17 @@ enum {
     DT_F_HAS_LB     = 1u << 3,  /* explicit lb marker (create_resized)      */
     DT_F_HAS_UB     = 1u << 4,  /* explicit ub marker                       */
     DT_F_EMPTY      = 1u << 5,  /* no entries and no markers in the map     */
+    DT_F_USER_FREED = 1u << 6,  /* every user handle freed; alive only for
+                                   the types and operations that use it     */
+    DT_F_LARGE      = 1u << 7,  /* an integer argument does not fit an int:
+                                   get_contents answers the _c layout only  */
 };
 
 struct xb_datatype {
     uint32_t   magic;        /* XB_MAGIC_DTYPE; XB_MAGIC_FREED once freed  */
     int        refcount;     /* atomic; unused for predefined types        */
+    int        uref;         /* user handles (create, get_contents); at 0
+                                the handle is invalid (DT_F_USER_FREED)     */
     uint32_t   flags;
     int        align;        /* largest alignment of its basic types       */
     MPI_Count  size;         /* bytes of data                              */
@@ -81,6 +87,9 @@ struct xb_datatype {
     MPI_Count *ints;         /* the standard's integer arguments, in order  */
     MPI_Aint  *aints;        /* address arguments                           */
     struct xb_datatype **types; /* child types (each holds a reference)     */
+    /* subarray, darray, f90: the equivalent type built from the other
+     * constructors (holds a reference); commit and signature walks use it */
+    struct xb_datatype *equiv;
     /* compiled form (NULL until commit for derived types) */
     dt_node_t *root;
     MPI_Datatype handle;     /* predefined: the ABI constant; else self     */
@@ -105,6 +114,12 @@ int xb_dt_make_struct(MPI_Count count, const MPI_Count *blens,
                       const MPI_Count *displs, xb_datatype_t *const *types,
                       xb_datatype_t **out);
 int xb_dt_make_dup(xb_datatype_t *old, xb_datatype_t **out);
+/* A type described by `equiv` (consumed: the new type takes its reference)
+ * but reporting `combiner` with integer arguments ints[n_ints] and child
+ * `old` (NULL for none) in its envelope: subarray, darray, f90 types. */
+int xb_dt_make_wrapper(xb_datatype_t *equiv, int combiner, int n_ints,
+                       const MPI_Count *ints, xb_datatype_t *old,
+                       xb_datatype_t **out);
 int  xb_dt_set_envelope(xb_datatype_t *dt, int n_ints, const MPI_Count *ints,
                         int n_aints, const MPI_Aint *aints, int n_types,
                         xb_datatype_t *const *types);

@@ -5,8 +5,8 @@
  * peer rule tries them, their init/ready/fini, the address blob of a rank,
  * polling and sleeping across methods, and the text crossbar-info prints.
  *
- * Order. The registry lists the methods in the default rule order (self, shm;
- * tcp later). XB_METHODS (e.g. "shm,self") restricts the methods to those it
+ * Order. The registry lists the methods in the default rule order (self, shm,
+ * tcp). XB_METHODS (e.g. "shm,self") restricts the methods to those it
  * names and orders the rule by it. `self` always serves the process itself,
  * whatever XB_METHODS says: a forced-method run (XB_METHODS=tcp) must still
  * let a rank send to itself.
@@ -14,6 +14,20 @@
  * Address. The blobs of all enabled methods of a rank go under one KVS key,
  * "xb-addr-<rank>" = "<method>:<hex>[,<method>:<hex>...]", the format that
  * xb_rt_peer_addr() (src/runtime/rt_kvs.c) decodes.
+ *
+ * Polling by cost (the I-WAY lesson: a select() polled as often as a
+ * shared-memory flag taxes the cheap method). Cheap methods (self, shm) are
+ * polled on every call. A method with XB_METHOD_CAP_POLL_COSTLY (tcp: an
+ * epoll_wait syscall) is polled every XB_TCP_POLL_IDLE calls when the cheap
+ * ones found nothing, every XB_TCP_POLL_BUSY calls while they are busy, on
+ * every call when no peer uses a cheap method (a tcp-only job), and never
+ * when no peer uses it (a one-node job pays nothing for tcp; a stranger's
+ * connection then waits in the listen backlog until finalize closes it).
+ *
+ * Sleeping. With one sleeping method in use, block() sleeps in it (shm: the
+ * futex; tcp: epoll_wait). With both shm and tcp peers, a sleep on the shm
+ * futex cannot see a socket, so it sleeps in shm for at most
+ * XB_TCP_MIXED_SLEEP_MS and then looks at the sockets without waiting.
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -22,19 +36,31 @@
 #include "method/method_int.h"
 #include "runtime/tunable.h"
 
-XB_TUNABLE(METHODS, XB_TT_STRING, "self,shm", XB_TL_USER,
+XB_TUNABLE(METHODS, XB_TT_STRING, "self,shm,tcp", XB_TL_USER,
            "Methods allowed, in the order the per-peer rule tries them "
-           "(comma-separated; self always serves the process itself)");
+           "(comma-separated; self always serves the process itself; "
+           "XB_METHODS=tcp forces tcp between ranks of one node)");
+XB_TUNABLE(TCP_POLL_IDLE, XB_TT_INT, "8", XB_TL_TUNER,
+           "Poll the sockets every Nth progress call while shared memory is idle");
+XB_TUNABLE(TCP_POLL_BUSY, XB_TT_INT, "64", XB_TL_TUNER,
+           "Poll the sockets every Nth progress call while shared memory has traffic");
+XB_TUNABLE(TCP_MIXED_SLEEP_MS, XB_TT_INT, "1", XB_TL_TUNER,
+           "With shm and tcp peers, longest sleep on the shm futex before the "
+           "sockets are looked at");
 
 static xb_method_t registry[XB_METHOD_NREG] = {
     [XB_METHOD_SELF] = { .ops = &xb_self_ops },
     [XB_METHOD_SHM]  = { .ops = &xb_shm_ops },
+    [XB_METHOD_TCP]  = { .ops = &xb_tcp_ops },
 };
 static uint8_t order[XB_METHOD_NREG];
 static int norder;
 static bool allowed[XB_METHOD_NREG];
 static const xb_rt_info_t *method_rt;
 static int blockable = -1;          /* index of the method that sleeps */
+static int blockable2 = -1;         /* a second one in use (mixed jobs)  */
+static unsigned poll_tick;
+static int poll_every_idle[XB_METHOD_NREG], poll_every_busy[XB_METHOD_NREG];
 static int nodebar = -1;            /* index of the method with a node barrier */
 
 enum { ADDR_BLOB_MAX = 256 };
@@ -76,7 +102,7 @@ static int parse_methods(void)
             int idx = find_method(p, n);
             if (idx < 0)
                 return xb_err_set(XB_ERR_ARG, "XB_METHODS names an unknown method "
-                                  "'%.*s' (known: self, shm)", (int)n, p);
+                                  "'%.*s' (known: self, shm, tcp)", (int)n, p);
             if (!allowed[idx]) {
                 allowed[idx] = true;
                 order[norder++] = (uint8_t)idx;
@@ -168,6 +194,43 @@ int xb_method_init_all(const struct xb_rt_info *rt)
     return publish_addr(rt);
 }
 
+/* After the peer table: which methods sleep, how often costly ones poll. */
+static void plan_polling(void)
+{
+    bool cheap_used = false;
+    blockable = blockable2 = -1;
+    for (int i = 0; i < XB_METHOD_NREG; i++)
+        if (registry[i].enabled && xb_peer_count(i) > 0 &&
+            !(registry[i].caps.flags & XB_METHOD_CAP_POLL_COSTLY))
+            cheap_used = true;
+    for (int i = 0; i < XB_METHOD_NREG; i++) {
+        xb_method_t *m = &registry[i];
+        bool used = m->enabled && xb_peer_count(i) > 0;
+        bool costly = (m->caps.flags & XB_METHOD_CAP_POLL_COSTLY) != 0;
+        long idle = costly ? xb_tn_TCP_POLL_IDLE.v.i : 1;
+        long busy = costly ? xb_tn_TCP_POLL_BUSY.v.i : 1;
+        idle = idle < 1 ? 1 : idle;
+        busy = busy < 1 ? 1 : busy;
+        if (costly && !used)
+            idle = busy = 0;        /* never: nobody talks through it */
+        else if (costly && !cheap_used)
+            idle = busy = 1;
+        poll_every_idle[i] = (int)idle;
+        poll_every_busy[i] = (int)busy;
+        if (m->enabled && m->ops->block != NULL && used) {
+            if (blockable < 0)
+                blockable = i;
+            else if (blockable2 < 0)
+                blockable2 = i;
+        }
+    }
+    if (blockable < 0)              /* alone, or only self: shm naps alone */
+        for (int i = 0; i < XB_METHOD_NREG && blockable < 0; i++)
+            if (registry[i].enabled && registry[i].ops->block != NULL &&
+                !(registry[i].caps.flags & XB_METHOD_CAP_POLL_COSTLY))
+                blockable = i;
+}
+
 int xb_method_ready_all(void)
 {
     if (method_rt == NULL)
@@ -181,12 +244,13 @@ int xb_method_ready_all(void)
         int rc = m->ops->ready(m);
         if (rc != XB_OK)
             return rc;
-        if (m->ops->block != NULL && blockable < 0)
-            blockable = i;
         if (m->ops->node_arrive != NULL && nodebar < 0)
             nodebar = i;
     }
-    return xb_peer_table_init(method_rt);
+    int rc = xb_peer_table_init(method_rt);
+    if (rc == XB_OK)
+        plan_polling();
+    return rc;
 }
 
 void xb_method_fini_all(void)
@@ -198,7 +262,7 @@ void xb_method_fini_all(void)
             m->ops->fini(m);
         m->enabled = false;
     }
-    blockable = -1;
+    blockable = blockable2 = -1;
     nodebar = -1;
     method_rt = NULL;
 }
@@ -218,10 +282,25 @@ xb_method_t *xb_method_get(int idx)
 int xb_method_progress_all(void)
 {
     int n = 0;
+    unsigned costly = 0;
     for (int i = 0; i < XB_METHOD_NREG; i++) {
         xb_method_t *m = &registry[i];
-        if (m->enabled)
+        if (!m->enabled)
+            continue;
+        if (XB_UNLIKELY(m->caps.flags & XB_METHOD_CAP_POLL_COSTLY))
+            costly |= 1u << i;
+        else
             n += m->ops->progress(m);
+    }
+    if (costly == 0)
+        return n;
+    poll_tick++;
+    for (int i = 0; i < XB_METHOD_NREG; i++) {
+        if (!(costly & (1u << i)))
+            continue;
+        int every = n == 0 ? poll_every_idle[i] : poll_every_busy[i];
+        if (every == 1 || (every > 1 && poll_tick % (unsigned)every == 0))
+            n += registry[i].ops->progress(&registry[i]);
     }
     return n;
 }
@@ -242,6 +321,21 @@ bool xb_method_node_released(uint32_t ticket)
 
 void xb_method_block(int timeout_ms)
 {
+    if (blockable >= 0 && blockable2 >= 0) {
+        /* shm (first in rule order) and tcp: sleep on the futex in slices,
+         * then look at the sockets without waiting. */
+        xb_method_t *a = &registry[blockable], *b = &registry[blockable2];
+        int slice = (int)xb_tn_TCP_MIXED_SLEEP_MS.v.i, left = timeout_ms;
+        if (slice < 1)
+            slice = 1;
+        do {
+            a->ops->block(a, left < slice ? left : slice);
+            if (a->ops->progress(a) > 0 || b->ops->progress(b) > 0)
+                return;
+            left -= slice;
+        } while (left > 0);
+        return;
+    }
     if (blockable >= 0) {
         xb_method_t *m = &registry[blockable];
         m->ops->block(m, timeout_ms);
@@ -267,6 +361,8 @@ int xb_method_probe(int idx, const char **why)
     xb_err_clear();
     if (idx == XB_METHOD_SELF)
         return xb_self_probe(why);
+    if (idx == XB_METHOD_TCP)
+        return xb_tcp_probe(why);
     return xb_shm_probe(why);
 }
 
@@ -296,9 +392,12 @@ static size_t describe_one(int idx, char *buf, size_t len, size_t off)
                                     ? ((c->flags & XB_METHOD_CAP_GET) ? ",sleep" : "sleep")
                                     : "");
     }
-    if (idx == XB_METHOD_SHM) {
+    if (idx == XB_METHOD_SHM || idx == XB_METHOD_TCP) {
         off = xb_method_bprintf(buf, len, off, "; ");
-        xb_shm_describe(m, buf, len);
+        if (idx == XB_METHOD_SHM)
+            xb_shm_describe(m, buf, len);
+        else
+            xb_tcp_describe(m, buf, len);
         off = strlen(buf);
     }
     return xb_method_bprintf(buf, len, off, "\n");
@@ -319,7 +418,8 @@ int xb_method_describe_all(char *buf, size_t len)
             if (ord[i] != XB_METHOD_SELF)
                 off = xb_method_bprintf(buf, len, off, " > %s%s",
                                         registry[ord[i]].ops->name,
-                                        ord[i] == XB_METHOD_SHM ? " (same node)" : "");
+                                        ord[i] == XB_METHOD_SHM ? " (same node)" :
+                                        ord[i] == XB_METHOD_TCP ? " (any node)" : "");
         off = xb_method_bprintf(buf, len, off, "\n");
     } else {
         off = xb_method_bprintf(buf, len, off, "rule: invalid XB_METHODS: %s\n",

@@ -79,6 +79,9 @@ typedef struct xb_am_done {
 enum {
     XB_METHOD_CAP_GET   = 1u << 0,  /* get(): single copy from peer memory */
     XB_METHOD_CAP_SLEEP = 1u << 1,  /* block(): can sleep until an event   */
+    /* progress() costs a syscall (sockets): the registry polls it every Nth
+     * call or when the cheap methods are idle (method.c, XB_TCP_POLL_*). */
+    XB_METHOD_CAP_POLL_COSTLY = 1u << 2,
 };
 
 typedef struct xb_method_caps {
@@ -143,7 +146,8 @@ int  xb_method_count(void);
 xb_method_t *xb_method_get(int idx);
 /* Poll every enabled method (cheap ones each call). Returns events handled. */
 int  xb_method_progress_all(void);
-/* Sleep in the method that can sleep (shm) until woken or timeout. */
+/* Sleep until woken or timeout: in the one method in use that can sleep;
+ * with several (shm and tcp), in the cheap one in short slices. */
 void xb_method_block(int timeout_ms);
 /* The node barrier (node_arrive above) of the first enabled method that has
  * one; without one the caller uses a message-based barrier. */

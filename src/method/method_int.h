@@ -17,10 +17,11 @@
 #include "runtime/runtime.h"
 
 /* Registry indices: the default rule order. */
-enum { XB_METHOD_SELF = 0, XB_METHOD_SHM = 1, XB_METHOD_NREG = 2 };
+enum { XB_METHOD_SELF = 0, XB_METHOD_SHM = 1, XB_METHOD_TCP = 2, XB_METHOD_NREG = 3 };
 
 extern const xb_method_ops_t xb_self_ops;
 extern const xb_method_ops_t xb_shm_ops;
+extern const xb_method_ops_t xb_tcp_ops;
 
 /* Availability on this machine without a job: XB_OK, or <0 with *why. */
 int xb_self_probe(const char **why);
@@ -28,6 +29,12 @@ int xb_shm_probe(const char **why);
 /* Extra text for crossbar-info ("ring=65536 B x 2, single-copy: on"),
  * appended at strlen(buf). m may be a method that was never initialised. */
 int xb_shm_describe(xb_method_t *m, char *buf, size_t len);
+int xb_tcp_probe(const char **why);
+int xb_tcp_describe(xb_method_t *m, char *buf, size_t len);
+/* "host h via 10.0.0.2:40001, open" for the peer table's describe. */
+int xb_tcp_peer_describe(int rank, char *buf, size_t len);
+/* Foreign or unauthenticated connections closed so far (tests). */
+unsigned long xb_tcp_rejected(void);
 
 /* Rule order after XB_METHODS: indices into the registry. */
 int xb_method_order(const uint8_t **order_p);
@@ -37,6 +44,8 @@ const xb_rt_info_t *xb_method_rt(void);
 /* Peer table (peer.c). */
 int  xb_peer_table_init(const xb_rt_info_t *rt);
 void xb_peer_table_fini(void);
+/* Peers (other than the process itself) the rule gave to method idx. */
+int  xb_peer_count(int idx);
 
 /* snprintf that appends at *off and never overruns (returns the new *off). */
 size_t xb_method_bprintf(char *buf, size_t len, size_t off, const char *fmt, ...)

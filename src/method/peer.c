@@ -21,6 +21,7 @@
 static xb_peer_t *peers;
 static int npeers;
 static int my_rank;
+static int per_method[XB_METHOD_NREG];   /* peers served, self excluded */
 
 enum { NO_METHOD = 0xff };
 
@@ -45,10 +46,14 @@ int xb_peer_table_init(const xb_rt_info_t *rt)
         return xb_err_set(XB_ERR_NO_MEM, "no memory for a peer table of %d entries",
                           rt->size);
     my_rank = rt->rank;
+    for (int i = 0; i < XB_METHOD_NREG; i++)
+        per_method[i] = 0;
     for (int r = 0; r < rt->size; r++) {
         t[r].node = rt->node_of != NULL ? rt->node_of[r] : 0;
         t[r].method = pick_method(r);
         t[r].state = t[r].method == NO_METHOD ? XB_PEER_FAILED : XB_PEER_UNKNOWN;
+        if (t[r].method != NO_METHOD && r != rt->rank)
+            per_method[t[r].method]++;
     }
     peers = t;
     npeers = rt->size;
@@ -59,6 +64,11 @@ int xb_peer_table_init(const xb_rt_info_t *rt)
             xb_log_msg(XB_LOG_METHOD, XB_LOG_DEBUG, "%s", line);
     }
     return XB_OK;
+}
+
+int xb_peer_count(int idx)
+{
+    return idx >= 0 && idx < XB_METHOD_NREG ? per_method[idx] : 0;
 }
 
 void xb_peer_table_fini(void)
@@ -153,6 +163,13 @@ int xb_peer_describe(xb_gpid_t peer, char *buf, size_t len)
         snprintf(buf, len, "rank %u: self (this process), %s", r, state);
     else if (p->method == XB_METHOD_SHM)
         snprintf(buf, len, "rank %u: shm (same node %u), %s", r, p->node, state);
+    else if (p->method == XB_METHOD_TCP) {
+        char how[200];
+        xb_tcp_peer_describe((int)r, how, sizeof(how));
+        snprintf(buf, len, "rank %u: tcp (node %u%s), %s", r, p->node,
+                 p->node == peers[my_rank].node ? ", same node: forced by XB_METHODS"
+                                                 : "", how);
+    }
     else
         snprintf(buf, len, "rank %u: %s (node %u), %s", r,
                  xb_method_get(p->method)->ops->name, p->node, state);

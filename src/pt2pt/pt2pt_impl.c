@@ -137,6 +137,8 @@ static int start_one(MPI_Request h, int idx)
         return xb_err_set(XB_ERR_REQUEST, "request at index %d is not persistent", idx);
     if (r->active || xb_request_is_done(r))
         return xb_err_set(XB_ERR_REQUEST, "request at index %d is already active", idx);
+    if (r->ops != NULL && r->ops->start != NULL)
+        return r->ops->start(r);        /* persistent collective (issue 5) */
     return xb_pt2pt_start(r);
 }
 

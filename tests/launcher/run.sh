@@ -235,6 +235,31 @@ cli)
     [ "$(count '^pmi ok rank [01] size 3 appnum 0 ' "$T/out")" = 2 ] || fail "MPMD app 0"
     [ "$(count '^pmi ok rank 2 size 3 appnum 1 ' "$T/out")" = 1 ] || fail "MPMD app 1"
     run 10 "$MPIEXEC" -n 2 "$LH" exit 0 :; expect_rc 2; expect_err "after ':', no program" ;;
+hosts)
+    # placement on hosts (all started here with --local-hosts), each host its
+    # own node: its own XB_HOST, local ranks, job segment; the node map
+    show='echo "$PMI_RANK $XB_HOST $MPI_LOCALRANKID/$MPI_LOCALNRANKS"'
+    run 20 "$MPIEXEC" -n 5 -hosts a:2,b:1 --local-hosts sh -c "$show"
+    expect_rc 0
+    for l in "0 a 0/4" "1 a 1/4" "2 b 0/1" "3 a 2/4" "4 a 3/4"; do
+        expect_out "^$l\$"
+    done
+    printf '# two hosts\nx slots=2\ny:1 # comment\n\n' >"$T/hf"
+    run 20 "$MPIEXEC" -n 3 -f "$T/hf" --local-hosts sh -c "$show"
+    expect_rc 0; expect_out '^0 x 0/2$'; expect_out '^1 x 1/2$'; expect_out '^2 y 0/1$'
+    MPIEXEC_HOSTS=p,q MPIEXEC_LOCAL_HOSTS=1 run 20 "$MPIEXEC" -n 4 -ppn 1 sh -c "$show"
+    expect_rc 0; expect_out '^0 p 0/2$'; expect_out '^1 q 0/2$'; expect_out '^2 p 1/2$'
+    # every job gets a fresh 64-hex-digit secret
+    run 20 "$MPIEXEC" -n 2 sh -c 'echo "s=$XB_JOB_SECRET"'
+    [ "$(grep -Ec '^s=[0-9a-f]{64}$' "$T/out")" = 2 ] || fail "no job secret"
+    [ "$(sort -u "$T/out" | wc -l)" = 1 ] || fail "ranks of one job got different secrets"
+    cp "$T/out" "$T/first"; run 20 "$MPIEXEC" -n 1 sh -c 'echo "s=$XB_JOB_SECRET"'
+    cmp -s "$T/out" "$T/first" && fail "two jobs got the same secret"
+    # a host that is not this machine is refused, saying why
+    run 20 "$MPIEXEC" -n 2 -hosts "$HOST",elsewhere.invalid "$LH" exit 0
+    expect_rc 2; expect_err "host 'elsewhere.invalid' is not this machine.*not implemented"
+    run 20 "$MPIEXEC" -n 2 -hosts a:x "$LH" exit 0
+    expect_rc 2; expect_err "cannot read 'a:x'" ;;
 *)
     echo "usage: run.sh CASE"; exit 2 ;;
 esac

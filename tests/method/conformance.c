@@ -1,11 +1,16 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* Copyright (c) 2026 The Crossbar authors */
 /*
- * conformance.c - the method conformance suite, run against self and shm in
- * forked processes that share a memfd, without MPI (fake_rt.c stands in for
- * the runtime).
+ * conformance.c - the method conformance suite, run against self, shm and
+ * tcp in forked processes that share a memfd, without MPI (fake_rt.c stands
+ * in for the runtime).
  *
- *   method_conformance [-n N] [--per-node K] [--no-jobseg] [--bench]
+ *   method_conformance [-n N] [--per-node K] [--no-jobseg] [--no-secret] [--bench]
+ *
+ * Which method serves a pair follows XB_METHODS like in a job (default: shm
+ * on a node, tcp across nodes; XB_METHODS=tcp: tcp everywhere). The job
+ * secret is set in the environment as mpiexec does, unless --no-secret
+ * (then rank 0 makes one and publishes it in its tcp address).
  *
  * N processes (default 2), K per "node" (default N). With a launcher-style
  * segment (XB_JOBSEG_FD semantics) unless --no-jobseg, in which case
@@ -32,6 +37,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "fake_rt.h"
+#include "conf_tcp.h"
 #include "method/method.h"
 #include "runtime/jobseg.h"
 
@@ -163,6 +169,31 @@ static void on_stream(xb_gpid_t s, const void *h, size_t hl, const void *p, size
 /* ---- helpers ------------------------------------------------------------------ */
 static xb_gpid_t G(int r) { return xb_gpid_make(0, (uint32_t)r); }
 
+/* Does some method serve the pair (me, r)? */
+static bool reach(int r) { return r != me && xb_peer_method(G(r)) != NULL; }
+static size_t frag_to(int r) { return xb_peer_method(G(r))->caps.frag_max; }
+
+/* The method the rule should give peer r, from XB_METHODS, or NULL. */
+static const char *expected_method(int r)
+{
+    const char *s = getenv("XB_METHODS");
+    const xb_rt_info_t *rt = xb_rt();
+    bool same = rt->node_of[r] == rt->my_node;
+    if (s == NULL || *s == '\0')
+        s = "self,shm,tcp";
+    for (const char *p = s; *p != '\0';) {
+        size_t n = strcspn(p, ", ");
+        if (n == 3 && strncmp(p, "shm", 3) == 0 && same)
+            return "shm";
+        if (n == 3 && strncmp(p, "tcp", 3) == 0)
+            return "tcp";
+        p += n;
+        while (*p == ',' || *p == ' ')
+            p++;
+    }
+    return NULL;
+}
+
 /* Progress until cond() or the deadline; spin a little, then sleep. */
 static bool wait_for(bool (*cond)(void), double limit_s)
 {
@@ -218,16 +249,22 @@ static void test_peers(void)
             continue;
         xb_method_t *m = xb_peer_method(G(r));
         xb_peer_describe(G(r), line, sizeof(line));
-        if (rt->node_of[r] == rt->my_node)
-            CHECK(m != NULL && strcmp(m->ops->name, "shm") == 0,
-                  "same-node peer %d: %s", r, line);
+        const char *want = expected_method(r);
+        if (want != NULL)
+            CHECK(m != NULL && strcmp(m->ops->name, want) == 0 &&
+                  strstr(line, want) != NULL, "peer %d (node %u, mine %u) should "
+                  "use %s: %s", r, rt->node_of[r], rt->my_node, want, line);
         else
             CHECK(m == NULL && strstr(line, "none") != NULL,
-                  "other-node peer %d should be unreachable: %s", r, line);
+                  "peer %d should be unreachable: %s", r, line);
+        (void)rt;
     }
     char buf[2048];
+    const char *on = expected_method(me == 0 ? np - 1 : 0);
+    char want_on[16];
+    snprintf(want_on, sizeof(want_on), "%s: on", on != NULL ? on : "self");
     CHECK(xb_method_describe_all(buf, sizeof(buf)) == XB_OK &&
-          strstr(buf, "shm: on") != NULL, "describe_all: %s", buf);
+          strstr(buf, want_on) != NULL, "describe_all lacks '%s': %s", want_on, buf);
     if (me == 0)
         printf("%s", buf);
 }
@@ -263,9 +300,8 @@ static void test_self(void)
 
 static bool all_seq_in(void)
 {
-    const xb_rt_info_t *rt = xb_rt();
     for (int r = 0; r < np; r++)
-        if (r != me && rt->node_of[r] == rt->my_node && next_seq[r] < NSEQ)
+        if (reach(r) && next_seq[r] < NSEQ)
             return false;
     return true;
 }
@@ -273,20 +309,29 @@ static bool all_seq_in(void)
 /* Every rank sends NSEQ messages of varying size to every same-node peer. */
 static void test_ordering(void)
 {
-    const xb_rt_info_t *rt = xb_rt();
-    size_t frag = xb_method_get(1)->caps.frag_max;
-    uint8_t *buf = malloc(frag + 1);
+    size_t frag = 0;
+    for (int r = 0; r < np; r++)
+        if (reach(r) && frag_to(r) > frag)
+            frag = frag_to(r);
+    if (frag > 65536)
+        frag = 65536;        /* 20000 messages: keep the volume of the test small */
+    if (frag == 0)
+        return;              /* no peer */
+    uint8_t *buf = malloc(frag + 256);
     for (uint64_t i = 0; i < NSEQ; i++) {
         size_t len = (i % 7 == 0) ? (i * 37) % (frag + 1) : i % 200;
         for (size_t k = 0; k < len; k++)
             buf[k] = byte_of(i, k);
         for (int r = 0; r < np; r++) {
-            if (r == me || rt->node_of[r] != rt->my_node)
+            if (!reach(r))
                 continue;
             seq_hdr_t h = { i, (uint32_t)len, (uint32_t)me };
-            struct iovec iov = { buf, len };
-            xb_payload_t pl = { .iov = &iov, .iovcnt = 1, .len = len };
-            int rc = send_retry(r, AM_SEQ, &h, sizeof(h), len ? &pl : NULL);
+            if (len > frag_to(r))
+                h.len = 0;           /* a method with smaller frames: header only */
+            size_t plen = h.len;
+            struct iovec iov = { buf, plen };
+            xb_payload_t pl = { .iov = &iov, .iovcnt = 1, .len = plen };
+            int rc = send_retry(r, AM_SEQ, &h, sizeof(h), plen ? &pl : NULL);
             CHECK(rc == XB_OK, "send seq %llu to %d: %d %s", (unsigned long long)i, r,
                   rc, xb_err_detail());
             if (rc != XB_OK) {
@@ -306,8 +351,7 @@ static volatile uint64_t *xshared;     /* shared by all processes (pre-fork) */
 static bool bp_cond(void) { return bp_got >= xshared[0]; }
 static void test_backpressure(void)
 {
-    const xb_rt_info_t *rt = xb_rt();
-    bool pair = np >= 2 && rt->node_of[1] == rt->node_of[0];
+    bool pair = np >= 2 && (me > 1 || reach(me ^ 1));
     xb_rt_fence();
     if (pair && me == 0) {
         uint8_t data[1000];
@@ -348,22 +392,30 @@ static bool big_cond(void) { return big_got >= big_expect; }
 static void test_big(void)
 {
     const xb_rt_info_t *rt = xb_rt();
-    if (rt->local_size < 2)
+    int next, prev;
+    if (np >= 2 && reach((me + 1) % np) && reach((me + np - 1) % np)) {
+        next = (me + 1) % np;                  /* a ring over every rank */
+        prev = (me + np - 1) % np;
+    } else if (rt->local_size >= 2) {
+        next = rt->local_ranks[(rt->local_rank + 1) % rt->local_size];
+        prev = rt->local_ranks[(rt->local_rank + rt->local_size - 1) % rt->local_size];
+    } else {
         return;
-    int next = rt->local_ranks[(rt->local_rank + 1) % rt->local_size];
-    big_len = xb_method_get(1)->caps.frag_max;
+    }
+    size_t send_len = frag_to(next);
+    big_len = frag_to(prev);
     big_got = 0;
     big_expect = 20;
     xb_rt_fence();
     for (uint64_t id = 0; id < 20; id++) {
         pk_t a = { id };
-        xb_payload_t pl = { .pack = pack_big, .pack_arg = &a, .offset = 0, .len = big_len };
+        xb_payload_t pl = { .pack = pack_big, .pack_arg = &a, .offset = 0, .len = send_len };
         CHECK(send_retry(next, AM_BIG, &id, sizeof(id), &pl) == XB_OK, "big send %llu",
               (unsigned long long)id);
     }
     CHECK(wait_for(big_cond, 20), "got %d of 20 big messages", big_got);
     /* a payload over frag_max is refused, not truncated */
-    xb_payload_t pl = { .pack = pack_big, .pack_arg = &(pk_t){ 0 }, .len = big_len + 8 };
+    xb_payload_t pl = { .pack = pack_big, .pack_arg = &(pk_t){ 0 }, .len = send_len + 8 };
     uint64_t id = 99;
     CHECK(xb_method_send(G(next), AM_BIG, &id, sizeof(id), &pl, NULL) < 0 &&
           xb_method_send(G(next), AM_BIG, &id, sizeof(id), &pl, NULL) != XB_ERR_AGAIN,
@@ -375,8 +427,7 @@ static bool ping_cond(void) { return pings > 0; }
 /* Rank 1 sleeps in block(); rank 0 sends after 100 ms and must wake it. */
 static void test_block(void)
 {
-    const xb_rt_info_t *rt = xb_rt();
-    if (np < 2 || rt->node_of[1] != rt->node_of[0] || me > 1) {
+    if (np < 2 || me > 1 || !reach(me ^ 1)) {
         xb_rt_fence();
         xb_rt_fence();
         return;
@@ -421,7 +472,8 @@ static void test_get(void)
     xb_method_t *shm = xb_method_get(1);
     if (forced_off)
         CHECK(!(shm->caps.flags & XB_METHOD_CAP_GET), "XB_SHM_CMA=off but GET is on");
-    if (np < 2 || rt->node_of[1] != rt->node_of[0] || me > 1) {
+    if (np < 2 || rt->node_of[1] != rt->node_of[0] || me > 1 ||
+        xb_peer_method(G(me ^ 1)) != shm) {
         xb_rt_fence();
         return;
     }
@@ -504,7 +556,7 @@ static void bench_latency(size_t len, int batches, int iters)
 static bool stream_cond(void) { return stream_got >= remote_len; }
 static void bench_stream(size_t msg, int reps)
 {
-    size_t frag = xb_method_get(1)->caps.frag_max;
+    size_t frag = frag_to(me ^ 1);
     uint8_t *src = malloc(msg);
     memset(src, 1, msg);
     stream_dst = malloc(msg);
@@ -578,8 +630,7 @@ static void bench_get(size_t msg, int reps)
 
 static void run_bench(void)
 {
-    const xb_rt_info_t *rt = xb_rt();
-    if (np < 2 || rt->node_of[1] != rt->node_of[0] || me > 1)
+    if (np < 2 || me > 1 || !reach(me ^ 1))
         return;
     bench_latency(8, 31, 2000);
     bench_latency(0, 31, 2000);
@@ -613,6 +664,7 @@ static int child(int rank, int size, int per_node, int jobseg_fd, bool bench)
     xb_rt_fence();
     rc = xb_method_ready_all();
     CHECK(rc == XB_OK, "ready_all: %d %s", rc, xb_err_detail());
+    fake_rt_fence_progress(true);
     if (failures)
         return 1;
     test_peers();
@@ -623,9 +675,11 @@ static int child(int rank, int size, int per_node, int jobseg_fd, bool bench)
     test_big();
     test_block();
     test_get();
+    failures += test_tcp_intruders(me, np);
     if (bench)
         run_bench();
     xb_rt_fence();
+    fake_rt_fence_progress(false);
     xb_method_fini_all();
     return failures ? 1 : 0;
 }
@@ -642,18 +696,20 @@ static int make_jobseg(int nlocal)
 int main(int argc, char **argv)
 {
     int n = 2, per_node = 0;
-    bool jobseg = true, bench = false;
+    bool jobseg = true, bench = false, secret = true;
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "-n") == 0 && i + 1 < argc)
             n = atoi(argv[++i]);
         else if (strcmp(argv[i], "--per-node") == 0 && i + 1 < argc)
             per_node = atoi(argv[++i]);
+        else if (strcmp(argv[i], "--no-secret") == 0)
+            secret = false;
         else if (strcmp(argv[i], "--no-jobseg") == 0)
             jobseg = false;
         else if (strcmp(argv[i], "--bench") == 0)
             bench = true;
         else {
-            fprintf(stderr, "usage: %s [-n N] [--per-node K] [--no-jobseg] [--bench]\n",
+            fprintf(stderr, "usage: %s [-n N] [--per-node K] [--no-jobseg] [--no-secret] [--bench]\n",
                     argv[0]);
             return 2;
         }
@@ -663,6 +719,11 @@ int main(int argc, char **argv)
     if (per_node <= 0 || per_node > n)
         per_node = n;
     fake_rt_setup(n);
+    if (secret)           /* what mpiexec gives every rank of a job */
+        setenv("XB_JOB_SECRET", "00112233445566778899aabbccddeeff"
+               "0123456789abcdef0123456789abcdef", 1);
+    else
+        unsetenv("XB_JOB_SECRET");
     xshared = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
     int nnodes = (n + per_node - 1) / per_node, segfd[MAXP];
     for (int k = 0; k < nnodes; k++) {

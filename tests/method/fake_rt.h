@@ -18,6 +18,8 @@ void fake_rt_setup(int nprocs);
  * (or node = rank / per_node), with the launcher segment fd (or -1). */
 void fake_rt_child(int rank, int size, int per_node, int jobseg_fd);
 xb_rt_info_t *fake_rt_info(void);
+/* Between ready and fini: let the fence poll the methods while it waits. */
+void fake_rt_fence_progress(bool on);
 int xb_tunables_init(void);
 
 #endif

@@ -12,10 +12,6 @@
 #include "datatype/dt_types.h"
 #include "xb_impl.h"
 
-int xb_impl_type_create_hindexed_block(MPI_Count count, MPI_Count blocklength,
-                                       const MPI_Count *array_of_displacements,
-                                       xb_datatype_t *oldtype, MPI_Datatype *newtype);
-
 static int failures;
 
 #define CHECK(cond, ...)                                                     \

@@ -5,13 +5,18 @@
  * independent reference.
  *
  * Each iteration builds a random nested type (depth up to 4: contiguous,
- * vector, hvector, indexed, hindexed, indexed_block, struct, resized, dup;
+ * vector, hvector, indexed, hindexed, indexed_block, struct, resized, dup,
+ * subarray, darray;
  * negative strides and displacements, resized lower bounds, zero-length
  * blocks, zero counts) through the xb_impl_* entry points, and at the same
  * time a description of it that the reference below expands, naively and
  * byte by byte, into the list of memory offsets of its packed bytes. The
  * engine's size, bounds, pack (whole, and in chunks from random offsets),
- * unpack, to_iov and typed copy are compared with that list.
+ * unpack, to_iov and typed copy are compared with that list. Subarray and
+ * darray types (1 to 3 dimensions, both orders, every distribution) are
+ * expanded by walking every index of the array. Every type is also rebuilt
+ * from MPI_Type_get_envelope/contents (recursively) and must pack the same,
+ * and packed to external32 and back (MPI_Pack_external/Unpack_external).
  *
  * Usage: test_datatype_random [seed [iterations]]. The seed is printed, so a
  * failure can be replayed. Bounded in time as well as in iterations.
@@ -152,6 +157,117 @@ static void release(MPI_Datatype h)
         xb_impl_type_free(&h);
 }
 
+
+/* ---- subarray and darray: the reference walks every index of the array ----- */
+/* Linear index of idx[] in an array of sizes[] (C: last index fastest). */
+static long linear(int nd, const long *idx, const MPI_Count *sizes, int order)
+{
+    long lin = 0;
+    for (int k = 0; k < nd; k++) {
+        int i = order == MPI_ORDER_C ? k : nd - 1 - k;
+        lin = lin * sizes[i] + idx[i];
+    }
+    return lin;
+}
+
+/* Advances idx[] over an array of sizes[] in memory order; false at the end. */
+static bool next_index(int nd, long *idx, const MPI_Count *sizes, int order)
+{
+    for (int k = 0; k < nd; k++) {
+        int i = order == MPI_ORDER_C ? nd - 1 - k : k;
+        if (++idx[i] < sizes[i])
+            return true;
+        idx[i] = 0;
+    }
+    return false;
+}
+
+static void array_bounds(ref_t *r, const ref_t *c, int nd, const MPI_Count *sizes)
+{
+    long n = 1;
+    for (int i = 0; i < nd; i++)
+        n *= sizes[i];
+    r->lb = 0;
+    r->ub = n * (c->ub - c->lb);
+    r->mlb = r->mub = true;
+    r->align = c->align;
+}
+
+static int make_subarray(xb_datatype_t *cd, const ref_t *c, ref_t *r, MPI_Datatype *h)
+{
+    int nd = (int)rr(1, 3), order = rr(0, 1) ? MPI_ORDER_C : MPI_ORDER_FORTRAN;
+    MPI_Count sz[3], sub[3], st[3];
+    long idx[3] = { 0, 0, 0 }, ext = c->ub - c->lb;
+    for (int i = 0; i < nd; i++) {
+        sz[i] = rr(1, 4);
+        sub[i] = rr(0, sz[i]);
+        st[i] = rr(0, sz[i] - sub[i]);
+    }
+    bool empty = false;
+    for (int i = 0; i < nd; i++)
+        empty = empty || sub[i] == 0;
+    while (!empty) {
+        long at[3];
+        for (int i = 0; i < nd; i++)
+            at[i] = st[i] + idx[i];
+        long base = linear(nd, at, sz, order) * ext;
+        for (long k = 0; k < c->n; k++)
+            ref_push(r, base + c->off[k], c->st[k]);
+        if (!next_index(nd, idx, sub, order))
+            break;
+    }
+    array_bounds(r, c, nd, sz);
+    return xb_impl_type_create_subarray(nd, sz, sub, st, order, cd, h);
+}
+
+static bool owns(int distrib, int darg, int p, int coord, long gsize, long g)
+{
+    long b;
+    if (distrib == MPI_DISTRIBUTE_NONE)
+        return true;
+    if (distrib == MPI_DISTRIBUTE_BLOCK) {
+        b = darg == MPI_DISTRIBUTE_DFLT_DARG ? (gsize + p - 1) / p : darg;
+        return g / b == coord;
+    }
+    b = darg == MPI_DISTRIBUTE_DFLT_DARG ? 1 : darg;
+    return (g / b) % p == coord;
+}
+
+static int make_darray(xb_datatype_t *cd, const ref_t *c, ref_t *r, MPI_Datatype *h)
+{
+    int nd = (int)rr(1, 3), order = rr(0, 1) ? MPI_ORDER_C : MPI_ORDER_FORTRAN;
+    int dist[3], darg[3], ps[3], coord[3], size = 1;
+    MPI_Count gs[3];
+    long idx[3] = { 0, 0, 0 }, ext = c->ub - c->lb;
+    for (int i = 0; i < nd; i++) {
+        gs[i] = rr(1, 5);
+        ps[i] = (int)rr(1, 3);
+        dist[i] = ps[i] == 1 && rr(0, 2) == 0 ? MPI_DISTRIBUTE_NONE
+                : rr(0, 1) ? MPI_DISTRIBUTE_BLOCK : MPI_DISTRIBUTE_CYCLIC;
+        long minb = (gs[i] + ps[i] - 1) / ps[i];
+        darg[i] = rr(0, 1) ? MPI_DISTRIBUTE_DFLT_DARG
+                : dist[i] == MPI_DISTRIBUTE_BLOCK ? (int)rr(minb, minb + 2) : (int)rr(1, 3);
+        size *= ps[i];
+    }
+    int rank = (int)rr(0, size - 1);
+    for (int i = nd - 1, q = rank; i >= 0; i--) {   /* row-major process grid */
+        coord[i] = q % ps[i];
+        q /= ps[i];
+    }
+    do {
+        bool mine = true;
+        for (int i = 0; i < nd; i++)
+            mine = mine && owns(dist[i], darg[i], ps[i], coord[i], gs[i], idx[i]);
+        if (mine) {
+            long base = linear(nd, idx, gs, order) * ext;
+            for (long k = 0; k < c->n; k++)
+                ref_push(r, base + c->off[k], c->st[k]);
+        }
+    } while (next_index(nd, idx, gs, order));
+    array_bounds(r, c, nd, gs);
+    return xb_impl_type_create_darray(size, rank, nd, gs, dist, darg, ps, order, cd, h);
+}
+
 static MPI_Datatype make_type(int depth, ref_t *r);
 
 static MPI_Datatype make_derived(int depth, ref_t *r)
@@ -161,7 +277,7 @@ static MPI_Datatype make_derived(int depth, ref_t *r)
     xb_datatype_t *cd = xb_dt_from_handle(ch);
     long ext = c.ub - c.lb;
     bnd_t b = {0};
-    int kind = (int)rr(0, 8), rc = XB_OK;
+    int kind = (int)rr(0, 10), rc = XB_OK;
     MPI_Count bl[6], dp[6];
     long n = rr(0, 5);
     switch (kind) {
@@ -239,6 +355,16 @@ static MPI_Datatype make_derived(int depth, ref_t *r)
         release(ch);
         goto done;
     }
+    case 9:                                     /* subarray */
+        rc = make_subarray(cd, &c, r, &h);
+        ref_free(&c);
+        release(ch);
+        goto done;
+    case 10:                                    /* darray */
+        rc = make_darray(cd, &c, r, &h);
+        ref_free(&c);
+        release(ch);
+        goto done;
     default: {                                  /* dup */
         rc = xb_impl_type_dup(cd, &h);
         *r = c;
@@ -271,6 +397,108 @@ static MPI_Datatype make_type(int depth, ref_t *r)
         release(h);
         ref_free(&t);
     }
+}
+
+
+/* ---- MPI_Type_get_contents: rebuild a type from its envelope --------------- */
+static MPI_Datatype rebuild(MPI_Datatype h)
+{
+    xb_datatype_t *dt = xb_dt_from_handle(h);
+    MPI_Count ni, na, nl, nt;
+    int comb;
+    if (xb_impl_type_get_envelope(dt, &ni, &na, &nl, &nt, &comb) != XB_OK)
+        return MPI_DATATYPE_NULL;
+    if (comb == MPI_COMBINER_NAMED)
+        return h;
+    int *I = malloc((size_t)(ni + 1) * sizeof(int));
+    MPI_Aint *A = malloc((size_t)(na + 1) * sizeof(MPI_Aint));
+    MPI_Count *L = malloc((size_t)(nl + ni + na + 1) * sizeof(MPI_Count));
+    MPI_Datatype *T = malloc((size_t)(nt + 1) * sizeof(MPI_Datatype));
+    MPI_Datatype *R = malloc((size_t)(nt + 1) * sizeof(MPI_Datatype));
+    MPI_Datatype out = MPI_DATATYPE_NULL;
+    int rc = xb_impl_type_get_contents(dt, ni, na, nl, nt, I, A, L, T);
+    for (MPI_Count i = 0; rc == XB_OK && i < nt; i++) {
+        R[i] = rebuild(T[i]);
+        release(T[i]);          /* get_contents gave a reference */
+    }
+    /* everything as MPI_Count for the constructors: ints, then addresses */
+    MPI_Count *C = L + nl;
+    for (MPI_Count i = 0; i < ni; i++)
+        C[i] = I[i];
+    xb_datatype_t *c0 = nt > 0 ? xb_dt_from_handle(R[0]) : NULL;
+    if (rc == XB_OK) {
+        switch (comb) {
+        case MPI_COMBINER_DUP: rc = xb_impl_type_dup(c0, &out); break;
+        case MPI_COMBINER_CONTIGUOUS: rc = xb_impl_type_contiguous(C[0], c0, &out); break;
+        case MPI_COMBINER_VECTOR: rc = xb_impl_type_vector(C[0], C[1], C[2], c0, &out); break;
+        case MPI_COMBINER_HVECTOR:
+            rc = xb_impl_type_create_hvector(C[0], C[1], A[0], c0, &out); break;
+        case MPI_COMBINER_INDEXED:
+            rc = xb_impl_type_indexed(C[0], C + 1, C + 1 + C[0], c0, &out); break;
+        case MPI_COMBINER_HINDEXED: {
+            MPI_Count *d = C + ni;
+            for (MPI_Count i = 0; i < na; i++) d[i] = A[i];
+            rc = xb_impl_type_create_hindexed(C[0], C + 1, d, c0, &out); break;
+        }
+        case MPI_COMBINER_INDEXED_BLOCK:
+            rc = xb_impl_type_create_indexed_block(C[0], C[1], C + 2, c0, &out); break;
+        case MPI_COMBINER_STRUCT: {
+            MPI_Count *d = C + ni;
+            for (MPI_Count i = 0; i < na; i++) d[i] = A[i];
+            rc = xb_impl_type_create_struct(C[0], C + 1, d, R, &out); break;
+        }
+        case MPI_COMBINER_RESIZED:
+            rc = xb_impl_type_create_resized(c0, A[0], A[1], &out); break;
+        case MPI_COMBINER_SUBARRAY: {
+            MPI_Count n = C[0];
+            rc = xb_impl_type_create_subarray((int)n, C + 1, C + 1 + n, C + 1 + 2 * n,
+                                              (int)C[1 + 3 * n], c0, &out); break;
+        }
+        case MPI_COMBINER_DARRAY: {
+            int n = I[2];
+            rc = xb_impl_type_create_darray(I[0], I[1], n, C + 3, I + 3 + n, I + 3 + 2 * n,
+                                            I + 3 + 3 * n, I[3 + 4 * n], c0, &out); break;
+        }
+        default: rc = XB_ERR_INTERN; FAIL("unexpected combiner %d", comb); break;
+        }
+    }
+    if (rc != XB_OK)
+        FAIL("rebuild of combiner %d: rc %d %s", comb, rc, xb_err_detail());
+    for (MPI_Count i = 0; i < nt; i++)
+        release(R[i]);
+    free(I); free(A); free(L); free(T); free(R);
+    return rc == XB_OK ? out : MPI_DATATYPE_NULL;
+}
+
+/* The rebuilt type packs exactly as the original. */
+static void check_rebuild(MPI_Datatype h, const ref_t *r, long iter)
+{
+    MPI_Datatype h2 = rebuild(h), hc = h2;
+    if (h2 == MPI_DATATYPE_NULL)
+        return;
+    xb_impl_type_commit(&hc);
+    xb_datatype_t *a = xb_dt_from_handle(h), *b = xb_dt_from_handle(h2);
+    if (xb_dt_size(a) != xb_dt_size(b) || xb_dt_extent(a) != xb_dt_extent(b) ||
+        xb_dt_lb(a) != xb_dt_lb(b) || xb_dt_true_lb(a) != xb_dt_true_lb(b)) {
+        FAIL("iter %ld: rebuilt type differs in size or bounds", iter);
+    } else if (r->n > 0) {
+        long lo = 0, hi = 1;
+        for (long k = 0; k < r->n; k++) {
+            lo = r->off[k] < lo ? r->off[k] : lo;
+            hi = r->off[k] + 1 > hi ? r->off[k] + 1 : hi;
+        }
+        unsigned char *mem = malloc((size_t)(hi - lo)), *p1 = malloc((size_t)r->n),
+                      *p2 = malloc((size_t)r->n);
+        for (long i = 0; i < hi - lo; i++)
+            mem[i] = (unsigned char)rnd();
+        size_t d1 = 0, d2 = 0;
+        xb_dt_pack(mem - lo, 1, a, 0, p1, (size_t)r->n, &d1);
+        xb_dt_pack(mem - lo, 1, b, 0, p2, (size_t)r->n, &d2);
+        if (d1 != d2 || memcmp(p1, p2, d1) != 0)
+            FAIL("iter %ld: rebuilt type packs differently", iter);
+        free(mem); free(p1); free(p2);
+    }
+    release(h2);
 }
 
 /* ---- one iteration --------------------------------------------------------- */
@@ -386,6 +614,21 @@ static void check_one(MPI_Datatype h, const ref_t *r, long iter)
                 mem3[i * ext + r->off[k] - lo] = want[p];
         if (rc != XB_OK || memcmp(mem2, mem3, span) != 0)
             FAIL("iter %ld: copy type to type", iter);
+        /* external32 there and back lands the same bytes */
+        MPI_Count esz = 0, pos = 0, upos = 0;
+        xb_impl_pack_external_size("external32", count, dt, &esz);
+        unsigned char *ext32 = malloc((size_t)esz + 1);
+        for (size_t i = 0; i < span; i++)
+            mem2[i] = mem3[i];
+        rc = xb_impl_pack_external("external32", buf, count, dt, ext32, esz, &pos);
+        if (rc == XB_OK)
+            rc = xb_impl_unpack_external("external32", ext32, esz, &upos, mem2 - lo,
+                                         count, dt);
+        if (rc != XB_OK || pos != esz || upos != esz || memcmp(mem2, mem3, span) != 0)
+            FAIL("iter %ld: external32 round trip: rc %d (%s), %lld/%lld of %lld bytes",
+                 iter, rc, rc ? xb_err_detail() : "", (long long)pos, (long long)upos,
+                 (long long)esz);
+        free(ext32);
     }
     free(mem);
     free(mem2);
@@ -420,8 +663,10 @@ int main(int argc, char **argv)
         int rc = xb_impl_type_commit(&hc);
         if (rc != XB_OK)
             FAIL("iter %ld: commit: %d %s", it, rc, xb_err_detail());
-        else
+        else {
             check_one(h, &r, it);
+            check_rebuild(h, &r, it);
+        }
         release(h);
         ref_free(&r);
     }

@@ -3,7 +3,8 @@
 /*
  * test_group.c - group operations without a job: incl, excl,
  * translate_ranks, compare, rank, free, MPI_GROUP_EMPTY, identity maps,
- * and the error paths (rank out of range, duplicate rank, freed handle).
+ * the set operations and range forms (group_ops.c), and the error paths
+ * (rank out of range, duplicate rank, bad range, freed handle).
  */
 #include <stdio.h>
 #include <string.h>
@@ -22,6 +23,51 @@ static int failures;
     } while (0)
 
 static xb_group_t *G(MPI_Group h) { return xb_group_from_handle(h); }
+
+/* Members of h as world ranks equal want[0..n). */
+static void same(MPI_Group h, int n, const int *want, const char *what)
+{
+    xb_group_t *g = G(h);
+    CHECK(g != NULL && g->size == n, "%s: size %d want %d", what, g ? g->size : -1, n);
+    for (int i = 0; g != NULL && i < n && i < g->size; i++)
+        CHECK((int)xb_group_gpid(g, i) == want[i], "%s: member %d is %d want %d",
+              what, i, (int)xb_group_gpid(g, i), want[i]);
+    if (h != MPI_GROUP_EMPTY)
+        xb_impl_group_free(&h);
+}
+
+/* union/intersection/difference/range_incl/range_excl (group_ops.c) */
+static void set_ops(xb_group_t *world, xb_group_t *rev)
+{
+    int s1[3] = { 1, 3, 5 }, s2[3] = { 5, 6, 1 };
+    MPI_Group h1, h2, h;
+    xb_impl_group_incl(world, 3, s1, &h1);
+    xb_impl_group_incl(world, 3, s2, &h2);
+    xb_impl_group_union(G(h1), G(h2), &h);
+    same(h, 4, (int[]){ 1, 3, 5, 6 }, "union");
+    xb_impl_group_intersection(G(h2), G(h1), &h);
+    same(h, 2, (int[]){ 5, 1 }, "intersection keeps group1's order");
+    xb_impl_group_difference(G(h1), G(h2), &h);
+    same(h, 1, (int[]){ 3 }, "difference");
+    xb_impl_group_difference(G(h1), G(h1), &h);
+    CHECK(h == MPI_GROUP_EMPTY, "difference with itself is MPI_GROUP_EMPTY");
+    xb_impl_group_union(world, rev, &h);
+    CHECK(G(h) != NULL && G(h)->world == NULL && G(h)->rank == 2,
+          "world union reversed is the identity group");
+    xb_impl_group_free(&h);
+    int r1[2][3] = { { 7, 1, -3 }, { 0, 0, 1 } };       /* 7 4 1 0 */
+    xb_impl_group_range_incl(world, 2, r1, &h);
+    same(h, 4, (int[]){ 7, 4, 1, 0 }, "range_incl");
+    xb_impl_group_range_excl(world, 2, r1, &h);
+    same(h, 4, (int[]){ 2, 3, 5, 6 }, "range_excl");
+    int bad[1][3] = { { 0, 8, 1 } };
+    CHECK(xb_impl_group_range_incl(world, 1, bad, &h) == -MPI_ERR_RANK, "range past end");
+    int back[1][3] = { { 5, 1, 1 } };
+    CHECK(xb_impl_group_range_excl(world, 1, back, &h) == -MPI_ERR_ARG,
+          "stride pointing away");
+    xb_impl_group_free(&h1);
+    xb_impl_group_free(&h2);
+}
 
 int main(void)
 {
@@ -107,6 +153,7 @@ int main(void)
     CHECK(xb_impl_group_free(&hsub) == 0 && hsub == MPI_GROUP_NULL, "free sub");
     CHECK(G(keep) == NULL, "freed group no longer resolves");
     CHECK(xb_impl_group_free(&keep) == -MPI_ERR_GROUP, "double free is an error");
+    set_ops(world, grev);
     xb_impl_group_free(&hrev);
     xb_impl_group_free(&hex);
     xb_group_release(world);

@@ -3,8 +3,10 @@
 /*
  * typeerrors.c - datatype error paths under MPI_ERRORS_RETURN: an
  * uncommitted type in a send, freeing MPI_INT, a negative block length, a
- * freed handle, MPI_DATATYPE_NULL in a struct; each returns the right class
- * with a message, and the library keeps working afterwards.
+ * freed handle, MPI_DATATYPE_NULL in a struct, a committed type used after
+ * free, a subarray past the end, an inconsistent darray grid, a bad datarep;
+ * each returns the right class with a message, and the library keeps
+ * working afterwards.
  */
 #include <stdio.h>
 #include <string.h>
@@ -67,6 +69,36 @@ int main(int argc, char **argv)
     MPI_Datatype sty[2] = { MPI_INT, MPI_DATATYPE_NULL };
     rc = MPI_Type_create_struct(2, sbl, sdp, sty, &bad);
     expect_class(rc, MPI_ERR_TYPE, "struct with MPI_DATATYPE_NULL", "array_of_types[1]");
+
+    /* issue 3: a committed type used after free, an uncommitted type in
+     * MPI_Pack, a subarray that does not fit, an inconsistent darray grid,
+     * a negative count, a bad datarep */
+    MPI_Datatype c2;
+    MPI_Type_contiguous(2, MPI_INT, &c2);
+    MPI_Type_commit(&c2);
+    MPI_Datatype stale = c2;
+    MPI_Type_free(&c2);
+    rc = MPI_Type_size(stale, &size);
+    expect_class(rc, MPI_ERR_TYPE, "size of a freed type", "datatype");
+    char pbuf[64];
+    int pos = 0;
+    rc = MPI_Pack(buf, 1, stale, pbuf, sizeof(pbuf), &pos, MPI_COMM_WORLD);
+    expect_class(rc, MPI_ERR_TYPE, "pack with a freed type", "datatype");
+    rc = MPI_Pack(buf, 1, v, pbuf, sizeof(pbuf), &pos, MPI_COMM_WORLD);
+    expect_class(rc, MPI_ERR_TYPE, "pack with an uncommitted type", "commit");
+    int sz[2] = { 4, 4 }, sub[2] = { 2, 2 }, st[2] = { 1, 3 };
+    rc = MPI_Type_create_subarray(2, sz, sub, st, MPI_ORDER_C, MPI_INT, &bad);
+    expect_class(rc, MPI_ERR_ARG, "subarray past the end", "array_of_starts[1]");
+    int ds[2] = { MPI_DISTRIBUTE_BLOCK, MPI_DISTRIBUTE_BLOCK };
+    int da[2] = { MPI_DISTRIBUTE_DFLT_DARG, MPI_DISTRIBUTE_DFLT_DARG }, ps[2] = { 3, 2 };
+    rc = MPI_Type_create_darray(4, 0, 2, sz, ds, da, ps, MPI_ORDER_C, MPI_INT, &bad);
+    expect_class(rc, MPI_ERR_ARG, "darray grid 3x2 for 4 processes",
+                 "inconsistent process grid");
+    rc = MPI_Type_contiguous(-1, MPI_INT, &bad);
+    expect_class(rc, MPI_ERR_COUNT, "negative count", "count");
+    MPI_Aint esz;
+    rc = MPI_Pack_external_size("little-endian", 1, MPI_INT, &esz);
+    expect_class(rc, MPI_ERR_UNSUPPORTED_DATAREP, "datarep", "little-endian");
 
     /* still working: the committed vector goes through */
     MPI_Type_commit(&v);

@@ -1,0 +1,91 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* Copyright (c) 2026 The Crossbar authors */
+/*
+ * coll.c - collective benchmarks: microseconds per MPI_Barrier, MPI_Bcast,
+ * MPI_Allreduce (MPI_SUM on doubles) or MPI_Alltoall (bytes per peer), on
+ * all ranks, median over batches, the slowest rank's view of each batch.
+ * Sizes 8 B .. 4 MiB (the message of bcast/allreduce, the block of
+ * alltoall). Plain MPI: builds with any mpicc.
+ *   mpiexec -n 4 ./coll -c bcast [-q] [-m MAXSIZE]
+ */
+#include "bench.h"
+
+enum { BARRIER, BCAST, ALLREDUCE, ALLTOALL };
+static const char *const names[] = { "barrier", "bcast", "allreduce", "alltoall" };
+
+static int which, nranks;
+static char *sbuf, *rbuf;
+
+static void one(long size, int root)
+{
+    switch (which) {
+    case BARRIER: MPI_Barrier(MPI_COMM_WORLD); break;
+    case BCAST: MPI_Bcast(sbuf, (int)size, MPI_BYTE, root, MPI_COMM_WORLD); break;
+    case ALLREDUCE:
+        MPI_Allreduce(sbuf, rbuf, (int)(size / 8), MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+        break;
+    default:
+        MPI_Alltoall(sbuf, (int)size, MPI_BYTE, rbuf, (int)size, MPI_BYTE, MPI_COMM_WORLD);
+    }
+}
+
+static double batch(long size, int k)
+{
+    MPI_Barrier(MPI_COMM_WORLD);
+    double t0 = MPI_Wtime();
+    for (int i = 0; i < k; i++)
+        one(size, 0);
+    double t = (MPI_Wtime() - t0) / k * 1e6, tmax;
+    MPI_Allreduce(&t, &tmax, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+    return tmax;
+}
+
+int main(int argc, char **argv)
+{
+    int rank;
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &nranks);
+    bench_opts_t o = bench_parse(argc, argv, 4L << 20);
+    which = -1;
+    for (int i = 1; i + 1 < argc; i++)
+        if (!strcmp(argv[i], "-c"))
+            for (int w = 0; w < 4; w++)
+                if (!strcmp(argv[i + 1], names[w]))
+                    which = w;
+    if (which < 0) {
+        if (rank == 0)
+            fprintf(stderr, "usage: coll -c barrier|bcast|allreduce|alltoall [-q] [-m MAX]\n");
+        MPI_Abort(MPI_COMM_WORLD, 2);
+    }
+    long per = which == ALLTOALL ? nranks : 1;
+    sbuf = bench_alloc(o.maxsize * per);
+    rbuf = bench_alloc(o.maxsize * per);
+    if (rank == 0)
+        printf("# %s-%dr us lower\n", names[which], nranks);
+    static const long sizes[] = { 8, 64, 512, 4096, 32768, 262144, 1L << 20, 4L << 20 };
+    for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++) {
+        long size = which == BARRIER ? 0 : sizes[s];
+        if (size > o.maxsize)
+            break;
+        batch(size, 2);                       /* warm up */
+        double probe = 1e30;
+        for (int t = 0; t < 3; t++) {
+            double x = batch(size, 2) * 1e-6;
+            probe = x < probe ? x : probe;
+        }
+        int k = bench_batch_len(probe, o.quick ? 5e-3 : 25e-3, 1, 2000, MPI_COMM_WORLD);
+        int nb = o.quick ? 3 : 9;
+        double v[16];
+        for (int b = 0; b < nb; b++)
+            v[b] = batch(size, k);
+        if (rank == 0)
+            bench_report(size, v, nb);
+        if (which == BARRIER)
+            break;
+    }
+    free(sbuf);
+    free(rbuf);
+    MPI_Finalize();
+    return 0;
+}

@@ -1,0 +1,97 @@
+#!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright (c) 2026 The Crossbar authors
+#
+# bench/run_coll.sh - collectives, Crossbar vs Open MPI vs MPICH, side by
+# side: builds bench/coll.c with each implementation's mpicc, runs barrier,
+# bcast, allreduce and alltoall at 2, 4 and 8 ranks (4 and 8 oversubscribe a
+# 2-core machine), interleaved (the order rotates every round), and prints
+# one markdown table with bench/table.py (median over rounds of each run's
+# median; the last column is Crossbar's advantage over the better other).
+#
+#   sh bench/run_coll.sh                   ~10 minutes
+#   BENCH_ROUNDS=1 BENCH_QUICK=1 sh bench/run_coll.sh   a quick smoke run
+# Environment: XB_BUILD_DIR (default build), BENCH_OUT (default
+# <build>/bench-coll), BENCH_ROUNDS (3), BENCH_QUICK (0), BENCH_IMPLS,
+# BENCH_NPS ("2 4 8"), BENCH_COLLS ("barrier bcast allreduce alltoall"),
+# BENCH_MAX (largest size, default 4 MiB).
+set -eu
+here=$(cd -P -- "$(dirname -- "$0")" && pwd -P)
+root=$(dirname -- "$here")
+build=${XB_BUILD_DIR:-$root/build}
+out=${BENCH_OUT:-$build/bench-coll}
+rounds=${BENCH_ROUNDS:-3}
+quick=""
+[ "${BENCH_QUICK:-0}" = 1 ] && quick="-q"
+impls=${BENCH_IMPLS:-"crossbar openmpi mpich"}
+nps=${BENCH_NPS:-"2 4 8"}
+colls=${BENCH_COLLS:-"barrier bcast allreduce alltoall"}
+max=${BENCH_MAX:-4194304}
+python=${PYTHON:-python3}
+
+cc_of() {
+    case $1 in
+        crossbar) echo "$build/bin/mpicc" ;;
+        openmpi) echo "mpicc.openmpi" ;;
+        mpich) echo "mpicc.mpich" ;;
+    esac
+}
+run_of() {
+    case $1 in
+        crossbar) echo "$build/bin/mpiexec" ;;
+        openmpi) echo "mpiexec.openmpi --allow-run-as-root --oversubscribe" ;;
+        mpich) echo "mpiexec.mpich" ;;
+    esac
+}
+
+rm -rf "$out/raw"
+mkdir -p "$out/raw"
+have=""
+for impl in $impls; do
+    cc=$(cc_of "$impl")
+    set -- $(run_of "$impl")
+    if ! command -v "$cc" >/dev/null 2>&1 || ! command -v "$1" >/dev/null 2>&1; then
+        echo "bench: $impl skipped ($cc or $1 not found)" >&2
+        continue
+    fi
+    mkdir -p "$out/$impl"
+    if "$cc" -O2 -w -o "$out/$impl/coll" "$here/coll.c"; then
+        have="$have $impl"
+    else
+        echo "bench: $impl does not build" >&2
+    fi
+done
+[ -n "$have" ] || { echo "bench: nothing to run" >&2; exit 1; }
+echo "bench: implementations:$have; $rounds round(s)" >&2
+
+# run IMPL COLL NP -> raw/IMPL__COLL-NPr__NP__ROUND.txt
+run() {
+    impl=$1 coll=$2 np=$3
+    f="$out/raw/${impl}__${coll}-${np}r__${np}__${round}.txt"
+    # shellcheck disable=SC2046
+    if ! timeout -k 5 300 $(run_of "$impl") -n "$np" "$out/$impl/coll" -c "$coll" \
+            -m "$max" $quick >"$f" 2>"$f.err"; then
+        echo "bench: $impl $coll -n $np failed (see $f.err)" >&2
+    fi
+}
+
+round=1
+while [ $round -le "$rounds" ]; do
+    order=$(echo $have | awk -v r=$round '{n=NF; for(i=0;i<n;i++) printf "%s ", $(((i+r-1)%n)+1)}')
+    echo "bench: round $round: $order" >&2
+    for np in $nps; do
+        for coll in $colls; do
+            for impl in $order; do run "$impl" "$coll" "$np"; done
+        done
+    done
+    round=$((round + 1))
+done
+
+{
+    echo "Measured $(date -u '+%Y-%m-%d %H:%M UTC') on $(uname -srm);" \
+         "$(nproc) CPUs ($(sed -n 's/^model name[^:]*: //p' /proc/cpuinfo | head -1));" \
+         "load average $(cut -d' ' -f1-3 /proc/loadavg); $rounds round(s)."
+    echo
+    "$python" "$here/table.py" "$out/raw"
+} | tee "$out/table.md"
+echo "bench: table written to $out/table.md" >&2

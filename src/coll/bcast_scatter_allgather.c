@@ -1,0 +1,60 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* Copyright (c) 2026 The Crossbar authors */
+/*
+ * bcast_scatter_allgather.c - broadcast for large messages: the root's
+ * bytes are cut into p chunks, scattered down a binomial tree (each rank
+ * receives the chunks of its subtree in one message) and then gathered by
+ * every rank around a ring (p - 1 steps). About 2 (p - 1) / p of the
+ * message crosses each link instead of log2(p) times all of it. Works on
+ * the bytes of contiguous data; other layouts use the binomial tree.
+ */
+#include "coll/coll_int.h"
+
+static MPI_Count coff(MPI_Count n, int parts, int c)
+{
+    MPI_Count q = n / parts, r = n % parts;
+    return c * q + (c < r ? c : r);
+}
+
+int xb_coll_bcast_scatter_allgather(xb_coll_sched_t *s, const xb_coll_args_t *a)
+{
+    int p = a->comm->size, root = a->root, rc = XB_OK;
+    if (!xb_dt_is_contig(a->rdt, a->rcount))
+        return xb_coll_bcast_binomial(s, a);
+    int v = (a->comm->rank - root + p) % p;
+    MPI_Count n = a->rcount * xb_dt_size(a->rdt);
+    char *base = (char *)a->rbuf + xb_dt_true_lb(a->rdt);
+    xb_datatype_t *byte = xb_dt_from_handle(MPI_BYTE);
+    int low = 1;                     /* lowest set bit of v (>= p for the root) */
+    while (low < p && !(v & low))
+        low <<= 1;
+    int sub = p - v < low ? p - v : low;
+    if (v != 0) {
+        MPI_Count o = coff(n, p, v);
+        rc = xb_coll_sched_recv(s, base + o, coff(n, p, v + sub) - o, byte,
+                                (v - low + root) % p);
+        if (rc == XB_OK)
+            rc = xb_coll_sched_fence(s);
+    }
+    for (int mask = low >> 1; mask > 0 && rc == XB_OK; mask >>= 1) {
+        if (v + mask >= p)
+            continue;
+        int end = v + 2 * mask < p ? v + 2 * mask : p;
+        MPI_Count o = coff(n, p, v + mask);
+        rc = xb_coll_sched_send(s, base + o, coff(n, p, end) - o, byte,
+                                (v + mask + root) % p);
+    }
+    if (rc == XB_OK)
+        rc = xb_coll_sched_fence(s);
+    int right = (a->comm->rank + 1) % p, left = (a->comm->rank - 1 + p) % p;
+    for (int k = 0; k < p - 1 && rc == XB_OK; k++) {
+        int sc = (v - k + p) % p, rcn = (v - k - 1 + 2 * p) % p;
+        MPI_Count so = coff(n, p, sc), ro = coff(n, p, rcn);
+        rc = xb_coll_sched_recv(s, base + ro, coff(n, p, rcn + 1) - ro, byte, left);
+        if (rc == XB_OK)
+            rc = xb_coll_sched_send(s, base + so, coff(n, p, sc + 1) - so, byte, right);
+        if (rc == XB_OK)
+            rc = xb_coll_sched_fence(s);
+    }
+    return rc;
+}

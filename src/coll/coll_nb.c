@@ -1,0 +1,113 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* Copyright (c) 2026 The Crossbar authors */
+/*
+ * coll_nb.c - nonblocking and persistent collectives: a collective request
+ * (XB_REQ_COLL) owns a heap schedule; active schedules sit on a list that
+ * the coll layer's progress hook advances at every poll of the progress
+ * engine, so they move on in every MPI call (Wait, Test, other
+ * communication) until a progress thread exists.
+ *
+ * Request lifecycle: post -> (active list) -> complete (status error set,
+ * xb_request_complete). A nonpersistent request is freed by Wait/Test or
+ * Request_free; a persistent one (persistent = true) starts inactive and is
+ * re-armed by MPI_Start (ops.start), which restarts the schedule. Freeing
+ * the request destroys the schedule (ops.destroy).
+ */
+#include <stdlib.h>
+#include "coll/coll_int.h"
+#include "pt2pt/pt2pt.h"
+
+static xb_coll_sched_t *active;      /* singly linked through ->next */
+static bool in_hook;
+
+static void finish(xb_coll_sched_t *s, int rc)
+{
+    xb_request_t *r = s->req;
+    xb_status_set_empty(&r->status);
+    r->status.error = rc == XB_OK ? MPI_SUCCESS : -rc;
+    xb_request_complete(r);
+}
+
+static int coll_hook(xb_progress_t *pc)
+{
+    (void)pc;
+    if (in_hook || active == NULL)
+        return 0;
+    in_hook = true;
+    int events = 0;
+    xb_coll_sched_t **link = &active;
+    while (*link != NULL) {
+        xb_coll_sched_t *s = *link;
+        int pc0 = s->pc;
+        int rc = xb_coll_sched_advance(s);
+        if (rc == XB_INPROGRESS) {
+            events += s->pc != pc0;
+            link = &s->next;
+            continue;
+        }
+        *link = s->next;          /* unlink first: finishing may free s */
+        s->next = NULL;
+        events++;
+        finish(s, rc);
+    }
+    in_hook = false;
+    return events;
+}
+
+/* Start (or restart) the schedule of request r: advance once, then either
+ * finish at once or join the active list. */
+static int start(xb_request_t *r)
+{
+    xb_coll_sched_t *s = r->extra;
+    atomic_store_explicit(&r->done, 0, memory_order_relaxed);
+    r->active = 1;
+    xb_coll_sched_restart(s);
+    int rc = xb_coll_sched_advance(s);
+    if (rc == XB_INPROGRESS) {
+        s->next = active;
+        active = s;
+        return XB_OK;
+    }
+    finish(s, rc);
+    return XB_OK;
+}
+
+static void destroy(xb_request_t *r)
+{
+    xb_coll_sched_t *s = r->extra;
+    r->extra = NULL;
+    if (s == NULL)
+        return;
+    for (xb_coll_sched_t **l = &active; *l != NULL; l = &(*l)->next)
+        if (*l == s) {
+            *l = s->next;
+            break;
+        }
+    xb_coll_sched_destroy(s);
+}
+
+static const xb_req_ops_t coll_ops = { start, destroy };
+
+int xb_coll_sched_post(xb_coll_sched_t *s, bool persistent, MPI_Request *req)
+{
+    xb_request_t *r = xb_request_alloc(XB_REQ_COLL);
+    if (r == NULL) {
+        xb_coll_sched_destroy(s);
+        return XB_ERR_NO_MEM;
+    }
+    r->comm = s->comm;
+    r->fn = s->fn;
+    r->extra = s;
+    r->ops = &coll_ops;
+    r->persistent = persistent;
+    s->req = r;
+    *req = xb_request_to_handle(r);
+    return persistent ? XB_OK : start(r);
+}
+
+int xb_coll_nb_init(void)
+{
+    active = NULL;
+    in_hook = false;
+    return xb_progress_hook_add(coll_hook);
+}

@@ -1,0 +1,316 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* Copyright (c) 2026 The Crossbar authors */
+/*
+ * coll_sched.c - building and running schedules (see coll_sched.h).
+ */
+#include <stdlib.h>
+#include <string.h>
+#include "coll/coll_int.h"
+#include "method/method.h"
+#include "pt2pt/pt2pt.h"
+
+/* One temporary buffer: a header, then the data (16-byte aligned). */
+struct xb_coll_mem {
+    xb_coll_mem_t *next;
+    void          *pad;
+};
+
+/* Tags: the collective kind in the low bits, the sequence number above, so
+ * collectives outstanding at once never match each other's messages. */
+enum { SEQ_BITS = 20 };
+
+void xb_coll_sched_init(xb_coll_sched_t *s, xb_comm_t *comm, int kind)
+{
+    memset(s, 0, offsetof(xb_coll_sched_t, inline_steps));
+    s->comm = comm;
+    uint32_t seq = comm->coll_seq++ & ((1u << SEQ_BITS) - 1);
+    s->tag = XB_COLL_TAG(kind) + (int)(seq * 32u);
+    s->steps = s->inline_steps;
+    s->cap = XB_COLL_SCHED_INLINE;
+    s->reqs = s->inline_reqs;
+    s->reqcap = XB_COLL_SCHED_INLINE;
+}
+
+static xb_coll_step_t *add(xb_coll_sched_t *s, int op)
+{
+    if (s->nsteps == s->cap) {
+        int cap = s->cap * 2;
+        xb_coll_step_t *n = malloc((size_t)cap * sizeof(*n));
+        if (n == NULL) {
+            xb_err_set(XB_ERR_NO_MEM, "out of memory for a collective schedule "
+                       "of %d steps", cap);
+            return NULL;
+        }
+        memcpy(n, s->steps, (size_t)s->nsteps * sizeof(*n));
+        if (s->steps != s->inline_steps)
+            free(s->steps);
+        s->steps = n;
+        s->cap = cap;
+    }
+    xb_coll_step_t *st = &s->steps[s->nsteps++];
+    memset(st, 0, sizeof(*st));
+    st->op = (uint8_t)op;
+    return st;
+}
+
+static void keep(xb_datatype_t *dt)
+{
+    if (dt != NULL)
+        xb_dt_retain(dt);
+}
+
+int xb_coll_sched_send(xb_coll_sched_t *s, const void *buf, MPI_Count count,
+                       xb_datatype_t *dt, int peer)
+{
+    xb_coll_step_t *st = add(s, XB_CS_SEND);
+    if (st == NULL)
+        return XB_ERR_NO_MEM;
+    st->src = buf, st->scount = count, st->sdt = dt, st->peer = peer;
+    keep(dt);
+    return XB_OK;
+}
+
+int xb_coll_sched_recv(xb_coll_sched_t *s, void *buf, MPI_Count count,
+                       xb_datatype_t *dt, int peer)
+{
+    xb_coll_step_t *st = add(s, XB_CS_RECV);
+    if (st == NULL)
+        return XB_ERR_NO_MEM;
+    st->dst = buf, st->dcount = count, st->ddt = dt, st->peer = peer;
+    keep(dt);
+    return XB_OK;
+}
+
+int xb_coll_sched_copy(xb_coll_sched_t *s, const void *src, MPI_Count scount,
+                       xb_datatype_t *sdt, void *dst, MPI_Count dcount,
+                       xb_datatype_t *ddt)
+{
+    if (src == dst && scount == dcount && sdt == ddt)
+        return XB_OK;
+    xb_coll_step_t *st = add(s, XB_CS_COPY);
+    if (st == NULL)
+        return XB_ERR_NO_MEM;
+    st->src = src, st->scount = scount, st->sdt = sdt;
+    st->dst = dst, st->dcount = dcount, st->ddt = ddt;
+    keep(sdt);
+    keep(ddt);
+    return XB_OK;
+}
+
+int xb_coll_sched_reduce(xb_coll_sched_t *s, const void *in, void *inout,
+                         MPI_Count n)
+{
+    xb_coll_step_t *st = add(s, XB_CS_REDUCE);
+    if (st == NULL)
+        return XB_ERR_NO_MEM;
+    st->src = in, st->dst = inout, st->scount = n;
+    return XB_OK;
+}
+
+int xb_coll_sched_fence(xb_coll_sched_t *s)
+{
+    if (s->nsteps > 0 && s->steps[s->nsteps - 1].op == XB_CS_FENCE)
+        return XB_OK;
+    return add(s, XB_CS_FENCE) != NULL ? XB_OK : XB_ERR_NO_MEM;
+}
+
+int xb_coll_sched_node_barrier(xb_coll_sched_t *s)
+{
+    int rc = xb_coll_sched_fence(s);
+    if (rc == XB_OK && add(s, XB_CS_NODE_BARRIER) == NULL)
+        rc = XB_ERR_NO_MEM;
+    return rc;
+}
+
+void *xb_coll_sched_tmp(xb_coll_sched_t *s, MPI_Count count,
+                        const xb_datatype_t *dt)
+{
+    size_t bytes = count <= 0 ? 1
+                 : (size_t)(xb_dt_true_extent(dt) + (count - 1) * xb_dt_extent(dt));
+    xb_coll_mem_t *m = malloc(sizeof(*m) + bytes);
+    if (m == NULL) {
+        xb_err_set(XB_ERR_NO_MEM, "out of memory for a %zu-byte collective "
+                   "buffer", bytes);
+        return NULL;
+    }
+    m->next = s->mem;
+    s->mem = m;
+    return (char *)(m + 1) - xb_dt_true_lb(dt);
+}
+
+int xb_coll_sched_red(xb_coll_sched_t *s, MPI_Count count, xb_datatype_t *dt,
+                      xb_op_t *op)
+{
+    int rc = xb_coll_red_init(&s->red, count, dt, op);
+    if (rc != XB_OK)
+        return rc;
+    xb_op_retain(op);
+    s->op = op;
+    return XB_OK;
+}
+
+void *xb_coll_sched_wtmp(xb_coll_sched_t *s, MPI_Count n)
+{
+    return xb_coll_sched_tmp(s, n < 0 ? s->red.wcount : n, s->red.wdt);
+}
+
+void xb_coll_sched_destroy(xb_coll_sched_t *s)
+{
+    for (int i = 0; i < s->nreqs; i++)
+        xb_request_release(s->reqs[i]);
+    for (int i = 0; i < s->nsteps; i++) {
+        xb_coll_step_t *st = &s->steps[i];
+        if ((st->op == XB_CS_SEND || st->op == XB_CS_COPY) && st->sdt != NULL)
+            xb_dt_release(st->sdt);
+        if ((st->op == XB_CS_RECV || st->op == XB_CS_COPY) && st->ddt != NULL)
+            xb_dt_release(st->ddt);
+    }
+    if (s->steps != s->inline_steps)
+        free(s->steps);
+    if (s->reqs != s->inline_reqs)
+        free(s->reqs);
+    while (s->mem != NULL) {
+        xb_coll_mem_t *m = s->mem;
+        s->mem = m->next;
+        free(m);
+    }
+    if (s->op != NULL)
+        xb_op_release(s->op);
+    if (s->heap)
+        free(s);
+}
+
+/* ---- running ---------------------------------------------------------------- */
+static int push_req(xb_coll_sched_t *s, xb_request_t *r)
+{
+    if (s->nreqs == s->reqcap) {
+        int cap = s->reqcap * 2;
+        xb_request_t **n = malloc((size_t)cap * sizeof(*n));
+        if (n == NULL)
+            return xb_err_set(XB_ERR_NO_MEM, "out of memory for %d collective "
+                              "requests", cap);
+        memcpy(n, s->reqs, (size_t)s->nreqs * sizeof(*n));
+        if (s->reqs != s->inline_reqs)
+            free(s->reqs);
+        s->reqs = n;
+        s->reqcap = cap;
+    }
+    s->reqs[s->nreqs++] = r;
+    return XB_OK;
+}
+
+static int do_step(xb_coll_sched_t *s, const xb_coll_step_t *st)
+{
+    xb_request_t *r = NULL;
+    int rc;
+    switch (st->op) {
+    case XB_CS_SEND:
+        rc = xb_pt2pt_isend(st->src, st->scount, st->sdt, st->peer, s->tag,
+                            s->comm, 1, &r);
+        break;
+    case XB_CS_RECV:
+        rc = xb_pt2pt_irecv(st->dst, st->dcount, st->ddt, st->peer, s->tag,
+                            s->comm, 1, &r);
+        break;
+    case XB_CS_COPY:
+        return xb_dt_copy(st->src, st->scount, st->sdt, st->dst, st->dcount,
+                          st->ddt);
+    case XB_CS_REDUCE:
+        return xb_op_apply(s->red.op, st->src, st->dst, st->scount, s->red.wdt);
+    default:
+        return XB_OK;
+    }
+    if (rc != XB_OK)
+        return rc;
+    if (s->fn != NULL)
+        r->fn = s->fn;
+    rc = push_req(s, r);
+    if (rc != XB_OK)
+        xb_request_release(r);
+    return rc;
+}
+
+/* XB_OK when every issued request is done (they are freed), else INPROGRESS. */
+static int reap(xb_coll_sched_t *s)
+{
+    for (int i = 0; i < s->nreqs; i++)
+        if (!xb_request_is_done(s->reqs[i]))
+            return XB_INPROGRESS;
+    int rc = XB_OK;
+    for (int i = 0; i < s->nreqs; i++) {
+        int r = xb_request_status_rc(s->reqs[i]);
+        if (r != XB_OK && rc == XB_OK)
+            rc = r;
+        xb_request_free(s->reqs[i]);
+    }
+    s->nreqs = 0;
+    return rc;
+}
+
+static int node_barrier(xb_coll_sched_t *s)
+{
+    if (!s->arrived) {
+        s->ticket = xb_method_node_arrive();
+        s->arrived = true;
+    }
+    if (!xb_method_node_released(s->ticket))
+        return XB_INPROGRESS;
+    s->arrived = false;
+    return XB_OK;
+}
+
+int xb_coll_sched_advance(xb_coll_sched_t *s)
+{
+    if (s->rc != XB_OK)
+        return s->rc;
+    while (s->pc < s->nsteps) {
+        const xb_coll_step_t *st = &s->steps[s->pc];
+        int rc = st->op == XB_CS_FENCE ? reap(s)
+               : st->op == XB_CS_NODE_BARRIER ? node_barrier(s)
+               : do_step(s, st);
+        if (rc == XB_INPROGRESS)
+            return rc;
+        if (rc != XB_OK)
+            return s->rc = rc;
+        s->pc++;
+    }
+    int rc = reap(s);
+    if (rc != XB_OK && rc != XB_INPROGRESS)
+        s->rc = rc;
+    return rc;
+}
+
+void xb_coll_sched_restart(xb_coll_sched_t *s)
+{
+    s->pc = 0;
+    s->rc = XB_OK;
+}
+
+static bool released(void *arg)
+{
+    return xb_method_node_released(*(const uint32_t *)arg);
+}
+
+static xb_request_t *first_pending(const xb_coll_sched_t *s)
+{
+    for (int i = 0; i < s->nreqs; i++)
+        if (!xb_request_is_done(s->reqs[i]))
+            return s->reqs[i];
+    return NULL;
+}
+
+int xb_coll_sched_run(xb_coll_sched_t *s)
+{
+    xb_coll_sched_restart(s);
+    for (;;) {
+        int rc = xb_coll_sched_advance(s);
+        if (rc != XB_INPROGRESS)
+            return rc;
+        xb_request_t *r = first_pending(s);
+        if (r != NULL)
+            xb_progress_wait(xb_progress_default(), r);
+        else if (s->arrived)
+            xb_progress_wait_until(xb_progress_default(), released, &s->ticket,
+                                   "MPI_Barrier (the node barrier)");
+    }
+}

@@ -1,0 +1,133 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* Copyright (c) 2026 The Crossbar authors */
+/*
+ * coll_sched.h - the schedule API: every collective algorithm is written
+ * once, as a function that BUILDS a schedule; the same schedule then runs
+ * blocking (MPI_Bcast), nonblocking (MPI_Ibcast, advanced by the progress
+ * engine) or persistent (MPI_Bcast_init, re-run by every MPI_Start).
+ *
+ * A schedule is a list of steps executed in order:
+ *   send / recv  posted nonblocking on the collective context, with the
+ *                schedule's tag; issuing does not wait for them;
+ *   copy         xb_dt_copy between two (buffer, count, type) triples;
+ *   reduce       inout = in op inout on working buffers (s->red);
+ *   fence        waits until every send/recv issued so far has completed;
+ *   node barrier arrives at the node's shared-memory barrier and waits for
+ *                its release (barrier_shm.c; blocking form only).
+ * Local steps (copy, reduce) run when they are reached, so a step that uses
+ * received data comes after a fence. The end of a schedule is a fence.
+ *
+ * Building. xb_coll_sched_init() takes the next collective sequence number
+ * of the communicator (every rank calls collectives in the same order, so
+ * all agree) and derives the tag from it and the collective kind: two
+ * collectives outstanding at once on one communicator never match each
+ * other's messages. Builders read the caller's arrays (counts,
+ * displacements, types) once, at build time: steps hold copies, so the
+ * binding's temporary arrays may go as soon as the call returns.
+ * xb_coll_sched_tmp() gives temporary buffers owned by the schedule (freed
+ * with it); datatypes named in steps and the op are retained until
+ * xb_coll_sched_destroy().
+ *
+ * Running. xb_coll_sched_run() runs it to completion (blocking form; waits
+ * sleep in the progress engine). xb_coll_sched_post() makes a collective
+ * request (XB_REQ_COLL) whose schedule advances in the progress hook of the
+ * coll layer (coll_nb.c); with persistent = true the request is inactive
+ * until MPI_Start (req->ops->start), and every start re-runs the same
+ * schedule from its first step. A request owns its schedule: freeing the
+ * request (req->ops->destroy) destroys it.
+ *
+ * Threading: one thread at a time (the progress lock, a no-op today).
+ * Returns: XB_OK / XB_INPROGRESS / negative XB_ERR_* with detail recorded.
+ */
+#ifndef XB_COLL_SCHED_H
+#define XB_COLL_SCHED_H
+
+#include "coll/coll.h"
+
+typedef enum xb_coll_step_op {
+    XB_CS_SEND, XB_CS_RECV, XB_CS_COPY, XB_CS_REDUCE, XB_CS_FENCE,
+    XB_CS_NODE_BARRIER,
+} xb_coll_step_op_t;
+
+typedef struct xb_coll_step {
+    uint8_t         op;        /* xb_coll_step_op_t                          */
+    int             peer;      /* send/recv                                  */
+    const void     *src;       /* send, copy, reduce (in)                    */
+    MPI_Count       scount;    /* reduce: working elements                   */
+    xb_datatype_t  *sdt;
+    void           *dst;       /* recv, copy, reduce (inout)                 */
+    MPI_Count       dcount;
+    xb_datatype_t  *ddt;
+} xb_coll_step_t;
+
+/* Reduction working representation (coll_util.c). */
+typedef struct xb_coll_red {
+    xb_op_t       *op;
+    xb_datatype_t *dt;       /* the user's */
+    MPI_Count      count;
+    xb_datatype_t *wdt;      /* working type */
+    MPI_Count      wcount;
+    bool           direct;
+} xb_coll_red_t;
+
+enum { XB_COLL_SCHED_INLINE = 24 };
+
+typedef struct xb_coll_mem xb_coll_mem_t;
+
+typedef struct xb_coll_sched {
+    xb_comm_t      *comm;
+    int             tag;
+    const char     *fn;          /* "MPI_Ibcast": what a waiter waits in      */
+    xb_coll_step_t *steps;
+    int             nsteps, cap;
+    xb_coll_mem_t  *mem;         /* temporary buffers                         */
+    xb_op_t        *op;          /* retained, or NULL                         */
+    xb_coll_red_t   red;         /* working representation of reductions      */
+    /* execution */
+    int             pc;          /* next step to issue                        */
+    int             nreqs, reqcap;
+    struct xb_request **reqs;
+    int             rc;
+    bool            arrived;     /* node barrier: ticket taken                */
+    uint32_t        ticket;
+    bool            heap;        /* the struct itself was malloc'ed           */
+    struct xb_request *req;      /* nonblocking/persistent: its request       */
+    struct xb_coll_sched *next;  /* list of active schedules                  */
+    xb_coll_step_t  inline_steps[XB_COLL_SCHED_INLINE];
+    struct xb_request *inline_reqs[XB_COLL_SCHED_INLINE];
+} xb_coll_sched_t;
+
+/* ---- building ------------------------------------------------------------ */
+/* kind: xb_coll_kind_t (coll_int.h). */
+void  xb_coll_sched_init(xb_coll_sched_t *s, xb_comm_t *comm, int kind);
+int   xb_coll_sched_send(xb_coll_sched_t *s, const void *buf, MPI_Count count,
+                         xb_datatype_t *dt, int peer);
+int   xb_coll_sched_recv(xb_coll_sched_t *s, void *buf, MPI_Count count,
+                         xb_datatype_t *dt, int peer);
+int   xb_coll_sched_copy(xb_coll_sched_t *s, const void *src, MPI_Count scount,
+                         xb_datatype_t *sdt, void *dst, MPI_Count dcount,
+                         xb_datatype_t *ddt);
+/* inout = in op inout over n working elements (s->red.op, s->red.wdt). */
+int   xb_coll_sched_reduce(xb_coll_sched_t *s, const void *in, void *inout,
+                           MPI_Count n);
+int   xb_coll_sched_fence(xb_coll_sched_t *s);
+int   xb_coll_sched_node_barrier(xb_coll_sched_t *s);
+/* Temporary buffer for count elements of dt, owned by the schedule. */
+void *xb_coll_sched_tmp(xb_coll_sched_t *s, MPI_Count count,
+                        const xb_datatype_t *dt);
+/* Set up s->red for a reduction (retains the op); checks op against type. */
+int   xb_coll_sched_red(xb_coll_sched_t *s, MPI_Count count, xb_datatype_t *dt,
+                        xb_op_t *op);
+/* Working buffer of n working elements (n < 0: the whole s->red.wcount). */
+void *xb_coll_sched_wtmp(xb_coll_sched_t *s, MPI_Count n);
+void  xb_coll_sched_destroy(xb_coll_sched_t *s);
+
+/* ---- running --------------------------------------------------------------- */
+int   xb_coll_sched_run(xb_coll_sched_t *s);
+/* Advance as far as possible: XB_OK when finished, XB_INPROGRESS, or error. */
+int   xb_coll_sched_advance(xb_coll_sched_t *s);
+void  xb_coll_sched_restart(xb_coll_sched_t *s);
+/* Hand a heap schedule to a new collective request (coll_nb.c). */
+int   xb_coll_sched_post(xb_coll_sched_t *s, bool persistent, MPI_Request *req);
+
+#endif

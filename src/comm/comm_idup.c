@@ -1,0 +1,173 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* Copyright (c) 2026 The Crossbar authors */
+/*
+ * comm_idup.c - MPI_Comm_idup and MPI_Comm_idup_with_info: a nonblocking
+ * context-id agreement.
+ *
+ * A blocking agreement after an idup could pick the slot the idup is about
+ * to pick (both see the same free mask). So the idup reserves: it takes
+ * the lowest RESERVE free slots of this process out of the pool at once,
+ * and contributes exactly those to a nonblocking BAND allreduce (the
+ * collectives' MPI_Iallreduce on the parent). Agreements started later
+ * cannot choose a reserved slot, and the result (the lowest slot reserved
+ * by every member) is one of them. When the allreduce completes (its
+ * request's on_complete hook, before the user can see it done), the
+ * communicator is made, the other reserved slots go back to the pool, and
+ * *newcomm is written. Members whose reservations share no slot (very
+ * different communicator histories) get MPI_ERR_OTHER in the request's
+ * status.
+ *
+ * Attributes are copied (copy callbacks run) in the MPI_Comm_idup call,
+ * as for MPI_Comm_dup; they are attached to the new communicator at
+ * completion, which runs inside the progress of whatever call completes
+ * the request, so no user callback runs there.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include "comm/comm_int.h"
+#include "core/attr.h"
+#include "core/errhandler.h"
+#include "core/info.h"
+#include "core/request.h"
+#include "xb_impl.h"
+
+enum { RESERVE = 512 };   /* slots an idup holds while it runs (of 16381) */
+
+typedef struct idup {
+    struct idup  *next;
+    xb_request_t *req;
+    xb_comm_t    *parent;
+    MPI_Comm     *newcomm;
+    xb_info_t    *info;         /* hints to set (a copy), or NULL           */
+    bool          inherit;      /* no info given: copy the parent's hints   */
+    xb_attr_t    *attrs;        /* copied at the call, attached at the end  */
+    uint64_t      mine[XB_CTX_MASK_WORDS];   /* what this process reserved */
+    uint64_t      mask[XB_CTX_MASK_WORDS];   /* reduced in place            */
+} idup_t;
+
+static idup_t *pending;
+
+static void unreserve(const idup_t *d, uint32_t keep_slot)
+{
+    for (uint32_t s = 0; s < XB_CTX_SLOTS; s++)
+        if ((d->mine[s / 64] >> (s % 64) & 1) && s != keep_slot)
+            xb_ctx_put(2 * s);
+}
+
+static int finish(idup_t *d)
+{
+    uint32_t slot = UINT32_MAX;
+    for (int w = 0; w < XB_CTX_MASK_WORDS && slot == UINT32_MAX; w++)
+        if (d->mask[w] != 0)
+            slot = (uint32_t)(w * 64 + __builtin_ctzll(d->mask[w]));
+    unreserve(d, slot);
+    if (slot == UINT32_MAX)
+        return xb_err_set(XB_ERR_OTHER, "MPI_Comm_idup: the members reserved no "
+                          "common context id (%d each); use MPI_Comm_dup",
+                          RESERVE);
+    xb_comm_t *c = xb_comm_new(d->parent->group, 2 * slot, d->parent);
+    if (c == NULL) {
+        xb_ctx_put(2 * slot);
+        return XB_ERR_NO_MEM;
+    }
+    c->attrs = d->attrs;
+    d->attrs = NULL;
+    int rc = xb_comm_finish(c, d->parent, false, true, d->info, d->inherit);
+    if (rc == XB_OK)
+        *d->newcomm = xb_comm_to_handle(c);
+    return rc;
+}
+
+static void on_done(xb_request_t *r)
+{
+    idup_t **p = &pending;
+    while (*p != NULL && (*p)->req != r)
+        p = &(*p)->next;
+    idup_t *d = *p;
+    if (d == NULL)
+        return;
+    *p = d->next;
+    r->on_complete = NULL;
+    if (r->status.error == MPI_SUCCESS) {
+        int rc = finish(d);                   /* unreserves in every case */
+        if (rc != XB_OK) {
+            r->status.error = xb_errcode_class_of_rc(rc);
+            xb_err_clear();
+        }
+    } else
+        unreserve(d, UINT32_MAX);             /* the allreduce itself failed */
+    xb_attr_delete_all(XB_ATTR_COMM, &d->attrs, MPI_COMM_NULL);
+    xb_info_destroy(d->info);
+    free(d);
+}
+
+static int reserve(idup_t *d)
+{
+    const uint64_t *free_mask = xb_ctx_mask();
+    int n = 0;
+    for (uint32_t s = 0; s < XB_CTX_SLOTS && n < RESERVE; s++)
+        if (free_mask[s / 64] >> (s % 64) & 1) {
+            d->mine[s / 64] |= UINT64_C(1) << (s % 64);
+            n++;
+        }
+    for (uint32_t s = 0; s < XB_CTX_SLOTS; s++)
+        if (d->mine[s / 64] >> (s % 64) & 1)
+            xb_ctx_take(2 * s);
+    memcpy(d->mask, d->mine, sizeof(d->mask));
+    return n > 0 ? XB_OK : xb_err_set(XB_ERR_OTHER, "no free context id left");
+}
+
+static int idup_common(xb_comm_t *comm, xb_info_t *info, bool inherit,
+                       MPI_Comm *newcomm, MPI_Request *request)
+{
+    if (xb_comm_is_inter(comm))
+        return xb_err_set(XB_ERR_COMM, "MPI_Comm_idup of an intercommunicator is "
+                          "not supported yet (use MPI_Comm_dup)");
+    idup_t *d = calloc(1, sizeof(*d));
+    if (d == NULL)
+        return xb_err_set(XB_ERR_NO_MEM, "out of memory for MPI_Comm_idup");
+    d->parent = comm;
+    d->newcomm = newcomm;
+    d->inherit = inherit;
+    int rc = info != NULL ? xb_info_copy(info, &d->info) : XB_OK;
+    if (rc == XB_OK)
+        rc = xb_attr_copy_all(XB_ATTR_COMM, comm->attrs, comm->handle, &d->attrs,
+                              MPI_COMM_NULL);
+    if (rc == XB_OK)
+        rc = reserve(d);
+    MPI_Request h = MPI_REQUEST_NULL;
+    if (rc == XB_OK)
+        rc = xb_impl_iallreduce(MPI_IN_PLACE, d->mask, XB_CTX_MASK_WORDS,
+                                xb_dt_from_handle(MPI_UINT64_T),
+                                xb_op_from_handle(MPI_BAND), comm, &h);
+    if (rc != XB_OK) {
+        unreserve(d, UINT32_MAX);
+        xb_attr_delete_all(XB_ATTR_COMM, &d->attrs, MPI_COMM_NULL);
+        xb_info_destroy(d->info);
+        free(d);
+        return rc;
+    }
+    xb_request_t *r = xb_request_from_handle(h);
+    r->fn = "MPI_Comm_idup";
+    d->req = r;
+    d->next = pending;
+    pending = d;
+    if (xb_request_is_done(r))
+        on_done(r);                 /* completed inside the call */
+    else
+        r->on_complete = on_done;
+    *request = h;
+    return XB_OK;
+}
+
+int xb_impl_comm_idup(xb_comm_t *comm, MPI_Comm *newcomm, MPI_Request *request)
+{
+    return idup_common(comm, NULL, true, newcomm, request);
+}
+
+int xb_impl_comm_idup_with_info(xb_comm_t *comm, xb_info_t *info,
+                                MPI_Comm *newcomm, MPI_Request *request)
+{
+    xb_info_t empty = { .magic = XB_MAGIC_INFO };
+    return idup_common(comm, info != NULL ? info : &empty, false, newcomm, request);
+}

@@ -1,0 +1,412 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* Copyright (c) 2026 The Crossbar authors */
+/*
+ * tcp_method.c - the `tcp` method: ranks on different nodes (or any ranks,
+ * with XB_METHODS=tcp) talk over one TCP connection per pair. This file is
+ * the ops table, the job secret, the address blob and the epoll loop;
+ * tcp_iface.c picks the interfaces, tcp_conn.c opens and authenticates
+ * connections, tcp_io.c moves frames.
+ *
+ * Capabilities: eager_max = XB_TCP_EAGER_MAX, frag_max = XB_TCP_FRAG_MAX
+ * (pt2pt streams larger messages as a pipelined rendezvous of fragments of
+ * that size, flow-controlled by XB_ERR_AGAIN), no get(), SLEEP (epoll_wait),
+ * POLL_COSTLY (a syscall per poll: the registry polls it less often than
+ * shared memory, see method.c).
+ *
+ * The job secret: 32 bytes, hex in XB_JOB_SECRET, made by our mpiexec for
+ * each job. Under another launcher (no XB_JOB_SECRET) rank 0 makes one and
+ * publishes it in its address blob: the KVS is readable only by the job.
+ */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/epoll.h>
+#include <sys/random.h>
+#include <sys/socket.h>
+#include <unistd.h>
+#include "method/tcp/tcp.h"
+#include "runtime/tunable.h"
+
+XB_TUNABLE_DECL(TCP_IF);
+XB_TUNABLE(TCP_EAGER_MAX, XB_TT_SIZE, "64k", XB_TL_TUNER,
+           "Largest message sent eagerly over tcp (above: pipelined rendezvous)");
+XB_TUNABLE(TCP_FRAG_MAX, XB_TT_SIZE, "512k", XB_TL_TUNER,
+           "Fragment size of the pipelined rendezvous over tcp (largest frame)");
+XB_TUNABLE(TCP_FINI_DRAIN_MS, XB_TT_INT, "10000", XB_TL_DEV,
+           "At finalize, how long the tcp method waits for its queued bytes to "
+           "leave before it closes the connections");
+
+#define SECRET_ENV "XB_JOB_SECRET"
+enum { EVENTS_MAX = 64 };
+
+xb_tcp_t xb_tcp;
+static char tcp_why[256];
+
+static int hexval(int c)
+{
+    return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 :
+           c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+}
+
+static int secret_from_env(xb_tcp_t *st)
+{
+    const char *s = getenv(SECRET_ENV);
+    if (s == NULL || *s == '\0')
+        return XB_OK;
+    if (strlen(s) != 2 * XB_TCP_SECRET_LEN)
+        return xb_err_set(XB_ERR_OTHER, "%s has %zu characters, not %d hex digits",
+                          SECRET_ENV, strlen(s), 2 * XB_TCP_SECRET_LEN);
+    for (int i = 0; i < XB_TCP_SECRET_LEN; i++) {
+        int hi = hexval(s[2 * i]), lo = hexval(s[2 * i + 1]);
+        if (hi < 0 || lo < 0)
+            return xb_err_set(XB_ERR_OTHER, "%s is not hexadecimal", SECRET_ENV);
+        st->secret[i] = (uint8_t)(hi << 4 | lo);
+    }
+    st->have_secret = true;
+    return XB_OK;
+}
+
+static int fail_why(const char **why)
+{
+    snprintf(tcp_why, sizeof(tcp_why), "%s", xb_err_detail());
+    *why = tcp_why;
+    return XB_ERR_OTHER;
+}
+
+static void close_listeners(xb_tcp_t *st)
+{
+    for (int i = 0; i < st->nlis; i++)
+        close(st->lis[i].fd);
+    st->nlis = 0;
+}
+
+static int tcp_init(xb_method_t *m, const xb_rt_info_t *rt, const char **why)
+{
+    xb_tcp_t *st = &xb_tcp;
+    memset(st, 0, sizeof(*st));
+    st->m = m;
+    st->rt = rt;
+    st->epfd = -1;
+    m->caps.eager_max = xb_tn_TCP_EAGER_MAX.v.size;
+    m->caps.frag_max = xb_tn_TCP_FRAG_MAX.v.size < 4096 ? 4096 : xb_tn_TCP_FRAG_MAX.v.size;
+    if (m->caps.frag_max > (1u << 30))
+        m->caps.frag_max = 1u << 30;
+    if (m->caps.eager_max > m->caps.frag_max)
+        m->caps.eager_max = m->caps.frag_max;
+    m->caps.get_min = 0;
+    m->caps.flags = XB_METHOD_CAP_SLEEP | XB_METHOD_CAP_POLL_COSTLY;
+    int rc = secret_from_env(st);
+    if (rc == XB_OK && !st->have_secret && rt->rank == 0 &&
+        getrandom(st->secret, sizeof(st->secret), 0) != (ssize_t)sizeof(st->secret))
+        rc = xb_err_sys(XB_ERR_OTHER, errno, "getrandom for the job secret");
+    if (rc != XB_OK)
+        return fail_why(why);
+    st->peers = calloc((size_t)rt->size, sizeof(*st->peers));
+    st->epfd = epoll_create1(EPOLL_CLOEXEC);
+    if (st->peers == NULL || st->epfd < 0) {
+        xb_err_sys(XB_ERR_OTHER, errno, "epoll_create1");
+        goto err_free;
+    }
+    if (xb_tcp_listen(st) != XB_OK)
+        goto err_free;
+    for (int i = 0; i < st->nlis; i++)
+        if (xb_tcp_epoll(st, EPOLL_CTL_ADD, st->lis[i].fd, &st->lis[i], false) != XB_OK)
+            goto err_free;
+    m->priv = st;
+    return XB_OK;
+
+err_free:
+    fail_why(why);
+    close_listeners(st);
+    if (st->epfd >= 0)
+        close(st->epfd);
+    free(st->peers);
+    st->peers = NULL;
+    st->epfd = -1;
+    return XB_ERR_OTHER;
+}
+
+static int tcp_addr_pack(xb_method_t *m, void *buf, size_t *len_p)
+{
+    xb_tcp_t *st = m->priv;
+    xb_tcp_addr_t a;
+    memset(&a, 0, sizeof(a));
+    a.version = TCP_ADDR_VERSION;
+    a.naddr = (uint32_t)st->nlis;
+    for (int i = 0; i < st->nlis; i++) {
+        a.a[i].ip = st->lis[i].sa.sin_addr.s_addr;
+        a.a[i].port = st->lis[i].sa.sin_port;
+        a.a[i].loopback = xb_tcp_is_loopback(a.a[i].ip);
+    }
+    if (!st->have_secret && st->rt->rank == 0) {
+        a.has_secret = 1;
+        memcpy(a.secret, st->secret, sizeof(a.secret));
+    }
+    snprintf(a.host, sizeof(a.host), "%.*s", XB_TCP_HOST_LEN - 1, st->rt->host);
+    if (*len_p < sizeof(a))
+        return xb_err_set(XB_ERR_INTERN, "tcp address needs %zu bytes", sizeof(a));
+    memcpy(buf, &a, sizeof(a));
+    *len_p = sizeof(a);
+    return XB_OK;
+}
+
+static int tcp_ready(xb_method_t *m)
+{
+    xb_tcp_t *st = m->priv;
+    if (st->have_secret || st->rt->rank == 0)
+        return XB_OK;
+    tcp_peer_t *p0 = xb_tcp_peer(st, 0);
+    if (p0 == NULL)
+        return xb_err_set(XB_ERR_NO_MEM, "no memory for a tcp peer");
+    int rc = xb_tcp_peer_addr(st, p0);
+    if (rc != XB_OK)
+        return rc;
+    if (!p0->addr.has_secret)
+        return xb_err_set(XB_ERR_OTHER, "rank 0 has a job secret from the launcher "
+                          "(%s) but this rank has none: the ranks were started "
+                          "with different environments", SECRET_ENV);
+    memcpy(st->secret, p0->addr.secret, sizeof(st->secret));
+    return XB_OK;
+}
+
+static void drain_for_fini(xb_tcp_t *st)
+{
+    double end = xb_tcp_now() + (double)xb_tn_TCP_FINI_DRAIN_MS.v.i / 1000.0;
+    for (;;) {
+        bool busy = false;
+        for (int r = 0; r < st->rt->size; r++) {
+            tcp_peer_t *p = st->peers[r];
+            if (p != NULL && p->q_head != NULL &&
+                (p->state == TCP_UP || p->state == TCP_CONNECTING ||
+                 p->state == TCP_HELLO || p->state == TCP_WAITING))
+                busy = true;
+        }
+        if (!busy || xb_tcp_now() > end)
+            break;
+        st->m->ops->block(st->m, 50);
+    }
+}
+
+static void tcp_fini(xb_method_t *m)
+{
+    xb_tcp_t *st = m->priv;
+    if (st == NULL)
+        return;
+    st->finalizing = true;
+    drain_for_fini(st);
+    for (int r = 0; r < st->rt->size; r++) {
+        tcp_peer_t *p = st->peers[r];
+        if (p == NULL)
+            continue;
+        if (p->q_head != NULL)
+            xb_log(XB_LOG_METHOD, XB_LOG_WARN, "tcp: %zu bytes to rank %d were not "
+                   "sent before finalize", p->q_bytes, r);
+        if (p->fd >= 0) {
+            shutdown(p->fd, SHUT_WR);
+            close(p->fd);
+        }
+        xb_tcp_free_queue(p, XB_OK);
+        free(p->rbuf);
+        free(p);
+    }
+    while (st->accepts != NULL)
+        xb_tcp_accept_close(st, st->accepts, NULL);
+    close_listeners(st);
+    close(st->epfd);
+    free(st->peers);
+    st->peers = NULL;
+    st->epfd = -1;
+    m->priv = NULL;
+}
+
+static bool tcp_reachable(xb_method_t *m, xb_gpid_t peer)
+{
+    xb_tcp_t *st = m->priv;
+    uint32_t r = xb_gpid_rank(peer);
+    if (st == NULL || xb_gpid_job(peer) != 0 || r >= (uint32_t)st->rt->size ||
+        (int)r == st->rt->rank)
+        return false;
+    tcp_peer_t *p = xb_tcp_peer(st, (int)r);
+    if (p == NULL || xb_tcp_peer_addr(st, p) != XB_OK) {
+        xb_err_clear();
+        return false;
+    }
+    if (st->rt->node_of[r] == st->rt->my_node)
+        return p->addr.naddr > 0;
+    for (uint32_t i = 0; i < p->addr.naddr; i++)
+        if (!p->addr.a[i].loopback)
+            return true;
+    return false;
+}
+
+static int tcp_ep_open(xb_method_t *m, xb_gpid_t peer, xb_ep_t **ep_p)
+{
+    xb_tcp_t *st = m->priv;
+    tcp_peer_t *p = xb_tcp_peer(st, (int)xb_gpid_rank(peer));
+    if (p == NULL)
+        return xb_err_set(XB_ERR_NO_MEM, "no memory for a tcp peer");
+    int rc = xb_tcp_peer_addr(st, p);
+    if (rc != XB_OK)
+        return rc;
+    *ep_p = p;
+    return XB_OK;
+}
+
+static void tcp_ep_close(xb_ep_t *ep)
+{
+    (void)ep;                   /* fini closes every connection */
+}
+
+static int tcp_send_am(xb_ep_t *ep, uint8_t am_id, const void *hdr, size_t hdr_len,
+                       const xb_payload_t *pl, xb_am_done_t *done)
+{
+    return xb_tcp_send(ep, am_id, hdr, hdr_len, pl, done);
+}
+
+static int handle(xb_tcp_t *st, const struct epoll_event *ev)
+{
+    int kind = *(const int *)ev->data.ptr;
+    if (kind == TCP_K_LISTEN) {
+        xb_tcp_accept_ready(st, ev->data.ptr);
+        return 0;
+    }
+    if (kind == TCP_K_ACCEPT) {
+        xb_tcp_hello_readable(st, ev->data.ptr);
+        return 0;
+    }
+    tcp_peer_t *p = ev->data.ptr;
+    switch (p->state) {
+    case TCP_CONNECTING:
+        xb_tcp_connect_ready(st, p);
+        return 0;
+    case TCP_HELLO:
+        return xb_tcp_verdict_readable(st, p);
+    case TCP_UP: {
+        int n = 0;
+        if (ev->events & (EPOLLIN | EPOLLERR | EPOLLHUP))
+            n += xb_tcp_readable(st, p);
+        if ((ev->events & EPOLLOUT) && p->state == TCP_UP)
+            n += xb_tcp_flush(st, p);
+        return n;
+    }
+    default:
+        return 0;
+    }
+}
+
+static int poll_events(xb_tcp_t *st, int timeout_ms)
+{
+    if (st->in_progress)
+        return 0;                 /* a handler polled again */
+    struct epoll_event ev[EVENTS_MAX];
+    st->in_progress = true;
+    int k = epoll_wait(st->epfd, ev, EVENTS_MAX, timeout_ms), n = 0;
+    for (int i = 0; i < k; i++)
+        n += handle(st, &ev[i]);
+    if (XB_UNLIKELY(st->accepts != NULL))
+        xb_tcp_accept_expire(st);
+    st->in_progress = false;
+    return n;
+}
+
+static int tcp_progress(xb_method_t *m)
+{
+    return poll_events(m->priv, 0);
+}
+
+static void tcp_block(xb_method_t *m, int timeout_ms)
+{
+    xb_tcp_t *st = m->priv;
+    if (st->accepts != NULL && timeout_ms > 1000)
+        timeout_ms = 1000;        /* look at hello deadlines now and then */
+    poll_events(st, timeout_ms);
+}
+
+int xb_tcp_probe(const char **why)
+{
+    xb_tcp_t tmp;
+    memset(&tmp, 0, sizeof(tmp));
+    int rc = xb_tcp_listen(&tmp);
+    close_listeners(&tmp);
+    if (rc != XB_OK) {
+        fail_why(why);
+        xb_err_clear();
+        return XB_ERR_OTHER;
+    }
+    /* the ports of a probe mean nothing: "eth0=192.0.2.2, lo=127.0.0.1" */
+    size_t o = 0;
+    for (const char *c = tmp.ifdesc; *c != '\0' && o + 1 < sizeof(tcp_why); c++) {
+        if (*c == ':')
+            while (c[1] >= '0' && c[1] <= '9')
+                c++;
+        else
+            tcp_why[o++] = *c;
+    }
+    tcp_why[o] = '\0';
+    *why = NULL;
+    return XB_OK;
+}
+
+int xb_tcp_describe(xb_method_t *m, char *buf, size_t len)
+{
+    size_t off = strlen(buf);
+    xb_tcp_t *st = m->priv;
+    const char *pins = xb_tn_TCP_IF.v.s != NULL && *xb_tn_TCP_IF.v.s ? xb_tn_TCP_IF.v.s
+                                                                    : "auto";
+    if (st != NULL && m->enabled)
+        off = xb_method_bprintf(buf, len, off, "XB_TCP_IF=%s, listening on %s; %d "
+                                "connection%s open, %lu foreign connection%s rejected",
+                                pins, st->ifdesc, st->nopen, st->nopen == 1 ? "" : "s",
+                                st->rejected, st->rejected == 1 ? "" : "s");
+    else
+        off = xb_method_bprintf(buf, len, off, "XB_TCP_IF=%s, would listen on %s",
+                                pins, tcp_why);
+    return (int)off;
+}
+
+int xb_tcp_peer_describe(int rank, char *buf, size_t len)
+{
+    xb_tcp_t *st = &xb_tcp;
+    tcp_peer_t *p = st->peers != NULL ? st->peers[rank] : NULL;
+    static const char *const names[] = { "not opened", "connecting", "handshake",
+                                         "waiting for the peer's connection", "open",
+                                         "closed by the peer" };
+    if (p == NULL || !p->addr_ok) {
+        snprintf(buf, len, "host ?, not opened");
+        return XB_OK;
+    }
+    char a[64] = "";
+    if (p->state == TCP_UP && p->fd >= 0) {
+        struct sockaddr_in sa;
+        socklen_t sl = sizeof(sa);
+        if (getpeername(p->fd, (struct sockaddr *)&sa, &sl) == 0)
+            xb_tcp_fmt(sa.sin_addr.s_addr, sa.sin_port, a, sizeof(a));
+    }
+    snprintf(buf, len, "host %s%s%s, %s", p->addr.host, a[0] ? " via " : "", a,
+             names[p->state]);
+    return XB_OK;
+}
+
+unsigned long xb_tcp_rejected(void)
+{
+    return xb_tcp.rejected;
+}
+
+const xb_method_ops_t xb_tcp_ops = {
+    .name = "tcp",
+    .init = tcp_init,
+    .fini = tcp_fini,
+    .addr_pack = tcp_addr_pack,
+    .ready = tcp_ready,
+    .reachable = tcp_reachable,
+    .ep_open = tcp_ep_open,
+    .ep_close = tcp_ep_close,
+    .send_am = tcp_send_am,
+    .get = NULL,
+    .progress = tcp_progress,
+    .block = tcp_block,
+};
