@@ -138,6 +138,8 @@ function(xb_add_mpi_testlists dir)
             RUNTIME_OUTPUT_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR}/mpi/${area})
         if(TARGET xb_mpitest_common)
           target_link_libraries(${target} PRIVATE xb_mpitest_common)
+        elseif(IS_DIRECTORY ${dir}/common)
+          target_include_directories(${target} PRIVATE ${dir}/common)  # headers only
         endif()
       endif()
       set(name mpi.${area}.${tname}.${np})

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* Copyright (c) 2026 The Crossbar authors */
-/* ctest.h - tiny helpers shared by the collective tests (header only). */
+/* ctest.h - tiny helpers shared by the MPI test programs (header only). */
 #ifndef CTEST_H
 #define CTEST_H
 
