@@ -12,17 +12,7 @@
 #include "datatype/dt_types.h"
 #include "xb_impl.h"
 
-static int failures;
-
-#define CHECK(cond, ...)                                                     \
-    do {                                                                     \
-        if (!(cond)) {                                                       \
-            failures++;                                                      \
-            printf("FAIL %s:%d: ", __FILE__, __LINE__);                      \
-            printf(__VA_ARGS__);                                             \
-            printf("\n");                                                    \
-        }                                                                    \
-    } while (0)
+#include "unit_check.h"
 
 #define T(h) xb_dt_from_handle(h)
 

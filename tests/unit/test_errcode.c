@@ -10,17 +10,7 @@
 #include "core/errhandler.h"
 #include "runtime/runtime.h"
 
-static int failures;
-
-#define CHECK(cond, ...)                                                      \
-    do {                                                                      \
-        if (!(cond)) {                                                        \
-            failures++;                                                       \
-            fprintf(stderr, "FAIL %s:%d: %s: ", __FILE__, __LINE__, #cond);   \
-            fprintf(stderr, __VA_ARGS__);                                     \
-            fputc('\n', stderr);                                              \
-        }                                                                     \
-    } while (0)
+#include "unit_check.h"
 
 static int class_of(int code)
 {

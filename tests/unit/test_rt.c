@@ -14,17 +14,7 @@
 #include "runtime/runtime.h"
 #include "runtime/jobseg.h"
 
-static int failures;
-
-#define CHECK(cond, ...)                                                      \
-    do {                                                                      \
-        if (!(cond)) {                                                        \
-            failures++;                                                       \
-            fprintf(stderr, "FAIL %s:%d: %s: ", __FILE__, __LINE__, #cond);   \
-            fprintf(stderr, __VA_ARGS__);                                     \
-            fputc('\n', stderr);                                              \
-        }                                                                     \
-    } while (0)
+#include "unit_check.h"
 
 static void clean_env(void)
 {

@@ -16,17 +16,7 @@ XB_TUNABLE(UT_INT, XB_TT_INT, "-3", XB_TL_DEV, "unit test: an int");
 XB_TUNABLE(UT_FLAG, XB_TT_BOOL, "off", XB_TL_DEV, "unit test: a bool");
 XB_TUNABLE(UT_NAME, XB_TT_STRING, "abc", XB_TL_DEV, "unit test: a string");
 
-static int failures;
-
-#define CHECK(cond, ...)                                                      \
-    do {                                                                      \
-        if (!(cond)) {                                                        \
-            failures++;                                                       \
-            fprintf(stderr, "FAIL %s:%d: %s: ", __FILE__, __LINE__, #cond);   \
-            fprintf(stderr, __VA_ARGS__);                                     \
-            fputc('\n', stderr);                                              \
-        }                                                                     \
-    } while (0)
+#include "unit_check.h"
 
 static void size_ok(const char *s, size_t want)
 {
