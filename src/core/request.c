@@ -108,11 +108,17 @@ void xb_request_complete(xb_request_t *r)
 
 void xb_status_set_empty(xb_status_t *st)
 {
-    st->source = MPI_PROC_NULL;
+    st->source = MPI_ANY_SOURCE;
     st->tag = MPI_ANY_TAG;
     st->error = MPI_SUCCESS;
     st->cancelled = false;
     st->count = 0;
+}
+
+void xb_status_set_proc_null(xb_status_t *st)
+{
+    xb_status_set_empty(st);
+    st->source = MPI_PROC_NULL;
 }
 
 /* The five internal ints follow MPI_SOURCE, MPI_TAG, MPI_ERROR (ABI). */

@@ -163,7 +163,12 @@ void xb_request_complete(xb_request_t *req);
 /* ---- statuses -------------------------------------------------------------- */
 /* The empty status (MPI_PROC_NULL, inactive requests): source MPI_PROC_NULL,
  * tag MPI_ANY_TAG, error MPI_SUCCESS, count 0, not cancelled. */
+/* The empty status of a null or inactive request (MPI standard): source
+ * MPI_ANY_SOURCE, tag MPI_ANY_TAG, error MPI_SUCCESS, count 0. */
 void xb_status_set_empty(xb_status_t *st);
+/* The status of an operation with MPI_PROC_NULL: the same, but source
+ * MPI_PROC_NULL. */
+void xb_status_set_proc_null(xb_status_t *st);
 /* Fill an MPI_Status (ignores MPI_STATUS_IGNORE). Writes MPI_ERROR only when
  * write_error is true (the standard: Wait/Test/Recv leave it alone; the
  * multiple-completion calls set it). */

@@ -91,7 +91,7 @@ static void blk_free(xb_request_t *r)
 int xb_pt2pt_bsend_start(xb_request_t *r)
 {
     if (r->peer == MPI_PROC_NULL) {
-        xb_status_set_empty(&r->status);
+        xb_status_set_proc_null(&r->status);
         xb_request_complete(r);
         return XB_OK;
     }

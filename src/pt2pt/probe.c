@@ -35,10 +35,10 @@ static void envelope_status(const xb_unexp_t *u, MPI_Status *st)
     xb_status_to_mpi(&s, st, false);
 }
 
-static void empty_status(MPI_Status *st)
+static void proc_null_status(MPI_Status *st)
 {
     xb_status_t e;
-    xb_status_set_empty(&e);
+    xb_status_set_proc_null(&e);
     xb_status_to_mpi(&e, st, false);
 }
 
@@ -80,7 +80,7 @@ static int probe_common(int source, int tag, xb_comm_t *comm, bool block, bool t
 int xb_impl_probe(int source, int tag, xb_comm_t *comm, MPI_Status *status)
 {
     if (source == MPI_PROC_NULL) {
-        empty_status(status);
+        proc_null_status(status);
         return XB_OK;
     }
     xb_unexp_t *u;
@@ -94,7 +94,7 @@ int xb_impl_iprobe(int source, int tag, xb_comm_t *comm, int *flag, MPI_Status *
 {
     if (source == MPI_PROC_NULL) {
         *flag = 1;
-        empty_status(status);
+        proc_null_status(status);
         return XB_OK;
     }
     xb_unexp_t *u;
@@ -112,7 +112,7 @@ int xb_impl_mprobe(int source, int tag, xb_comm_t *comm, MPI_Message *message,
 {
     if (source == MPI_PROC_NULL) {
         *message = MPI_MESSAGE_NO_PROC;
-        empty_status(status);
+        proc_null_status(status);
         return XB_OK;
     }
     xb_unexp_t *u;
@@ -130,7 +130,7 @@ int xb_impl_improbe(int source, int tag, xb_comm_t *comm, int *flag, MPI_Message
     if (source == MPI_PROC_NULL) {
         *flag = 1;
         *message = MPI_MESSAGE_NO_PROC;
-        empty_status(status);
+        proc_null_status(status);
         return XB_OK;
     }
     xb_unexp_t *u;
@@ -154,7 +154,7 @@ static int mrecv_start(void *buf, MPI_Count count, xb_datatype_t *dt, MPI_Messag
         xb_request_t *r = xb_request_alloc(XB_REQ_RECV);
         if (r == NULL)
             return XB_ERR_NO_MEM;
-        xb_status_set_empty(&r->status);
+        xb_status_set_proc_null(&r->status);
         xb_request_complete(r);
         *req_p = r;
         return XB_OK;

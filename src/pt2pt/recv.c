@@ -131,7 +131,7 @@ void xb_pt2pt_recv_matched(xb_request_t *r, xb_gpid_t g, const xb_pt2pt_hdr_t *h
 int xb_pt2pt_recv_start(xb_request_t *r)
 {
     if (XB_UNLIKELY(r->peer == MPI_PROC_NULL)) {
-        xb_status_set_empty(&r->status);
+        xb_status_set_proc_null(&r->status);
         xb_request_complete(r);
         return XB_OK;
     }

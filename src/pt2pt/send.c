@@ -169,7 +169,7 @@ int xb_pt2pt_send_now(xb_request_t *r)
 int xb_pt2pt_send_start(xb_request_t *r)
 {
     if (XB_UNLIKELY(r->peer == MPI_PROC_NULL)) {
-        xb_status_set_empty(&r->status);
+        xb_status_set_proc_null(&r->status);
         xb_request_complete(r);
         return XB_OK;
     }
