@@ -24,39 +24,11 @@ quick=""
 impls=${BENCH_IMPLS:-"crossbar openmpi mpich"}
 python=${PYTHON:-python3}
 
-cc_of() {
-    case $1 in
-        crossbar) echo "$build/bin/mpicc" ;;
-        openmpi) echo "mpicc.openmpi" ;;
-        mpich) echo "mpicc.mpich" ;;
-    esac
-}
-run_of() {
-    case $1 in
-        crossbar) echo "$build/bin/mpiexec" ;;
-        openmpi) echo "mpiexec.openmpi --allow-run-as-root --oversubscribe" ;;
-        mpich) echo "mpiexec.mpich" ;;
-    esac
-}
+. "$here/lib.sh"
 
 rm -rf "$out/raw"
 mkdir -p "$out/raw"
-have=""
-for impl in $impls; do
-    cc=$(cc_of "$impl")
-    set -- $(run_of "$impl")
-    if ! command -v "$cc" >/dev/null 2>&1 || ! command -v "$1" >/dev/null 2>&1; then
-        echo "bench: $impl skipped ($cc or $1 not found)" >&2
-        continue
-    fi
-    mkdir -p "$out/$impl"
-    ok=1
-    for p in latency bw barrier pack; do
-        "$cc" -O2 -w -o "$out/$impl/$p" "$here/$p.c" || { ok=0; break; }
-    done
-    if [ $ok = 1 ]; then have="$have $impl"; else echo "bench: $impl does not build" >&2; fi
-done
-[ -n "$have" ] || { echo "bench: nothing to run" >&2; exit 1; }
+build_all latency bw barrier pack
 echo "bench: implementations:$have; $rounds round(s)" >&2
 
 # run IMPL NAME NP PROG ARGS... -> raw/IMPL__NAME__NP__ROUND.txt

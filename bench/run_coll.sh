@@ -29,39 +29,11 @@ colls=${BENCH_COLLS:-"barrier bcast allreduce alltoall"}
 max=${BENCH_MAX:-4194304}
 python=${PYTHON:-python3}
 
-cc_of() {
-    case $1 in
-        crossbar) echo "$build/bin/mpicc" ;;
-        openmpi) echo "mpicc.openmpi" ;;
-        mpich) echo "mpicc.mpich" ;;
-    esac
-}
-run_of() {
-    case $1 in
-        crossbar) echo "$build/bin/mpiexec" ;;
-        openmpi) echo "mpiexec.openmpi --allow-run-as-root --oversubscribe" ;;
-        mpich) echo "mpiexec.mpich" ;;
-    esac
-}
+. "$here/lib.sh"
 
 rm -rf "$out/raw"
 mkdir -p "$out/raw"
-have=""
-for impl in $impls; do
-    cc=$(cc_of "$impl")
-    set -- $(run_of "$impl")
-    if ! command -v "$cc" >/dev/null 2>&1 || ! command -v "$1" >/dev/null 2>&1; then
-        echo "bench: $impl skipped ($cc or $1 not found)" >&2
-        continue
-    fi
-    mkdir -p "$out/$impl"
-    if "$cc" -O2 -w -o "$out/$impl/coll" "$here/coll.c"; then
-        have="$have $impl"
-    else
-        echo "bench: $impl does not build" >&2
-    fi
-done
-[ -n "$have" ] || { echo "bench: nothing to run" >&2; exit 1; }
+build_all coll
 echo "bench: implementations:$have; $rounds round(s)" >&2
 
 # run IMPL COLL NP -> raw/IMPL__COLL-NPr__NP__ROUND.txt
