@@ -114,32 +114,44 @@ static int parse_ports(int *lo, int *hi)
     return XB_OK;
 }
 
-/* Bind and listen on ip; the port from the range (first free) or any. */
-static int open_listener(tcp_listener_t *l, uint32_t ip_be, int lo, int hi)
+/* A listening socket on ip:port (port 0: any), or -1 with errno. */
+static int listen_on(uint32_t ip_be, int port, struct sockaddr_in *sa)
 {
     int fd = socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
     if (fd < 0)
-        return xb_err_sys(XB_ERR_OTHER, errno, "socket");
+        return -1;
     int one = 1;
     setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
     xb_tcp_set_sockopts(fd);        /* buffer sizes are inherited by accept() */
-    struct sockaddr_in sa = { .sin_family = AF_INET, .sin_addr.s_addr = ip_be };
-    int err = 0;
-    for (int port = lo; port <= hi; port++) {
-        sa.sin_port = htons((uint16_t)port);
-        if (bind(fd, (struct sockaddr *)&sa, sizeof(sa)) == 0) {
-            err = 0;
-            break;
-        }
-        err = errno;
-    }
-    socklen_t sl = sizeof(sa);
-    if (err != 0 || listen(fd, (int)xb_tn_TCP_BACKLOG.v.i) != 0 ||
-        getsockname(fd, (struct sockaddr *)&sa, &sl) != 0) {
-        char a[64];
-        int e = err != 0 ? err : errno;
+    *sa = (struct sockaddr_in){ .sin_family = AF_INET, .sin_addr.s_addr = ip_be,
+                                .sin_port = htons((uint16_t)port) };
+    socklen_t sl = sizeof(*sa);
+    if (bind(fd, (struct sockaddr *)sa, sizeof(*sa)) != 0 ||
+        listen(fd, (int)xb_tn_TCP_BACKLOG.v.i) != 0 ||
+        getsockname(fd, (struct sockaddr *)sa, &sl) != 0) {
+        int e = errno;
         close(fd);
-        return xb_err_sys(XB_ERR_OTHER, e, "cannot listen on %s (ports %d-%d)",
+        errno = e;
+        return -1;
+    }
+    return fd;
+}
+
+/* Bind and listen on ip; the port from the range (first free) or any.
+ * bind() and listen() are tried together for each port: with SO_REUSEADDR
+ * two ranks of a node can both bind a port that nobody listens on yet, and
+ * the second one then learns at listen() that the port is taken. */
+static int open_listener(tcp_listener_t *l, uint32_t ip_be, int lo, int hi)
+{
+    struct sockaddr_in sa;
+    int fd = -1, err = 0;
+    for (int port = lo; port <= hi && fd < 0; port++) {
+        fd = listen_on(ip_be, port, &sa);
+        err = fd < 0 ? errno : 0;
+    }
+    if (fd < 0) {
+        char a[64];
+        return xb_err_sys(XB_ERR_OTHER, err, "cannot listen on %s (ports %d-%d)",
                           xb_tcp_fmt(ip_be, 0, a, sizeof(a)), lo, hi);
     }
     l->kind = TCP_K_LISTEN;
