@@ -241,23 +241,35 @@ static int packed_size(MPI_Count count, const xb_datatype_t *dt, MPI_Count *n)
     return XB_OK;
 }
 
+/* The packed size of count elements, checked against a buffer of `size`
+ * bytes from *position (pack: the output buffer; unpack: the input). */
+static int packed_window(MPI_Count count, const xb_datatype_t *dt, MPI_Count size,
+                         MPI_Count position, bool pack, MPI_Count *need)
+{
+    int rc = packed_size(count, dt, need);
+    if (rc != XB_OK)
+        return rc;
+    const char *buf = pack ? "output" : "input";
+    if (position < 0 || position > size)
+        return xb_err_set(XB_ERR_ARG, "position %lld is outside the %s buffer of %lld "
+                          "bytes", (long long)position, buf, (long long)size);
+    if (size - position < *need)
+        return xb_err_set(XB_ERR_TRUNCATE, "%s %lld bytes at position %lld %s the %s "
+                          "buffer of %lld bytes", pack ? "packing" : "unpacking",
+                          (long long)*need, (long long)position,
+                          pack ? "overflows" : "reads past", buf, (long long)size);
+    return XB_OK;
+}
+
 int xb_impl_pack(const void *inbuf, MPI_Count incount, xb_datatype_t *datatype,
                  void *outbuf, MPI_Count outsize, MPI_Count *position,
                  xb_comm_t *comm)
 {
     (void)comm;
     MPI_Count need;
-    int rc = packed_size(incount, datatype, &need);
+    int rc = packed_window(incount, datatype, outsize, *position, true, &need);
     if (rc != XB_OK)
         return rc;
-    if (*position < 0 || *position > outsize)
-        return xb_err_set(XB_ERR_ARG, "position %lld is outside the output "
-                          "buffer of %lld bytes", (long long)*position,
-                          (long long)outsize);
-    if (outsize - *position < need)
-        return xb_err_set(XB_ERR_TRUNCATE, "packing %lld bytes at position %lld "
-                          "overflows the output buffer of %lld bytes",
-                          (long long)need, (long long)*position, (long long)outsize);
     if (need == 0)
         return XB_OK;
     size_t done;
@@ -274,17 +286,9 @@ int xb_impl_unpack(const void *inbuf, MPI_Count insize, MPI_Count *position,
 {
     (void)comm;
     MPI_Count need;
-    int rc = packed_size(outcount, datatype, &need);
+    int rc = packed_window(outcount, datatype, insize, *position, false, &need);
     if (rc != XB_OK)
         return rc;
-    if (*position < 0 || *position > insize)
-        return xb_err_set(XB_ERR_ARG, "position %lld is outside the input "
-                          "buffer of %lld bytes", (long long)*position,
-                          (long long)insize);
-    if (insize - *position < need)
-        return xb_err_set(XB_ERR_TRUNCATE, "unpacking %lld bytes at position "
-                          "%lld reads past the input buffer of %lld bytes",
-                          (long long)need, (long long)*position, (long long)insize);
     if (need == 0)
         return XB_OK;
     rc = xb_dt_unpack(outbuf, outcount, datatype, 0,
