@@ -6,7 +6,7 @@
  * Segment layout (at the method's offset of the node segment; all-zero is
  * the valid initial state, so no rank initialises it):
  *
- *   ctl[nlocal]                 one xb_shm_ctl_t per local rank (2 lines)
+ *   ctl[nlocal]                 one xb_shm_ctl_t per local rank (3 lines)
  *   node                        xb_shm_node_t: the node barrier (1 line)
  *   (page aligned)
  *   rings[nlocal * (nlocal-1)]  ring (s -> r) at index s * (nlocal-1) +
@@ -35,8 +35,14 @@ typedef struct xb_shm_ctl {
     /* line 1: records ever published to this rank (counter mode only). */
     XB_ALIGNED(XB_CACHELINE) uint64_t arrived;
     uint8_t  pad1[XB_CACHELINE - 8];
+    /* line 2: the copy this rank is getting, which its sender may help
+     * with (shm_help.c). claim = generation << 32 | next chunk. */
+    XB_ALIGNED(XB_CACHELINE) uint64_t help_claim;
+    uint32_t help_done;      /* chunks copied, by either side               */
+    uint32_t help_err;       /* a helper's copy failed: redo it all         */
+    uint8_t  pad2[XB_CACHELINE - 16];
 } xb_shm_ctl_t;
-_Static_assert(sizeof(xb_shm_ctl_t) == 2 * XB_CACHELINE, "two lines per rank");
+_Static_assert(sizeof(xb_shm_ctl_t) == 3 * XB_CACHELINE, "three lines per rank");
 
 enum { XB_SHM_SLEEP_CTL = 1, XB_SHM_SLEEP_BELL = 2 };
 
@@ -101,6 +107,7 @@ typedef struct xb_shm {
     /* single copy */
     bool          cma;             /* get() allowed                          */
     const char   *cma_why;         /* why not                                */
+    const char   *fence_why;       /* why the senders fence (NULL: they don't) */
     int           ptrace_scope;    /* -1: no Yama                            */
 } xb_shm_t;
 
@@ -117,6 +124,11 @@ xb_shm_ring_t *xb_shm_seg_ring(xb_shm_t *st, int src_local, int dst_local);
 size_t xb_shm_ring_size_for(int nlocal);
 
 /* shm_wait.c */
+/* True when this process is registered for membarrier(GLOBAL_EXPEDITED):
+ * then the sender's side of the sleep/wake handshake needs no fence (the
+ * sleeper issues the membarrier instead; see shm_wait.c). */
+extern bool xb_shm_asym_fence;
+void xb_shm_fence_setup(xb_shm_t *st);                /* init: probe, register */
 void xb_shm_wake(xb_shm_t *st, xb_shm_ctl_t *ctl);  /* out of line: a syscall */
 /* Producer found the ring full: raise tx_waiting and retry once. */
 int  xb_shm_send_full(xb_ep_t *ep, uint8_t am_id, const void *hdr, size_t hdr_len,
@@ -138,10 +150,15 @@ static inline void xb_shm_notify(xb_shm_t *st, xb_shm_ctl_t *ctl)
 {
     if (st->counter_mode)
         __atomic_fetch_add(&ctl->arrived, 1, __ATOMIC_RELAXED);
-    /* seq_cst fence: orders our publication (the header word store, and the
-     * arrived increment) before the load of `sleeping` below; pairs with the
-     * fence in xb_shm_block (Dekker: one side always sees the other). */
-    __atomic_thread_fence(__ATOMIC_SEQ_CST);
+    /* F2: orders our publication (the header word store, and the arrived
+     * increment) before the load of `sleeping` below; pairs with F1 in
+     * xb_shm_block (Dekker: one side always sees the other). With the
+     * asymmetric scheme the sleeper's membarrier does the hardware part and
+     * this is only a compiler barrier: no fence on the eager path. */
+    if (XB_LIKELY(xb_shm_asym_fence))
+        __atomic_signal_fence(__ATOMIC_SEQ_CST);
+    else
+        __atomic_thread_fence(__ATOMIC_SEQ_CST);
     if (XB_UNLIKELY(__atomic_load_n(&ctl->sleeping, __ATOMIC_RELAXED) != 0))
         xb_shm_wake(st, ctl);
 }
@@ -165,6 +182,11 @@ int  xb_shm_cma_probe(const char **why);             /* fork-based, no job   */
 int  xb_shm_cma_get(pid_t pid, const struct iovec *local, int local_cnt,
                     uint64_t remote_addr, size_t len);
 int  xb_shm_read_ptrace_scope(void);                 /* -1: no Yama          */
+
+/* shm_help.c: single copy split between receiver and sender */
+int  xb_shm_help_get(xb_ep_t *ep, const struct iovec *local, int local_cnt,
+                     uint64_t remote_addr, size_t len);
+void xb_shm_help_handle(xb_shm_t *st, xb_shm_in_t *in, const void *rec, size_t len);
 
 /* shm_method.c */
 int  xb_shm_poll(xb_shm_t *st);

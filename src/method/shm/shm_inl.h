@@ -37,7 +37,9 @@
 
 /* header word: bits 0..31 payload bytes, 32..39 am_id, 40..47 hdr_len,
  * 48..55 kind (never 0, so a published header is never 0). */
-enum { XB_SHM_REC_MSG = 1, XB_SHM_REC_PAD = 2 };
+/* MSG: an active message for the upper layers; PAD: the rest of the buffer
+ * is unused; HELP: the method's own request to help with a copy (shm_help.c). */
+enum { XB_SHM_REC_MSG = 1, XB_SHM_REC_PAD = 2, XB_SHM_REC_HELP = 3 };
 #define XB_SHM_W_LEN(w)    ((uint32_t)(w))
 #define XB_SHM_W_AM(w)     ((uint8_t)((w) >> 32))
 #define XB_SHM_W_HLEN(w)   ((uint8_t)((w) >> 40))
@@ -107,8 +109,9 @@ static inline int xb_shm_copy_payload(uint8_t *dst, const xb_payload_t *pl)
  * XB_ERR_AGAIN: the ring is full, nothing was written. The caller checked
  * hdr_len <= XB_AM_HDR_MAX and rec_size <= size / 2.
  */
-static inline int xb_shm_ring_push(xb_shm_tx_t *tx, uint8_t am_id, const void *hdr,
-                                   size_t hdr_len, const xb_payload_t *pl)
+static inline int xb_shm_ring_push_kind(xb_shm_tx_t *tx, uint8_t kind, uint8_t am_id,
+                                        const void *hdr, size_t hdr_len,
+                                        const xb_payload_t *pl)
 {
     size_t len = pl != NULL ? pl->len : 0;
     size_t rec = xb_shm_rec_size(hdr_len, len);
@@ -136,7 +139,7 @@ static inline int xb_shm_ring_push(xb_shm_tx_t *tx, uint8_t am_id, const void *h
     __atomic_store_n((uint64_t *)(tx->data + ((start + rec) & tx->mask)), 0,
                      __ATOMIC_RELAXED);
     uint64_t w = (uint64_t)len | (uint64_t)am_id << 32 | (uint64_t)hdr_len << 40 |
-                 (uint64_t)XB_SHM_REC_MSG << 48;
+                 (uint64_t)kind << 48;
     /* release: orders the header/payload copies and the zeroed next word
      * before the header word the consumer polls. */
     __atomic_store_n((uint64_t *)p, w, __ATOMIC_RELEASE);
@@ -148,6 +151,12 @@ static inline int xb_shm_ring_push(xb_shm_tx_t *tx, uint8_t am_id, const void *h
     }
     tx->tail += pad + rec;
     return XB_OK;
+}
+
+static inline int xb_shm_ring_push(xb_shm_tx_t *tx, uint8_t am_id, const void *hdr,
+                                   size_t hdr_len, const xb_payload_t *pl)
+{
+    return xb_shm_ring_push_kind(tx, XB_SHM_REC_MSG, am_id, hdr, hdr_len, pl);
 }
 
 /* The header word at the consumer's head: 0 when nothing has arrived. */

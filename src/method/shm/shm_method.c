@@ -4,11 +4,12 @@
  * shm_method.c - the `shm` method: ranks of one node talk through per-pair
  * rings in a shared memfd segment (shm_seg.c, shm_inl.h), sleep on a futex
  * (shm_wait.c) and read large messages straight from each other's memory
- * (shm_cma.c). This file is the ops table and the glue.
+ * (shm_cma.c), the sender helping with the copy when it can (shm_help.c).
+ * This file is the ops table and the glue.
  *
  * Eager path: send_am -> xb_shm_ring_push (header and payload copied into
- * the ring: the one copy) -> xb_shm_notify (a fence and a load; a syscall
- * only when the receiver sleeps). progress -> poll the inbound rings ->
+ * the ring: the one copy) -> xb_shm_notify (a load, and a fence only where
+ * membarrier(2) is missing; a syscall only when the receiver sleeps). progress -> poll the inbound rings ->
  * xb_am_dispatch with the payload pointer inside the ring -> release. No lock,
  * no syscall, no allocation on that path.
  *
@@ -113,6 +114,7 @@ static int shm_init(xb_method_t *m, const xb_rt_info_t *rt, const char **why)
     st->local_ranks = rt->local_ranks;
     shm_rt = rt;
     xb_shm_cma_setup(st);
+    xb_shm_fence_setup(st);
     st->ring_size = xb_shm_ring_size_for(st->nlocal);
     set_caps(st, m);
     m->priv = st;
@@ -289,7 +291,7 @@ static int shm_get(xb_ep_t *ep, const struct iovec *local, int local_cnt,
         return xb_err_set(XB_ERR_OTHER, "single copy from rank %d is off (%s)",
                           ep->st->local_ranks[ep->peer_local],
                           ep->st->cma_why ? ep->st->cma_why : "no pid");
-    return xb_shm_cma_get(ep->pid, local, local_cnt, remote_addr, len);
+    return xb_shm_help_get(ep, local, local_cnt, remote_addr, len);
 }
 
 /* Handle up to POLL_BATCH records of one ring; *more when some are left. */
@@ -308,8 +310,11 @@ static inline int poll_ring(xb_shm_t *st, xb_shm_in_t *in, bool *more)
         }
         const uint8_t *p = xb_shm_ring_rec(&in->rx);
         size_t hl = XB_SHM_W_HLEN(w);
-        xb_am_dispatch(XB_SHM_W_AM(w), in->src, p + XB_SHM_REC_HDR, hl,
-                       p + XB_SHM_REC_HDR + xb_shm_a8(hl), XB_SHM_W_LEN(w));
+        if (XB_LIKELY(XB_SHM_W_KIND(w) == XB_SHM_REC_MSG))
+            xb_am_dispatch(XB_SHM_W_AM(w), in->src, p + XB_SHM_REC_HDR, hl,
+                           p + XB_SHM_REC_HDR + xb_shm_a8(hl), XB_SHM_W_LEN(w));
+        else
+            xb_shm_help_handle(st, in, p + XB_SHM_REC_HDR, hl);
         xb_shm_ring_release(&in->rx, w);
         n++;
     }
@@ -381,11 +386,14 @@ int xb_shm_describe(xb_method_t *m, char *buf, size_t len)
     xb_shm_t *st = m->priv;
     if (st != NULL && m->enabled) {
         off = xb_method_bprintf(buf, len, off, "ring=%zu B x %d inbound, segment=%s, "
-                                "poll=%s, single-copy: %s%s%s", st->ring_size, st->nin,
+                                "poll=%s, wake-up fences: %s, single-copy: %s%s%s",
+                                st->ring_size, st->nin,
                                 st->base == NULL ? "none (alone on the node)" :
                                 st->own_fd >= 0 ? "own memfd" :
                                 shm_rt->jobseg_fd >= 0 ? "launcher memfd" : "peer memfd",
                                 st->counter_mode ? "counter" : "direct",
+                                st->fence_why == NULL ? "asymmetric (membarrier)"
+                                                      : st->fence_why,
                                 st->cma ? "on" : "off", st->cma_why ? ", " : "",
                                 st->cma_why ? st->cma_why : "");
         return (int)off;

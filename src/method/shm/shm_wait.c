@@ -21,9 +21,25 @@
  * total order: either the receiver's re-poll sees the record, or the sender
  * sees sleeping == 1 and wakes it. A wake that comes between the re-poll and
  * FUTEX_WAIT is not lost: the kernel compares `wake` with w and returns at
- * once when a sender has bumped it. Senders pay one fence and one load of a
- * line that stays shared while nobody sleeps; only a sleeping receiver costs
- * them a syscall.
+ * once when a sender has bumped it. Only a sleeping receiver costs a sender
+ * a syscall.
+ *
+ * Asymmetric fences. A fence on the sender is paid for every message, and it
+ * is not cheap: the store it drains is the record header, on a line the
+ * receiver is polling, so the fence waits for that line to come back (it
+ * halved the rate of 8-byte messages). The receiver goes to sleep rarely
+ * (after spinning). So when the kernel offers membarrier(2) with
+ * MEMBARRIER_CMD_GLOBAL_EXPEDITED, every rank registers for it at init, F2
+ * becomes a compiler barrier, and F1 is followed by that membarrier, which
+ * makes every running registered thread execute a full barrier (a thread
+ * that is not running has passed one in its context switch). Then either the
+ * sender's load of `sleeping` comes after that barrier (it sees 1), or its
+ * header store came before it and is visible to our re-poll. The same
+ * pairing as liburcu's and folly's "asymmetric" barriers. A rank that could
+ * not register keeps the fence (xb_shm_asym_fence is per process: it only
+ * decides what this process does as a sender; as a sleeper a rank always
+ * issues the membarrier when the kernel has it). XB_SHM_ASYM_FENCE=off
+ * forces the symmetric scheme.
  *
  * Waiting for space is the mirror image. A producer that finds a ring full
  * (xb_shm_send_full) raises the ring's tx_waiting, fences (F4), re-reads
@@ -51,7 +67,42 @@
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
+#include <linux/membarrier.h>
 #include "method/shm/shm.h"
+#include "runtime/tunable.h"
+
+XB_TUNABLE(SHM_ASYM_FENCE, XB_TT_BOOL, "on", XB_TL_TUNER,
+           "Senders skip the memory fence of the wake-up handshake; sleepers "
+           "issue membarrier(GLOBAL_EXPEDITED) instead (when the kernel has it)");
+
+bool xb_shm_asym_fence;
+static bool can_membarrier;    /* the sleeper's heavy barrier is available */
+
+static long membarrier(int cmd)
+{
+    return syscall(SYS_membarrier, cmd, 0, 0);
+}
+
+void xb_shm_fence_setup(xb_shm_t *st)
+{
+    xb_shm_asym_fence = false;
+    long q = membarrier(MEMBARRIER_CMD_QUERY);
+    can_membarrier = q > 0 && (q & MEMBARRIER_CMD_GLOBAL_EXPEDITED) != 0;
+    if (!can_membarrier) {
+        st->fence_why = q < 0 ? "no membarrier(2)" : "no MEMBARRIER_CMD_GLOBAL_EXPEDITED";
+        return;
+    }
+    if (!xb_tn_SHM_ASYM_FENCE.v.b) {
+        st->fence_why = "XB_SHM_ASYM_FENCE=off";
+        return;
+    }
+    if (membarrier(MEMBARRIER_CMD_REGISTER_GLOBAL_EXPEDITED) != 0) {
+        st->fence_why = "membarrier registration refused";
+        return;
+    }
+    xb_shm_asym_fence = true;
+    st->fence_why = NULL;
+}
 
 static long futex(uint32_t *uaddr, int op, uint32_t val, const struct timespec *ts)
 {
@@ -87,8 +138,12 @@ void xb_shm_block(xb_shm_t *st, int timeout_ms)
     __atomic_store_n(&me->sleeping, bell ? XB_SHM_SLEEP_BELL : XB_SHM_SLEEP_CTL,
                      __ATOMIC_RELAXED);
     /* F1 seq_cst fence: orders the `sleeping` store before the re-poll's
-     * loads of the ring headers (and of `arrived`); pairs with F2. */
+     * loads of the ring headers (and of `arrived`); pairs with F2. The
+     * membarrier stands in for the fence the senders skip (see above). */
     __atomic_thread_fence(__ATOMIC_SEQ_CST);
+    if (can_membarrier && membarrier(MEMBARRIER_CMD_GLOBAL_EXPEDITED) != 0 &&
+        timeout_ms > 1)
+        timeout_ms = 1;   /* a wake-up may be missed: sleep in short naps */
     xb_ep_t *full = st->full_ep;
     if (full != NULL &&
         __atomic_load_n(full->tx.head, __ATOMIC_ACQUIRE) != full->full_head) {

@@ -1,0 +1,173 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* Copyright (c) 2026 The Crossbar authors */
+/*
+ * shm_help.c - a large single copy split between the receiver and the
+ * sender, so that both CPUs move bytes.
+ *
+ * A rendezvous receiver copies the sender's buffer with process_vm_readv
+ * (get, shm_cma.c). Meanwhile the sender usually sits in a wait with nothing
+ * to do. For a copy of XB_SHM_HELP_MIN bytes or more into one contiguous
+ * buffer, the receiver cuts it into chunks of XB_SHM_HELP_CHUNK bytes and
+ * asks the sender to help: a HELP record in the ring to the sender says
+ * where both buffers are. Both sides then take chunks from one counter in
+ * the receiver's ctl block (line 2) and copy them, the receiver with
+ * process_vm_readv from the sender, the sender with process_vm_writev into
+ * the receiver:
+ *
+ *   claim = gen << 32 | next     a chunk is claimed by a CAS that checks gen
+ *   done                         chunks copied (release), by either side
+ *   err                          a helper's copy failed
+ *
+ * The receiver arms the slot (done = 0, err = 0, then claim with a new
+ * generation, release), pushes HELP, takes chunks until none is left, then
+ * waits until done reaches the chunk count: it only ever waits for chunks
+ * that the sender claimed and is copying at that moment, so the wait is
+ * bounded by one chunk (it yields the CPU while it waits, in case the sender
+ * was preempted in the middle). The get returns only then, so the receiver's
+ * FIN (which lets the sender's request complete and its buffer be reused)
+ * still comes after every byte has moved, exactly as without help.
+ *
+ * A sender that is busy elsewhere, or asleep, simply does not help: by the
+ * time it reads the HELP record every chunk is taken, or the slot carries a
+ * newer generation, and its CAS fails. That is also why the receiver may
+ * re-arm the slot for its next copy without hearing from the sender: a stale
+ * helper cannot claim anything. A helper whose copy fails sets err; the
+ * receiver then copies the whole message itself.
+ *
+ * One slot per receiver is enough: gets run one at a time in a process (the
+ * AM handler that calls get runs under the progress lock), and a receiver
+ * asks only the sender it is copying from.
+ */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+#include <errno.h>
+#include <sched.h>
+#include <sys/uio.h>
+#include <unistd.h>
+#include "method/shm/shm.h"
+#include "runtime/runtime.h"
+#include "runtime/tunable.h"
+
+XB_TUNABLE(SHM_HELP_MIN, XB_TT_SIZE, "256k", XB_TL_TUNER,
+           "Smallest single copy split between receiver and sender (0: never)");
+XB_TUNABLE(SHM_HELP_CHUNK, XB_TT_SIZE, "128k", XB_TL_TUNER,
+           "Chunk of a split single copy");
+
+/* The HELP record: sent by the receiver to the sender of the message. */
+typedef struct help_rec {
+    uint32_t gen;
+    uint32_t nchunks;
+    uint64_t chunk;          /* bytes per chunk (the last may be shorter)    */
+    uint64_t len;            /* bytes of the whole copy                      */
+    uint64_t src;            /* the sender's buffer, in the sender           */
+    uint64_t dst;            /* the receiver's buffer, in the receiver       */
+    int32_t  pid;            /* the receiver                                 */
+    uint32_t pad;
+} help_rec_t;
+
+enum { SPINS_BEFORE_YIELD = 256 };
+
+/* Take the next chunk of generation gen; -1 when none is left. */
+static int64_t claim(xb_shm_ctl_t *c, uint32_t gen, uint32_t nchunks)
+{
+    uint64_t v = __atomic_load_n(&c->help_claim, __ATOMIC_ACQUIRE);
+    for (;;) {
+        if ((uint32_t)(v >> 32) != gen || (uint32_t)v >= nchunks)
+            return -1;
+        /* acquire on success: the chunk's arming (done/err reset) is seen */
+        if (__atomic_compare_exchange_n(&c->help_claim, &v, v + 1, false,
+                                        __ATOMIC_ACQUIRE, __ATOMIC_ACQUIRE))
+            return (int64_t)(uint32_t)v;
+    }
+}
+
+static void chunk_done(xb_shm_ctl_t *c, bool ok)
+{
+    if (!ok)
+        __atomic_store_n(&c->help_err, 1, __ATOMIC_RELAXED);
+    /* release: the chunk's bytes (and err) before the count the receiver
+     * acquires */
+    __atomic_fetch_add(&c->help_done, 1, __ATOMIC_RELEASE);
+}
+
+/* Copy chunk k with process_vm_readv (reader) or _writev (helper); the
+ * kernel may stop short at a page it cannot serve at once: loop. */
+static bool copy_chunk(const help_rec_t *h, pid_t pid, int64_t k, bool reader)
+{
+    uint64_t off = (uint64_t)k * h->chunk;
+    uint64_t left = h->len - off < h->chunk ? h->len - off : h->chunk;
+    while (left > 0) {
+        struct iovec mine = { (void *)(uintptr_t)((reader ? h->dst : h->src) + off), left };
+        struct iovec theirs = { (void *)(uintptr_t)((reader ? h->src : h->dst) + off), left };
+        ssize_t n = reader ? process_vm_readv(pid, &mine, 1, &theirs, 1, 0)
+                           : process_vm_writev(pid, &mine, 1, &theirs, 1, 0);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            return false;
+        off += (uint64_t)n;
+        left -= (uint64_t)n;
+    }
+    return true;
+}
+
+static void copy_chunks(xb_shm_ctl_t *c, const help_rec_t *h, pid_t pid, bool reader)
+{
+    int64_t k;
+    while ((k = claim(c, h->gen, h->nchunks)) >= 0)
+        chunk_done(c, copy_chunk(h, pid, k, reader));
+}
+
+/* The sender's side: a HELP record arrived from the receiver `in`. */
+void xb_shm_help_handle(xb_shm_t *st, xb_shm_in_t *in, const void *rec, size_t len)
+{
+    (void)st;
+    help_rec_t h;
+    if (len < sizeof(h))
+        return;
+    memcpy(&h, rec, sizeof(h));
+    copy_chunks(in->src_ctl, &h, (pid_t)h.pid, false);
+}
+
+static bool can_help(const xb_ep_t *ep, int local_cnt, size_t len)
+{
+    size_t min = xb_tn_SHM_HELP_MIN.v.size, chunk = xb_tn_SHM_HELP_CHUNK.v.size;
+    return min > 0 && len >= min && chunk > 0 && local_cnt == 1 &&
+           len / chunk < UINT32_MAX && ep->st->my_ctl != NULL;
+}
+
+int xb_shm_help_get(xb_ep_t *ep, const struct iovec *local, int local_cnt,
+                    uint64_t remote_addr, size_t len)
+{
+    if (!can_help(ep, local_cnt, len))
+        return xb_shm_cma_get(ep->pid, local, local_cnt, remote_addr, len);
+    xb_shm_t *st = ep->st;
+    xb_shm_ctl_t *c = st->my_ctl;
+    size_t chunk = xb_tn_SHM_HELP_CHUNK.v.size;
+    help_rec_t h = {
+        .gen = (uint32_t)(__atomic_load_n(&c->help_claim, __ATOMIC_RELAXED) >> 32) + 1,
+        .nchunks = (uint32_t)((len + chunk - 1) / chunk),
+        .chunk = chunk, .len = len, .src = remote_addr,
+        .dst = (uint64_t)(uintptr_t)local[0].iov_base, .pid = (int32_t)getpid(),
+    };
+    __atomic_store_n(&c->help_done, 0, __ATOMIC_RELAXED);
+    __atomic_store_n(&c->help_err, 0, __ATOMIC_RELAXED);
+    /* release: the resets above before the new generation a helper claims */
+    __atomic_store_n(&c->help_claim, (uint64_t)h.gen << 32, __ATOMIC_RELEASE);
+    if (xb_shm_ring_push_kind(&ep->tx, XB_SHM_REC_HELP, 0, &h, sizeof(h), NULL) == XB_OK)
+        xb_shm_notify(st, ep->peer_ctl);
+    copy_chunks(c, &h, ep->pid, true);
+    /* Only chunks the helper is copying right now are left. */
+    for (unsigned spins = 0;
+         __atomic_load_n(&c->help_done, __ATOMIC_ACQUIRE) != h.nchunks; spins++) {
+        if (spins >= SPINS_BEFORE_YIELD)
+            sched_yield();
+    }
+    if (__atomic_load_n(&c->help_err, __ATOMIC_RELAXED) != 0) {
+        xb_log(XB_LOG_SHM, XB_LOG_INFO, "the sender could not write its part of a "
+               "%zu-byte copy: reading it all", len);
+        return xb_shm_cma_get(ep->pid, local, local_cnt, remote_addr, len);
+    }
+    return XB_OK;
+}
