@@ -319,6 +319,16 @@ bool xb_method_node_released(uint32_t ticket)
     return m->ops->node_released(m, ticket);
 }
 
+bool xb_method_crowded(void)
+{
+    for (int i = 0; i < XB_METHOD_NREG; i++) {
+        xb_method_t *m = &registry[i];
+        if (m->enabled && m->ops->crowded != NULL && m->ops->crowded(m))
+            return true;
+    }
+    return false;
+}
+
 void xb_method_block(int timeout_ms)
 {
     if (blockable >= 0 && blockable2 >= 0) {

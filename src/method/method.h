@@ -127,6 +127,11 @@ typedef struct xb_method_ops {
      * One barrier at a time per process. */
     uint32_t (*node_arrive)(xb_method_t *m);
     bool     (*node_released)(xb_method_t *m, uint32_t ticket);
+    /* Optional: true when a peer that is awake last ran on the CPU this
+     * process runs on now, so a spinning wait would keep it from running
+     * (shm: the CPUs the local ranks publish in the segment). Cheap enough
+     * for every few dozen polls; may be wrong when a peer has migrated. */
+    bool     (*crowded)(xb_method_t *m);
 } xb_method_ops_t;
 
 struct xb_method {
@@ -149,6 +154,9 @@ int  xb_method_progress_all(void);
 /* Sleep until woken or timeout: in the one method in use that can sleep;
  * with several (shm and tcp), in the cheap one in short slices. */
 void xb_method_block(int timeout_ms);
+/* A waiting rank's CPU is shared with a peer that has work (crowded above,
+ * of any enabled method): the wait should yield the CPU between polls. */
+bool xb_method_crowded(void);
 /* The node barrier (node_arrive above) of the first enabled method that has
  * one; without one the caller uses a message-based barrier. */
 bool     xb_method_has_node_barrier(void);

@@ -143,6 +143,10 @@ static bool spin_until(xb_progress_t *pc, bool (*ready)(void *), void *arg)
             return true;
         if (xb_progress_poll(pc) > 0)
             moved = true;
+        /* A peer that shares our CPU (the machine is busy) cannot run
+         * while we spin: let it (~1 ns per poll; shm_wait.c). */
+        if ((i & 15) == 15 && xb_method_crowded())
+            sched_yield();
         if ((i & 63) == 63) {               /* a clock read every 64 polls */
             uint64_t t = now_ns();
             if (end == 0 || moved)

@@ -31,7 +31,8 @@ typedef struct xb_shm_ctl {
      * node barrier on the node's `bell` (shm_node.c). */
     XB_ALIGNED(XB_CACHELINE) uint32_t sleeping;
     uint32_t wake;           /* futex word: senders add 1, then FUTEX_WAKE */
-    uint8_t  pad0[XB_CACHELINE - 8];
+    int32_t  cpu;            /* + 1: the CPU the owner last waited on (0: ?) */
+    uint8_t  pad0[XB_CACHELINE - 12];
     /* line 1: records ever published to this rank (counter mode only). */
     XB_ALIGNED(XB_CACHELINE) uint64_t arrived;
     uint8_t  pad1[XB_CACHELINE - 8];
@@ -162,6 +163,9 @@ static inline void xb_shm_notify(xb_shm_t *st, xb_shm_ctl_t *ctl)
     if (XB_UNLIKELY(__atomic_load_n(&ctl->sleeping, __ATOMIC_RELAXED) != 0))
         xb_shm_wake(st, ctl);
 }
+
+/* shm_wait.c: a local rank that is awake last waited on our CPU */
+bool xb_shm_crowded(xb_shm_t *st);
 
 /* shm_node.c */
 uint32_t xb_shm_node_arrive(xb_method_t *m);

@@ -367,6 +367,11 @@ static void shm_block(xb_method_t *m, int timeout_ms)
     xb_shm_block(m->priv, timeout_ms);
 }
 
+static bool shm_crowded(xb_method_t *m)
+{
+    return m->priv != NULL && xb_shm_crowded(m->priv);
+}
+
 int xb_shm_probe(const char **why)
 {
     int fd = memfd_create("crossbar-probe", MFD_CLOEXEC);
@@ -419,6 +424,7 @@ const xb_method_ops_t xb_shm_ops = {
     .ep_close = shm_ep_close,
     .send_am = shm_send_am,
     .get = shm_get,
+    .crowded = shm_crowded,
     .progress = shm_progress,
     .block = shm_block,
     .node_arrive = xb_shm_node_arrive,

@@ -63,6 +63,7 @@
 #endif
 #include <errno.h>
 #include <limits.h>
+#include <sched.h>
 #include <linux/futex.h>
 #include <sys/syscall.h>
 #include <time.h>
@@ -153,6 +154,32 @@ void xb_shm_block(xb_shm_t *st, int timeout_ms)
         futex(word, FUTEX_WAIT, w, &ts);          /* EAGAIN/ETIMEDOUT: fine */
     }
     __atomic_store_n(&me->sleeping, 0, __ATOMIC_RELAXED);
+}
+
+/*
+ * Crowding. When the machine is busy, the scheduler may put two ranks of a
+ * job on one CPU; a rank that then spins waiting for the other keeps it
+ * from running until the spin budget runs out (100 us per message instead
+ * of 1, measured with `taskset -c 0 mpiexec -n 2 bench/latency`). Each
+ * waiting rank publishes the CPU it waits on in its ctl line (a relaxed
+ * store: a stale value only costs one needless yield or one spin slice) and
+ * looks whether a rank that is awake published the same CPU.
+ */
+bool xb_shm_crowded(xb_shm_t *st)
+{
+    if (st->my_ctl == NULL)
+        return false;
+    int cpu = sched_getcpu();
+    if (cpu < 0)
+        return false;
+    __atomic_store_n(&st->my_ctl->cpu, cpu + 1, __ATOMIC_RELAXED);
+    for (int i = 0; i < st->nlocal; i++) {
+        xb_shm_ctl_t *c = xb_shm_seg_ctl(st, i);
+        if (i != st->me && __atomic_load_n(&c->cpu, __ATOMIC_RELAXED) == cpu + 1 &&
+            __atomic_load_n(&c->sleeping, __ATOMIC_RELAXED) == 0)
+            return true;
+    }
+    return false;
 }
 
 int xb_shm_send_full(xb_ep_t *ep, uint8_t am_id, const void *hdr, size_t hdr_len,
