@@ -25,7 +25,8 @@ static const char usage_text[] =
     "  -genvall               pass the whole environment (the default)\n"
     "  -genvnone              pass only the variables named by -x/-genv\n"
     "  --bind-to core|none    pin rank i to the i-th allowed core (wrapping), or\n"
-    "                         not at all (default none)\n"
+    "                         not at all (default: core when the ranks of this\n"
+    "                         machine fit its allowed cores, none otherwise)\n"
     "  -wdir DIR              run the ranks (of this program) in DIR\n"
     "  --tag-output, -l       prefix every output line with \"[rank] \"\n"
     "  --timeout S            end the job after S seconds, printing what every\n"
@@ -146,6 +147,7 @@ static int parse_options(int argc, char **argv, int *ip, lx_opts_t *o, lx_app_t 
             o->env_none = true;
         } else if (is_opt(a, "bind-to", &v)) {
             const char *s = NEXT_VALUE();
+            o->bind_set = true;
             if (s && strcmp(s, "core") == 0)
                 o->bind_core = true;
             else if (s && strcmp(s, "none") == 0)

@@ -77,7 +77,9 @@ typedef struct lx_opts {
     lx_envvar_t *env;
     int          nenv;
     bool         env_none;       /* -genvnone: only what -x/-genv name */
-    bool         bind_core;
+    bool         bind_core;      /* pin rank i to the i-th allowed CPU        */
+    bool         bind_set;       /* --bind-to given; else core when the ranks
+                                  * of this machine fit its allowed CPUs     */
     bool         tag_output;
     double       timeout_s;      /* 0: none */
     bool         verbose;

@@ -281,8 +281,13 @@ static int start_all(lx_job_t *job, char **base, int nbase, int *exfd)
 {
     cpu_set_t allowed;
     CPU_ZERO(&allowed);
-    if (job->opt.bind_core && sched_getaffinity(0, sizeof allowed, &allowed) != 0)
+    if (sched_getaffinity(0, sizeof allowed, &allowed) != 0)
         CPU_ZERO(&allowed);
+    /* Unbound ranks of a job that fits the CPUs may be put on one CPU by
+     * a busy scheduler (a ping-pong then pays a context switch per message);
+     * an oversubscribed job is better left to the scheduler. */
+    if (!job->opt.bind_set)
+        job->opt.bind_core = job->n <= CPU_COUNT(&allowed);
     for (int i = 0; i < job->n; i++) {
         char **env = rank_env(job, base, nbase, i);
         exfd[i] = env ? start_rank(job, &job->ranks[i], env, cpu_for(job, &allowed, i)) : -1;

@@ -59,8 +59,16 @@ static bool allowed[XB_METHOD_NREG];
 static const xb_rt_info_t *method_rt;
 static int blockable = -1;          /* index of the method that sleeps */
 static int blockable2 = -1;         /* a second one in use (mixed jobs)  */
-static unsigned poll_tick;
-static int poll_every_idle[XB_METHOD_NREG], poll_every_busy[XB_METHOD_NREG];
+/* The polling plan (plan_polling): the cheap methods polled on every call,
+ * in a compact array so that an empty poll is a few loads; the costly ones
+ * with their countdowns (idle: the cheap ones found nothing; busy: they did). */
+static xb_method_t *cheap_poll[XB_METHOD_NREG];
+static int ncheap_poll;
+static struct {
+    xb_method_t *m;
+    int every_idle, every_busy, countdown;
+} costly_poll[XB_METHOD_NREG];
+static int ncostly_poll;
 static int nodebar = -1;            /* index of the method with a node barrier */
 
 enum { ADDR_BLOB_MAX = 256 };
@@ -138,6 +146,21 @@ static void hex_append(char *dst, const unsigned char *src, size_t n)
     dst[2 * n] = '\0';
 }
 
+/* Before the peer table exists: poll every enabled method on every call. */
+static void plan_polling_all(void)
+{
+    ncheap_poll = ncostly_poll = 0;
+    for (int i = 0; i < XB_METHOD_NREG; i++) {
+        xb_method_t *m = &registry[i];
+        if (!m->enabled)
+            continue;
+        if (m->caps.flags & XB_METHOD_CAP_POLL_COSTLY)
+            costly_poll[ncostly_poll++] = (typeof(costly_poll[0])){ m, 1, 1, 1 };
+        else
+            cheap_poll[ncheap_poll++] = m;
+    }
+}
+
 /* "xb-addr-<rank>" = "self:,shm:0a0b..." (only enabled methods). */
 static int publish_addr(const xb_rt_info_t *rt)
 {
@@ -191,6 +214,7 @@ int xb_method_init_all(const struct xb_rt_info *rt)
         m->enabled = true;
         m->why_off = NULL;
     }
+    plan_polling_all();
     return publish_addr(rt);
 }
 
@@ -199,6 +223,7 @@ static void plan_polling(void)
 {
     bool cheap_used = false;
     blockable = blockable2 = -1;
+    ncheap_poll = ncostly_poll = 0;
     for (int i = 0; i < XB_METHOD_NREG; i++)
         if (registry[i].enabled && xb_peer_count(i) > 0 &&
             !(registry[i].caps.flags & XB_METHOD_CAP_POLL_COSTLY))
@@ -211,12 +236,13 @@ static void plan_polling(void)
         long busy = costly ? xb_tn_TCP_POLL_BUSY.v.i : 1;
         idle = idle < 1 ? 1 : idle;
         busy = busy < 1 ? 1 : busy;
-        if (costly && !used)
-            idle = busy = 0;        /* never: nobody talks through it */
-        else if (costly && !cheap_used)
+        if (costly && !cheap_used)
             idle = busy = 1;
-        poll_every_idle[i] = (int)idle;
-        poll_every_busy[i] = (int)busy;
+        if (m->enabled && !costly)
+            cheap_poll[ncheap_poll++] = m;
+        else if (m->enabled && used)     /* a costly one nobody uses: never */
+            costly_poll[ncostly_poll++] =
+                (typeof(costly_poll[0])){ m, (int)idle, (int)busy, (int)idle };
         if (m->enabled && m->ops->block != NULL && used) {
             if (blockable < 0)
                 blockable = i;
@@ -279,30 +305,27 @@ xb_method_t *xb_method_get(int idx)
     return &registry[idx];
 }
 
+static XB_NOINLINE int poll_costly(int n)
+{
+    for (int k = 0; k < ncostly_poll; k++) {
+        if (--costly_poll[k].countdown > 0)
+            continue;
+        costly_poll[k].countdown = n == 0 ? costly_poll[k].every_idle
+                                          : costly_poll[k].every_busy;
+        xb_method_t *m = costly_poll[k].m;
+        n += m->ops->progress(m);
+    }
+    return n;
+}
+
 int xb_method_progress_all(void)
 {
     int n = 0;
-    unsigned costly = 0;
-    for (int i = 0; i < XB_METHOD_NREG; i++) {
-        xb_method_t *m = &registry[i];
-        if (!m->enabled)
-            continue;
-        if (XB_UNLIKELY(m->caps.flags & XB_METHOD_CAP_POLL_COSTLY))
-            costly |= 1u << i;
-        else
-            n += m->ops->progress(m);
-    }
-    if (costly == 0)
+    for (int k = 0; k < ncheap_poll; k++)
+        n += cheap_poll[k]->ops->progress(cheap_poll[k]);
+    if (XB_LIKELY(ncostly_poll == 0))
         return n;
-    poll_tick++;
-    for (int i = 0; i < XB_METHOD_NREG; i++) {
-        if (!(costly & (1u << i)))
-            continue;
-        int every = n == 0 ? poll_every_idle[i] : poll_every_busy[i];
-        if (every == 1 || (every > 1 && poll_tick % (unsigned)every == 0))
-            n += registry[i].ops->progress(&registry[i]);
-    }
-    return n;
+    return poll_costly(n);
 }
 
 bool xb_method_has_node_barrier(void) { return nodebar >= 0; }

@@ -130,7 +130,10 @@ int xb_pt2pt_send(const void *buf, MPI_Count count, xb_datatype_t *dt, int dest,
                   int tag, xb_comm_t *comm, int coll)
 {
     xb_request_t *r;
-    int rc = xb_pt2pt_isend(buf, count, dt, dest, tag, comm, coll, &r);
+    int rc = xb_pt2pt_send_eager_now(buf, count, dt, dest, tag, comm, coll);
+    if (rc != XB_ERR_AGAIN)
+        return rc;
+    rc = xb_pt2pt_isend(buf, count, dt, dest, tag, comm, coll, &r);
     if (rc != XB_OK)
         return rc;
     r->fn = "MPI_Send";

@@ -12,6 +12,11 @@ static int blocking_send(const void *buf, MPI_Count count, xb_datatype_t *dt, in
                          int tag, xb_comm_t *comm, int mode, const char *fn)
 {
     xb_request_t *r;
+    if (mode == XB_MODE_STANDARD) {
+        int rc = xb_pt2pt_send_eager_now(buf, count, dt, dest, tag, comm, 0);
+        if (rc != XB_ERR_AGAIN)
+            return rc;
+    }
     int rc = xb_pt2pt_isend_mode(buf, count, dt, dest, tag, comm, 0, mode, &r);
     if (rc != XB_OK)
         return rc;
