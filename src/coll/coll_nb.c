@@ -18,6 +18,7 @@
 #include "pt2pt/pt2pt.h"
 
 static xb_coll_sched_t *active;      /* singly linked through ->next */
+static int nactive;                  /* its length: the hook's "armed" word */
 static bool in_hook;
 
 static void finish(xb_coll_sched_t *s, int rc)
@@ -47,6 +48,7 @@ static int coll_hook(xb_progress_t *pc)
         }
         *link = s->next;          /* unlink first: finishing may free s */
         s->next = NULL;
+        nactive--;
         events++;
         finish(s, rc);
     }
@@ -66,6 +68,7 @@ static int start(xb_request_t *r)
     if (rc == XB_INPROGRESS) {
         s->next = active;
         active = s;
+        nactive++;
         return XB_OK;
     }
     finish(s, rc);
@@ -81,6 +84,7 @@ static void destroy(xb_request_t *r)
     for (xb_coll_sched_t **l = &active; *l != NULL; l = &(*l)->next)
         if (*l == s) {
             *l = s->next;
+            nactive--;
             break;
         }
     xb_coll_sched_destroy(s);
@@ -108,6 +112,7 @@ int xb_coll_sched_post(xb_coll_sched_t *s, bool persistent, MPI_Request *req)
 int xb_coll_nb_init(void)
 {
     active = NULL;
+    nactive = 0;
     in_hook = false;
-    return xb_progress_hook_add(coll_hook);
+    return xb_progress_hook_add(coll_hook, &nactive);
 }

@@ -41,6 +41,7 @@ enum { XB_PROGRESS_HOOKS = 4 };
 
 struct xb_progress {
     xb_progress_hook_t hooks[XB_PROGRESS_HOOKS];
+    const int         *armed[XB_PROGRESS_HOOKS];
     int                nhooks;
     int                backlog;     /* operations queued for retry */
     int                spin;        /* oversubscribed: polls before sleeping */
@@ -80,10 +81,13 @@ int xb_progress_init(void)
 
 void xb_progress_fini(void) { the_ctx.nhooks = 0; }
 
-int xb_progress_hook_add(xb_progress_hook_t hook)
+static const int always = 1;
+
+int xb_progress_hook_add(xb_progress_hook_t hook, const int *armed)
 {
     if (the_ctx.nhooks == XB_PROGRESS_HOOKS)
         return xb_err_set(XB_ERR_INTERN, "too many progress hooks");
+    the_ctx.armed[the_ctx.nhooks] = armed != NULL ? armed : &always;
     the_ctx.hooks[the_ctx.nhooks++] = hook;
     return XB_OK;
 }
@@ -94,7 +98,8 @@ int xb_progress_poll(xb_progress_t *pc)
 {
     int n = xb_method_progress_all();
     for (int i = 0; i < pc->nhooks; i++)
-        n += pc->hooks[i](pc);
+        if (*pc->armed[i] != 0)
+            n += pc->hooks[i](pc);
     return n;
 }
 

@@ -42,8 +42,10 @@ typedef int (*xb_progress_hook_t)(xb_progress_t *pc);
 xb_progress_t *xb_progress_default(void);
 int  xb_progress_init(void);
 void xb_progress_fini(void);
-/* Up to 4 hooks (pt2pt registers one). */
-int  xb_progress_hook_add(xb_progress_hook_t hook);
+/* Up to 4 hooks (pt2pt and coll register one each). The hook runs only
+ * while *armed is nonzero (its owner's count of pending work; NULL: always),
+ * so an idle poll does not call it. */
+int  xb_progress_hook_add(xb_progress_hook_t hook, const int *armed);
 
 static inline void xb_progress_lock(xb_progress_t *pc)   { (void)pc; }
 static inline void xb_progress_unlock(xb_progress_t *pc) { (void)pc; }

@@ -29,7 +29,7 @@ int xb_pt2pt_init(void)
     xb_pt2pt.nqueued = 0;
     xb_pt2pt.force_pipe = xb_tn_PT2PT_FORCE_PIPELINE.v.b;
     xb_pt2pt_register_handlers();
-    return xb_progress_hook_add(xb_pt2pt_retry);
+    return xb_progress_hook_add(xb_pt2pt_retry, &xb_pt2pt.nqueued);
 }
 
 void xb_pt2pt_fini(void)

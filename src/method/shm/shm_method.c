@@ -323,19 +323,8 @@ static inline int poll_ring(xb_shm_t *st, xb_shm_in_t *in, bool *more)
     return n;
 }
 
-int xb_shm_poll(xb_shm_t *st)
+static XB_NOINLINE int poll_rings(xb_shm_t *st, uint64_t arrived)
 {
-    /* A handler that polls again would see the record it is handling. */
-    if (XB_UNLIKELY(st->in_progress) || st->nin == 0)
-        return 0;
-    uint64_t arrived = 0;
-    if (st->counter_mode) {
-        /* acquire: pairs with nothing stronger than the rings' own release
-         * stores; a stale value only delays us to the next poll. */
-        arrived = __atomic_load_n(&st->my_ctl->arrived, __ATOMIC_ACQUIRE);
-        if (arrived == st->seen)
-            return 0;
-    }
     int n = 0;
     bool more = false;
     st->in_progress = 1;
@@ -345,6 +334,25 @@ int xb_shm_poll(xb_shm_t *st)
     if (st->counter_mode && !more)
         st->seen = arrived;
     return n;
+}
+
+/* The empty poll, which a waiting rank runs in a loop, is a leaf with a few
+ * loads (no call, no saved registers); records are handled out of line. */
+int xb_shm_poll(xb_shm_t *st)
+{
+    /* A handler that polls again would see the record it is handling. */
+    if (XB_UNLIKELY(st->in_progress) || st->nin == 0)
+        return 0;
+    if (st->counter_mode) {
+        /* acquire: pairs with nothing stronger than the rings' own release
+         * stores; a stale value only delays us to the next poll. */
+        uint64_t arrived = __atomic_load_n(&st->my_ctl->arrived, __ATOMIC_ACQUIRE);
+        return arrived == st->seen ? 0 : poll_rings(st, arrived);
+    }
+    for (int k = 0; k < st->nin; k++)
+        if (xb_shm_ring_peek(&st->in[k].rx) != 0)
+            return poll_rings(st, 0);
+    return 0;
 }
 
 bool xb_shm_pending(xb_shm_t *st)
