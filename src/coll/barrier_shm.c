@@ -20,27 +20,10 @@
  * step (XB_CS_NODE_BARRIER, coll_sched.c).
  */
 #include "coll/coll_int.h"
-#include "method/method.h"
-#include "runtime/runtime.h"
-
-static bool node_complete(const xb_comm_t *comm)
-{
-    const xb_rt_info_t *rt = xb_rt();
-    if (comm->remote != NULL || comm->size != rt->local_size ||
-        !xb_method_has_node_barrier())
-        return false;
-    for (int r = 0; r < comm->size; r++) {
-        xb_gpid_t g = xb_comm_gpid(comm, r);
-        if (xb_gpid_job(g) != 0 || xb_gpid_rank(g) >= (uint32_t)rt->size ||
-            rt->node_of[xb_gpid_rank(g)] != rt->my_node)
-            return false;
-    }
-    return true;
-}
 
 int xb_coll_barrier_shm(xb_coll_sched_t *s, const xb_coll_args_t *a)
 {
-    if (!node_complete(a->comm))
+    if (!xb_coll_node_complete(a->comm))
         return xb_coll_barrier_dissemination(s, a);
     return xb_coll_sched_node_barrier(s);
 }

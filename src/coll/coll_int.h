@@ -62,11 +62,27 @@ int xb_coll_nb_init(void);      /* coll_nb.c: the progress hook */
 xb_coll_fn_t xb_coll_select(xb_coll_kind_t kind, const xb_coll_args_t *a);
 const char  *xb_coll_kind_name(xb_coll_kind_t kind);
 
+/* node collectives through shared memory (node_shm.c) */
+bool   xb_coll_node_complete(const xb_comm_t *comm);
+/* The call can take the node path: blocking, node-complete, fits a slot. */
+bool   xb_coll_node_fits(xb_coll_kind_t kind, const xb_coll_args_t *a);
+int    xb_coll_node_parity(void);               /* next area: 0 or 1        */
+void  *xb_coll_node_slot(const xb_comm_t *comm, int par, int rank);
+void  *xb_coll_node_area(int par);              /* all slots of one area    */
+size_t xb_coll_node_slot_size(void);            /* 0: no node slots          */
+int    xb_coll_node_reduce(xb_coll_sched_t *s, const xb_comm_t *comm, const void *src,
+                           bool combine, void *rbuf);
+
 /* algorithms, one per file */
 #define XB_COLL_ALGO_DECL(name) \
     int xb_coll_##name(xb_coll_sched_t *s, const xb_coll_args_t *a)
 XB_COLL_ALGO_DECL(barrier_dissemination);
 XB_COLL_ALGO_DECL(barrier_shm);
+XB_COLL_ALGO_DECL(bcast_shm);
+XB_COLL_ALGO_DECL(reduce_shm);
+XB_COLL_ALGO_DECL(allreduce_shm);
+XB_COLL_ALGO_DECL(allgather_shm);
+XB_COLL_ALGO_DECL(alltoall_shm);
 XB_COLL_ALGO_DECL(bcast_binomial);
 XB_COLL_ALGO_DECL(bcast_linear);
 XB_COLL_ALGO_DECL(bcast_scatter_allgather);

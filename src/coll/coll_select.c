@@ -52,7 +52,8 @@ const char *xb_coll_kind_name(xb_coll_kind_t kind) { return kind_names[kind]; }
 
 /* What an algorithm needs to be correct (a forced one that does not fit
  * the call falls back to the table: correctness first). */
-enum { NEED_COMMUTE = 1, NEED_POF2 = 2, NEED_BLOCKING = 4 };
+enum { NEED_COMMUTE = 1, NEED_POF2 = 2, NEED_BLOCKING = 4,
+       NEED_NODE = 8 /* node shared memory: xb_coll_node_fits() */ };
 
 typedef struct {
     xb_coll_kind_t kind;
@@ -65,11 +66,14 @@ typedef struct {
 static const algo_t algos[] = {
     A(BARRIER, "shm", barrier_shm, NEED_BLOCKING),
     A(BARRIER, "dissemination", barrier_dissemination, 0),
+    A(BCAST, "shm", bcast_shm, NEED_NODE),
     A(BCAST, "binomial", bcast_binomial, 0),
     A(BCAST, "scatter_allgather", bcast_scatter_allgather, 0),
     A(BCAST, "linear", bcast_linear, 0),
+    A(REDUCE, "shm", reduce_shm, NEED_NODE),
     A(REDUCE, "binomial", reduce_binomial, NEED_COMMUTE),
     A(REDUCE, "ordered", reduce_ordered, 0),
+    A(ALLREDUCE, "shm", allreduce_shm, NEED_NODE),
     A(ALLREDUCE, "recdbl", allreduce_recdbl, 0),
     A(ALLREDUCE, "rabenseifner", allreduce_rabenseifner, NEED_COMMUTE),
     A(ALLREDUCE, "ring", allreduce_ring, NEED_COMMUTE),
@@ -78,9 +82,11 @@ static const algo_t algos[] = {
     A(GATHER, "linear", gather_linear, 0),
     A(SCATTER, "binomial", scatter_binomial, 0),
     A(SCATTER, "linear", scatter_linear, 0),
+    A(ALLGATHER, "shm", allgather_shm, NEED_NODE),
     A(ALLGATHER, "recdbl", allgather_recdbl, NEED_POF2),
     A(ALLGATHER, "bruck", allgather_bruck, 0),
     A(ALLGATHER, "ring", allgather_ring, 0),
+    A(ALLTOALL, "shm", alltoall_shm, NEED_NODE),
     A(ALLTOALL, "bruck", alltoall_bruck, 0),
     A(ALLTOALL, "pairwise", alltoall_pairwise, 0),
     A(GATHERV, "linear", gatherv_linear, 0),
@@ -117,19 +123,24 @@ typedef struct {
 static const rule_t rules[] = {
     { XB_COLL_BARRIER,   ANY_P, 0, 0, "shm" },      /* blocking, whole node */
     { XB_COLL_BARRIER,   ANY_P, 0, 0, "dissemination" },
+    { XB_COLL_BCAST,     3, 1 << 30, 32 KiB, 1024 KiB, "shm" },  /* whole node */
     { XB_COLL_BCAST,     3, 1 << 30, 512 KiB, 0, "scatter_allgather" },
     { XB_COLL_BCAST,     ANY_P, 0, 0, "binomial" },
+    { XB_COLL_REDUCE,    3, 1 << 30, 0, 0, "shm" },       /* whole node, fits */
     { XB_COLL_REDUCE,    ANY_P, 0, 0, "binomial" },  /* commutative ops */
     { XB_COLL_REDUCE,    ANY_P, 0, 0, "ordered" },
+    { XB_COLL_ALLREDUCE, 3, 1 << 30, 0, 0, "shm" },       /* whole node, fits */
     { XB_COLL_ALLREDUCE, 3, 1 << 30, 64 KiB, 0, "rabenseifner" },
     { XB_COLL_ALLREDUCE, ANY_P, 0, 0, "recdbl" },
     { XB_COLL_GATHER,    3, 1 << 30, 0, 16 KiB, "binomial" },
     { XB_COLL_GATHER,    ANY_P, 0, 0, "linear" },
     { XB_COLL_SCATTER,   3, 1 << 30, 0, 16 KiB, "binomial" },
     { XB_COLL_SCATTER,   ANY_P, 0, 0, "linear" },
+    { XB_COLL_ALLGATHER, 3, 1 << 30, 0, 0, "shm" },       /* whole node, fits */
     { XB_COLL_ALLGATHER, ANY_P, 0, 8 KiB, "recdbl" },
     { XB_COLL_ALLGATHER, ANY_P, 0, 8 KiB, "bruck" },
     { XB_COLL_ALLGATHER, ANY_P, 0, 0, "ring" },
+    { XB_COLL_ALLTOALL,  3, 1 << 30, 0, 0, "shm" },       /* whole node, fits */
     { XB_COLL_ALLTOALL,  4, 1 << 30, 0, 256, "bruck" },
     { XB_COLL_ALLTOALL,  ANY_P, 0, 0, "pairwise" },
     { XB_COLL_GATHERV,   ANY_P, 0, 0, "linear" },
@@ -165,6 +176,8 @@ static bool fits(const algo_t *al, const xb_coll_args_t *a)
     if ((al->needs & NEED_POF2) && (p & (p - 1)) != 0)
         return false;
     if ((al->needs & NEED_BLOCKING) && a->form != XB_COLL_BLOCKING)
+        return false;
+    if ((al->needs & NEED_NODE) && !xb_coll_node_fits(al->kind, a))
         return false;
     return true;
 }

@@ -336,6 +336,14 @@ uint32_t xb_method_node_arrive(void)
     return m->ops->node_arrive(m);
 }
 
+void *xb_method_node_slot(int parity, int local, size_t *size)
+{
+    *size = 0;
+    if (nodebar < 0 || registry[nodebar].ops->node_slot == NULL)
+        return NULL;
+    return registry[nodebar].ops->node_slot(&registry[nodebar], parity, local, size);
+}
+
 bool xb_method_node_released(uint32_t ticket)
 {
     xb_method_t *m = &registry[nodebar];

@@ -127,6 +127,13 @@ typedef struct xb_method_ops {
      * One barrier at a time per process. */
     uint32_t (*node_arrive)(xb_method_t *m);
     bool     (*node_released)(xb_method_t *m, uint32_t ticket);
+    /* Optional, with the node barrier: scratch memory every local rank maps,
+     * for collectives of all local ranks: the slot of local rank `local`
+     * (an index into xb_rt()->local_ranks) in area `parity` (0 or 1),
+     * *size bytes; NULL when there is none. Whoever writes a slot must be
+     * sure its readers are done (src/coll/node_shm.c: two parities and a
+     * node barrier between any two uses of one). */
+    void    *(*node_slot)(xb_method_t *m, int parity, int local, size_t *size);
     /* Optional: true when a peer that is awake last ran on the CPU this
      * process runs on now, so a spinning wait would keep it from running
      * (shm: the CPUs the local ranks publish in the segment). Cheap enough
@@ -161,6 +168,7 @@ bool xb_method_crowded(void);
  * one; without one the caller uses a message-based barrier. */
 bool     xb_method_has_node_barrier(void);
 uint32_t xb_method_node_arrive(void);
+void    *xb_method_node_slot(int parity, int local, size_t *size);
 bool     xb_method_node_released(uint32_t ticket);
 
 typedef struct xb_peer {

@@ -9,6 +9,10 @@
  *   ctl[nlocal]                 one xb_shm_ctl_t per local rank (3 lines)
  *   node                        xb_shm_node_t: the node barrier (1 line)
  *   (page aligned)
+ *   coll[2][nlocal]             XB_SHM_COLL_SLOT bytes per local rank and
+ *                               parity: data of the node collectives
+ *                               (src/coll/node_shm.c)
+ *   (page aligned)
  *   rings[nlocal * (nlocal-1)]  ring (s -> r) at index s * (nlocal-1) +
  *                               (r < s ? r : r - 1), each a header line
  *                               plus ring_size bytes
@@ -112,6 +116,11 @@ typedef struct xb_shm {
     int           ptrace_scope;    /* -1: no Yama                            */
 } xb_shm_t;
 
+/* Bytes of one rank's slot of the collective area (per parity): a rank's
+ * contribution to a node allreduce/allgather/alltoall fits one slot, a
+ * node bcast moves nlocal slots per step. 32 KiB x 2 x 8 ranks = 512 KiB. */
+#define XB_SHM_COLL_SLOT ((size_t)32 << 10)
+
 /* shm_seg.c */
 size_t xb_shm_seg_layout(int nlocal, size_t ring_size, size_t *rings_off_p);
 int    xb_shm_seg_attach_jobseg(xb_shm_t *st, int fd);
@@ -120,6 +129,7 @@ int    xb_shm_seg_open_peer(xb_shm_t *st, int pid, int fd);
 void   xb_shm_seg_detach(xb_shm_t *st);
 xb_shm_ctl_t  *xb_shm_seg_ctl(xb_shm_t *st, int local);
 xb_shm_ring_t *xb_shm_seg_ring(xb_shm_t *st, int src_local, int dst_local);
+void          *xb_shm_seg_coll_slot(xb_shm_t *st, int parity, int local);
 /* Ring size for nlocal ranks from XB_SHM_RING_SIZE (power of two, shrunk
  * when the rings of a big node would pass the memory budget). */
 size_t xb_shm_ring_size_for(int nlocal);
@@ -171,6 +181,7 @@ bool xb_shm_crowded(xb_shm_t *st);
 uint32_t xb_shm_node_arrive(xb_method_t *m);
 bool     xb_shm_node_released(xb_method_t *m, uint32_t ticket);
 void     xb_shm_node_ring_bell(xb_shm_node_t *n);     /* wake barrier sleepers */
+void    *xb_shm_node_slot(xb_method_t *m, int parity, int local, size_t *size);
 /* The barrier this rank waits in was released (block's re-check). */
 static inline bool xb_shm_node_pending(const xb_shm_t *st)
 {

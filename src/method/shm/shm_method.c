@@ -437,4 +437,5 @@ const xb_method_ops_t xb_shm_ops = {
     .block = shm_block,
     .node_arrive = xb_shm_node_arrive,
     .node_released = xb_shm_node_released,
+    .node_slot = xb_shm_node_slot,
 };

@@ -83,3 +83,12 @@ bool xb_shm_node_released(xb_method_t *m, uint32_t ticket)
     st->bar_waiting = false;
     return true;
 }
+
+void *xb_shm_node_slot(xb_method_t *m, int parity, int local, size_t *size)
+{
+    xb_shm_t *st = m->priv;
+    if (st == NULL || st->base == NULL || local < 0 || local >= st->nlocal)
+        return NULL;
+    *size = XB_SHM_COLL_SLOT;
+    return xb_shm_seg_coll_slot(st, parity, local);
+}

@@ -1,0 +1,161 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* Copyright (c) 2026 The Crossbar authors */
+/*
+ * node_shm.c - what the node collectives (barrier_shm.c and the *_shm.c
+ * algorithms) share: which communicators may use the node's shared memory,
+ * where a rank's slot is, and the parity that makes slots safe to reuse.
+ *
+ * A node collective runs on a communicator made of exactly the ranks of one
+ * node (COMM_WORLD of a one-host job and its duplicates), in the blocking
+ * form only. Its data goes through the method's node slots (shm: the
+ * collective area of the segment): each rank writes its part once, one node
+ * barrier, then every rank reads what it needs straight from the others'
+ * slots - one copy in, one copy out, whatever the number of ranks, and one
+ * round of scheduling where point-to-point algorithms need log2(p) rounds
+ * (what an oversubscribed node pays for).
+ *
+ * Reuse. The slots come in two areas (parities). Every node collective
+ * takes the next parity for each write-barrier-read phase, and every phase
+ * has a barrier, so between two uses of one area there is a barrier that
+ * every rank reached after it had finished reading the first use: the
+ * writer of the second use has passed it. All ranks take parities in the
+ * same order because blocking collectives on node-complete communicators
+ * are totally ordered (each one waits for every rank of the node), the
+ * same reason barrier_shm may share one barrier line.
+ *
+ * Not under MPI_THREAD_MULTIPLE (two threads could run node collectives on
+ * two communicators at once): the selection falls back to messages then.
+ */
+#include <stdlib.h>
+#include "coll/coll_int.h"
+#include "method/method.h"
+#include "runtime/runtime.h"
+
+static unsigned parity;
+
+bool xb_coll_node_complete(const xb_comm_t *comm)
+{
+    const xb_rt_info_t *rt = xb_rt();
+    if (comm->remote != NULL || comm->size != rt->local_size ||
+        !xb_method_has_node_barrier())
+        return false;
+    for (int r = 0; r < comm->size; r++) {
+        xb_gpid_t g = xb_comm_gpid(comm, r);
+        if (xb_gpid_job(g) != 0 || xb_gpid_rank(g) >= (uint32_t)rt->size ||
+            rt->node_of[xb_gpid_rank(g)] != rt->my_node)
+            return false;
+    }
+    return true;
+}
+
+static int cmp_int(const void *a, const void *b)
+{
+    int x = *(const int *)a, y = *(const int *)b;
+    return (x > y) - (x < y);
+}
+
+/* The node-local index of comm rank r (comm is node-complete). */
+static int local_of(const xb_comm_t *comm, int r)
+{
+    const xb_rt_info_t *rt = xb_rt();
+    int w = (int)xb_gpid_rank(xb_comm_gpid(comm, r));
+    const int *p = bsearch(&w, rt->local_ranks, (size_t)rt->local_size, sizeof(int), cmp_int);
+    return p != NULL ? (int)(p - rt->local_ranks) : -1;
+}
+
+int xb_coll_node_parity(void)
+{
+    return (int)(parity++ & 1u);
+}
+
+void *xb_coll_node_slot(const xb_comm_t *comm, int par, int r)
+{
+    size_t size;
+    return xb_method_node_slot(par, local_of(comm, r), &size);
+}
+
+void *xb_coll_node_area(int par)
+{
+    size_t size;
+    return xb_method_node_slot(par, 0, &size);
+}
+
+size_t xb_coll_node_slot_size(void)
+{
+    size_t size = 0;
+    if (xb_method_node_slot(0, 0, &size) == NULL)
+        return 0;
+    return size;
+}
+
+/* Bytes one rank's slot must hold for this call (kind-specific), or -1
+ * when the node path does not apply to it at all. */
+static MPI_Count slot_need(xb_coll_kind_t kind, const xb_coll_args_t *a)
+{
+    int p = a->comm->size;
+    switch (kind) {
+    case XB_COLL_ALLREDUCE:
+    case XB_COLL_REDUCE: {
+        xb_coll_red_t red;
+        /* the working representation must be a predefined type, so the
+         * slot holds exactly what the reduction reads */
+        if (xb_coll_red_init(&red, a->rcount, a->rdt, a->op) != XB_OK) {
+            xb_err_clear();
+            return -1;
+        }
+        return xb_dt_is_predefined(red.wdt) ? red.wcount * xb_dt_size(red.wdt) : -1;
+    }
+    case XB_COLL_BCAST: {
+        /* a contiguous buffer goes in chunks of all slots; another one
+         * must fit in one step */
+        MPI_Count bytes = a->rcount * xb_dt_size(a->rdt);
+        return xb_dt_is_contig(a->rdt, a->rcount) ? 0 : (bytes + p - 1) / p;
+    }
+    case XB_COLL_ALLGATHER:
+        return a->sbuf == MPI_IN_PLACE ? a->rcount * xb_dt_size(a->rdt)
+                                       : a->scount * xb_dt_size(a->sdt);
+    case XB_COLL_ALLTOALL:
+        return (MPI_Count)p * (a->sbuf == MPI_IN_PLACE ? a->rcount * xb_dt_size(a->rdt)
+                                                       : a->scount * xb_dt_size(a->sdt));
+    default:
+        return -1;
+    }
+}
+
+bool xb_coll_node_fits(xb_coll_kind_t kind, const xb_coll_args_t *a)
+{
+    if (a->form != XB_COLL_BLOCKING)
+        return false;
+    MPI_Count need = slot_need(kind, a);
+    if (need < 0 || (size_t)need > xb_coll_node_slot_size())
+        return false;
+    return xb_coll_node_complete(a->comm);
+}
+
+/* Steps of a node reduction: copy this rank's vector (src: the user's
+ * buffer, count and type of s->red) into its slot of area par, one node
+ * barrier, then, when `combine`, reduce all slots right to left
+ * (x0 op (x1 op (... op x_{p-1}))): rank order, so non-commutative ops are
+ * right and every rank that combines gets bit-identical results) into
+ * rbuf. s->red is set up (xb_coll_sched_red) and its working type is
+ * predefined (xb_coll_node_fits). */
+int xb_coll_node_reduce(xb_coll_sched_t *s, const xb_comm_t *comm, const void *src,
+                        bool combine, void *rbuf)
+{
+    int p = comm->size, par = xb_coll_node_parity();
+    MPI_Count n = s->red.wcount;
+    int rc = xb_coll_sched_copy(s, src, s->red.count, s->red.dt,
+                                xb_coll_node_slot(comm, par, comm->rank), n, s->red.wdt);
+    if (rc == XB_OK)
+        rc = xb_coll_sched_node_barrier(s);
+    if (rc != XB_OK || !combine)
+        return rc;
+    void *acc = xb_coll_sched_wtmp(s, -1);
+    if (acc == NULL)
+        return XB_ERR_NO_MEM;
+    rc = xb_coll_sched_copy(s, xb_coll_node_slot(comm, par, p - 1), n, s->red.wdt,
+                            acc, n, s->red.wdt);
+    for (int i = p - 2; i >= 0 && rc == XB_OK; i--)
+        rc = xb_coll_sched_reduce(s, xb_coll_node_slot(comm, par, i), acc, n);
+    return rc == XB_OK ? xb_coll_red_store(s, acc, rbuf) : rc;
+}
