@@ -13,6 +13,6 @@ int xb_coll_allreduce_shm(xb_coll_sched_t *s, const xb_coll_args_t *a)
     int rc = xb_coll_sched_red(s, a->rcount, a->rdt, a->op);
     if (rc != XB_OK)
         return rc;
-    return xb_coll_node_reduce(s, a->comm, a->sbuf == MPI_IN_PLACE ? a->rbuf : a->sbuf,
-                               true, a->rbuf);
+    return xb_coll_node_reduce(s, a->comm, NULL, 0, a->sbuf == MPI_IN_PLACE ? a->rbuf : a->sbuf,
+                               true, a->rbuf, NULL);
 }

@@ -70,8 +70,28 @@ int    xb_coll_node_parity(void);               /* next area: 0 or 1        */
 void  *xb_coll_node_slot(const xb_comm_t *comm, int par, int rank);
 void  *xb_coll_node_area(int par);              /* all slots of one area    */
 size_t xb_coll_node_slot_size(void);            /* 0: no node slots          */
-int    xb_coll_node_reduce(xb_coll_sched_t *s, const xb_comm_t *comm, const void *src,
-                           bool combine, void *rbuf);
+/* Node phases, over the comm ranks of this node (ranks[n] ascending, or
+ * NULL for a node-complete comm); see node_shm.c. */
+int    xb_coll_node_reduce(xb_coll_sched_t *s, const xb_comm_t *comm, const int *ranks,
+                           int n, const void *src, bool combine, void *rbuf, void **acc_p);
+int    xb_coll_node_bcast(xb_coll_sched_t *s, const xb_comm_t *comm, int head, void *ubuf,
+                          MPI_Count count, xb_datatype_t *dt);
+
+bool   xb_coll_node_slot_need_fits(xb_coll_kind_t kind, const xb_coll_args_t *a, int p);
+
+/* hierarchical (two-stage) collectives (hier.c) */
+typedef struct xb_coll_nodeset {
+    int  n, *ranks;          /* comm ranks on this node, ascending          */
+    int  nheads, *heads;     /* one head per node the comm spans            */
+    int  mynode;             /* index of this node in heads[]               */
+    int  head;               /* heads[mynode]                               */
+} xb_coll_nodeset_t;
+/* Blocking, several nodes, node barrier and slots, commutative op, fits. */
+bool xb_coll_hier_fits(xb_coll_kind_t kind, const xb_coll_args_t *a);
+/* XB_ERR_AGAIN: the comm is not node-whole (then use a flat algorithm). */
+int  xb_coll_hier_plan(xb_coll_sched_t *s, const xb_comm_t *comm, int root,
+                       xb_coll_nodeset_t *ns);
+void xb_coll_hier_fini(void);
 
 /* algorithms, one per file */
 #define XB_COLL_ALGO_DECL(name) \
@@ -83,6 +103,10 @@ XB_COLL_ALGO_DECL(reduce_shm);
 XB_COLL_ALGO_DECL(allreduce_shm);
 XB_COLL_ALGO_DECL(allgather_shm);
 XB_COLL_ALGO_DECL(alltoall_shm);
+XB_COLL_ALGO_DECL(barrier_hier);
+XB_COLL_ALGO_DECL(bcast_hier);
+XB_COLL_ALGO_DECL(reduce_hier);
+XB_COLL_ALGO_DECL(allreduce_hier);
 XB_COLL_ALGO_DECL(bcast_binomial);
 XB_COLL_ALGO_DECL(bcast_linear);
 XB_COLL_ALGO_DECL(bcast_scatter_allgather);

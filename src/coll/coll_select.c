@@ -53,7 +53,8 @@ const char *xb_coll_kind_name(xb_coll_kind_t kind) { return kind_names[kind]; }
 /* What an algorithm needs to be correct (a forced one that does not fit
  * the call falls back to the table: correctness first). */
 enum { NEED_COMMUTE = 1, NEED_POF2 = 2, NEED_BLOCKING = 4,
-       NEED_NODE = 8 /* node shared memory: xb_coll_node_fits() */ };
+       NEED_NODE = 8 /* node shared memory: xb_coll_node_fits() */,
+       NEED_HIER = 16 /* several nodes: xb_coll_hier_fits() */ };
 
 typedef struct {
     xb_coll_kind_t kind;
@@ -65,15 +66,19 @@ typedef struct {
 #define A(k, n, f, needs) { XB_COLL_##k, n, xb_coll_##f, needs }
 static const algo_t algos[] = {
     A(BARRIER, "shm", barrier_shm, NEED_BLOCKING),
+    A(BARRIER, "hier", barrier_hier, NEED_HIER),
     A(BARRIER, "dissemination", barrier_dissemination, 0),
     A(BCAST, "shm", bcast_shm, NEED_NODE),
+    A(BCAST, "hier", bcast_hier, NEED_HIER),
     A(BCAST, "binomial", bcast_binomial, 0),
     A(BCAST, "scatter_allgather", bcast_scatter_allgather, 0),
     A(BCAST, "linear", bcast_linear, 0),
     A(REDUCE, "shm", reduce_shm, NEED_NODE),
+    A(REDUCE, "hier", reduce_hier, NEED_HIER),
     A(REDUCE, "binomial", reduce_binomial, NEED_COMMUTE),
     A(REDUCE, "ordered", reduce_ordered, 0),
     A(ALLREDUCE, "shm", allreduce_shm, NEED_NODE),
+    A(ALLREDUCE, "hier", allreduce_hier, NEED_HIER),
     A(ALLREDUCE, "recdbl", allreduce_recdbl, 0),
     A(ALLREDUCE, "rabenseifner", allreduce_rabenseifner, NEED_COMMUTE),
     A(ALLREDUCE, "ring", allreduce_ring, NEED_COMMUTE),
@@ -122,14 +127,18 @@ typedef struct {
 #define KiB * 1024
 static const rule_t rules[] = {
     { XB_COLL_BARRIER,   ANY_P, 0, 0, "shm" },      /* blocking, whole node */
+    { XB_COLL_BARRIER,   ANY_P, 0, 0, "hier" },     /* blocking, several nodes */
     { XB_COLL_BARRIER,   ANY_P, 0, 0, "dissemination" },
     { XB_COLL_BCAST,     3, 1 << 30, 32 KiB, 1024 KiB, "shm" },  /* whole node */
+    { XB_COLL_BCAST,     ANY_P, 0, 0, "hier" },     /* blocking, several nodes */
     { XB_COLL_BCAST,     3, 1 << 30, 512 KiB, 0, "scatter_allgather" },
     { XB_COLL_BCAST,     ANY_P, 0, 0, "binomial" },
     { XB_COLL_REDUCE,    3, 1 << 30, 0, 0, "shm" },       /* whole node, fits */
+    { XB_COLL_REDUCE,    ANY_P, 0, 0, "hier" },     /* several nodes, commutative */
     { XB_COLL_REDUCE,    ANY_P, 0, 0, "binomial" },  /* commutative ops */
     { XB_COLL_REDUCE,    ANY_P, 0, 0, "ordered" },
     { XB_COLL_ALLREDUCE, 3, 1 << 30, 0, 0, "shm" },       /* whole node, fits */
+    { XB_COLL_ALLREDUCE, ANY_P, 0, 0, "hier" },     /* several nodes, commutative */
     { XB_COLL_ALLREDUCE, 3, 1 << 30, 64 KiB, 0, "rabenseifner" },
     { XB_COLL_ALLREDUCE, ANY_P, 0, 0, "recdbl" },
     { XB_COLL_GATHER,    3, 1 << 30, 0, 16 KiB, "binomial" },
@@ -178,6 +187,8 @@ static bool fits(const algo_t *al, const xb_coll_args_t *a)
     if ((al->needs & NEED_BLOCKING) && a->form != XB_COLL_BLOCKING)
         return false;
     if ((al->needs & NEED_NODE) && !xb_coll_node_fits(al->kind, a))
+        return false;
+    if ((al->needs & NEED_HIER) && !xb_coll_hier_fits(al->kind, a))
         return false;
     return true;
 }
@@ -278,6 +289,7 @@ int xb_coll_init(void)
 void xb_coll_fini(void)
 {
     memset(forced, 0, sizeof(forced));
+    xb_coll_hier_fini();
 }
 
 void xb_coll_print_table(FILE *f)

@@ -88,11 +88,10 @@ size_t xb_coll_node_slot_size(void)
     return size;
 }
 
-/* Bytes one rank's slot must hold for this call (kind-specific), or -1
- * when the node path does not apply to it at all. */
-static MPI_Count slot_need(xb_coll_kind_t kind, const xb_coll_args_t *a)
+/* Bytes one rank's slot must hold for this call on a node of p ranks
+ * (kind-specific), or -1 when the node path does not apply to it at all. */
+static MPI_Count slot_need(xb_coll_kind_t kind, const xb_coll_args_t *a, int p)
 {
-    int p = a->comm->size;
     switch (kind) {
     case XB_COLL_ALLREDUCE:
     case XB_COLL_REDUCE: {
@@ -126,26 +125,35 @@ bool xb_coll_node_fits(xb_coll_kind_t kind, const xb_coll_args_t *a)
 {
     if (a->form != XB_COLL_BLOCKING)
         return false;
-    MPI_Count need = slot_need(kind, a);
-    if (need < 0 || (size_t)need > xb_coll_node_slot_size())
-        return false;
-    return xb_coll_node_complete(a->comm);
+    return xb_coll_node_slot_need_fits(kind, a, a->comm->size) &&
+           xb_coll_node_complete(a->comm);
 }
 
-/* Steps of a node reduction: copy this rank's vector (src: the user's
- * buffer, count and type of s->red) into its slot of area par, one node
- * barrier, then, when `combine`, reduce all slots right to left
- * (x0 op (x1 op (... op x_{p-1}))): rank order, so non-commutative ops are
- * right and every rank that combines gets bit-identical results) into
- * rbuf. s->red is set up (xb_coll_sched_red) and its working type is
- * predefined (xb_coll_node_fits). */
-int xb_coll_node_reduce(xb_coll_sched_t *s, const xb_comm_t *comm, const void *src,
-                        bool combine, void *rbuf)
+bool xb_coll_node_slot_need_fits(xb_coll_kind_t kind, const xb_coll_args_t *a, int p)
 {
-    int p = comm->size, par = xb_coll_node_parity();
-    MPI_Count n = s->red.wcount;
+    MPI_Count need = slot_need(kind, a, p);
+    return need >= 0 && (size_t)need <= xb_coll_node_slot_size();
+}
+
+/* Steps of a node reduction over the comm ranks of this node (ranks[n],
+ * ascending; NULL: all of a node-complete comm): copy this rank's vector
+ * (src: the user's buffer, count and type of s->red) into its slot of the
+ * next area, one node barrier, then, when `combine`, reduce those slots
+ * right to left (x0 op (x1 op (... op x_last))): rank order, so
+ * non-commutative ops are right and every rank that combines gets
+ * bit-identical results. The result goes to rbuf (user layout), or, when
+ * acc_p is not NULL, stays in a working buffer returned there. s->red is
+ * set up (xb_coll_sched_red) and its working type is predefined. */
+int xb_coll_node_reduce(xb_coll_sched_t *s, const xb_comm_t *comm, const int *ranks, int n,
+                        const void *src, bool combine, void *rbuf, void **acc_p)
+{
+    int par = xb_coll_node_parity();
+    MPI_Count w = s->red.wcount;
+    if (ranks == NULL)
+        n = comm->size;
+#define RANK(i) (ranks != NULL ? ranks[i] : (i))
     int rc = xb_coll_sched_copy(s, src, s->red.count, s->red.dt,
-                                xb_coll_node_slot(comm, par, comm->rank), n, s->red.wdt);
+                                xb_coll_node_slot(comm, par, comm->rank), w, s->red.wdt);
     if (rc == XB_OK)
         rc = xb_coll_sched_node_barrier(s);
     if (rc != XB_OK || !combine)
@@ -153,9 +161,53 @@ int xb_coll_node_reduce(xb_coll_sched_t *s, const xb_comm_t *comm, const void *s
     void *acc = xb_coll_sched_wtmp(s, -1);
     if (acc == NULL)
         return XB_ERR_NO_MEM;
-    rc = xb_coll_sched_copy(s, xb_coll_node_slot(comm, par, p - 1), n, s->red.wdt,
-                            acc, n, s->red.wdt);
-    for (int i = p - 2; i >= 0 && rc == XB_OK; i--)
-        rc = xb_coll_sched_reduce(s, xb_coll_node_slot(comm, par, i), acc, n);
-    return rc == XB_OK ? xb_coll_red_store(s, acc, rbuf) : rc;
+    rc = xb_coll_sched_copy(s, xb_coll_node_slot(comm, par, RANK(n - 1)), w, s->red.wdt,
+                            acc, w, s->red.wdt);
+    for (int i = n - 2; i >= 0 && rc == XB_OK; i--)
+        rc = xb_coll_sched_reduce(s, xb_coll_node_slot(comm, par, RANK(i)), acc, w);
+#undef RANK
+    if (rc != XB_OK)
+        return rc;
+    if (acc_p != NULL) {
+        *acc_p = acc;
+        return XB_OK;
+    }
+    return xb_coll_red_store(s, acc, rbuf);
+}
+
+/* Steps of a node broadcast from comm rank `head` (on this node) to every
+ * local rank: the head copies a chunk into the whole next area, one node
+ * barrier, the others copy it out; chunks alternate areas, so the head
+ * writes chunk k+1 while the others read chunk k. A contiguous buffer goes
+ * in chunks of the area; another one must fit the area in one step. */
+int xb_coll_node_bcast(xb_coll_sched_t *s, const xb_comm_t *comm, int head, void *ubuf,
+                       MPI_Count count, xb_datatype_t *dt)
+{
+    bool me = comm->rank == head;
+    size_t area = xb_coll_node_slot_size() * (size_t)xb_rt()->local_size;
+    MPI_Count bytes = count * xb_dt_size(dt);
+    xb_datatype_t *byte = xb_dt_from_handle(MPI_BYTE);
+    int rc = XB_OK;
+    if (!xb_dt_is_contig(dt, count)) {              /* fits one step */
+        void *buf = xb_coll_node_area(xb_coll_node_parity());
+        if (me)
+            rc = xb_coll_sched_copy(s, ubuf, count, dt, buf, bytes, byte);
+        if (rc == XB_OK)
+            rc = xb_coll_sched_node_barrier(s);
+        if (rc == XB_OK && !me)
+            rc = xb_coll_sched_copy(s, buf, bytes, byte, ubuf, count, dt);
+        return rc;
+    }
+    char *data = (char *)ubuf + xb_dt_true_lb(dt);
+    for (MPI_Count off = 0; off < bytes && rc == XB_OK; off += (MPI_Count)area) {
+        MPI_Count len = bytes - off < (MPI_Count)area ? bytes - off : (MPI_Count)area;
+        void *buf = xb_coll_node_area(xb_coll_node_parity());
+        if (me)
+            rc = xb_coll_sched_copy(s, data + off, len, byte, buf, len, byte);
+        if (rc == XB_OK)
+            rc = xb_coll_sched_node_barrier(s);
+        if (rc == XB_OK && !me)
+            rc = xb_coll_sched_copy(s, buf, len, byte, data + off, len, byte);
+    }
+    return rc;
 }

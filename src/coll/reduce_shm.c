@@ -14,6 +14,7 @@ int xb_coll_reduce_shm(xb_coll_sched_t *s, const xb_coll_args_t *a)
     int rc = xb_coll_sched_red(s, a->rcount, a->rdt, a->op);
     if (rc != XB_OK)
         return rc;
-    return xb_coll_node_reduce(s, a->comm, root && a->sbuf == MPI_IN_PLACE ? a->rbuf : a->sbuf,
-                               root, a->rbuf);
+    return xb_coll_node_reduce(s, a->comm, NULL, 0,
+                               root && a->sbuf == MPI_IN_PLACE ? a->rbuf : a->sbuf, root,
+                               a->rbuf, NULL);
 }

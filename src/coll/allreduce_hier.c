@@ -1,0 +1,69 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* Copyright (c) 2026 The Crossbar authors */
+/*
+ * allreduce_hier.c - two-stage allreduce for commutative ops (hier.c): each
+ * node reduces into its head through shared memory, the heads combine
+ * their partial results at the first head, which sends the result back,
+ * and each head broadcasts it inside its node through shared memory. One
+ * message each way per node crosses the network. Communicators that are
+ * not node-whole run recursive doubling.
+ */
+#include "coll/coll_int.h"
+
+/* The heads' stage; *res_p: the buffer that ends with the result. */
+static int combine_heads(xb_coll_sched_t *s, const xb_coll_nodeset_t *ns, void *acc,
+                         void **res_p)
+{
+    MPI_Count n = s->red.wcount;
+    int rc = XB_OK;
+    *res_p = acc;
+    if (ns->mynode != 0) {
+        void *res = xb_coll_sched_wtmp(s, -1);
+        if (res == NULL)
+            return XB_ERR_NO_MEM;
+        *res_p = res;
+        rc = xb_coll_sched_send(s, acc, n, s->red.wdt, ns->heads[0]);
+        if (rc == XB_OK)
+            rc = xb_coll_sched_recv(s, res, n, s->red.wdt, ns->heads[0]);
+        return rc == XB_OK ? xb_coll_sched_fence(s) : rc;
+    }
+    void **part = xb_coll_sched_tmp(s, ns->nheads * (MPI_Count)sizeof(void *),
+                                    xb_dt_from_handle(MPI_BYTE));
+    if (part == NULL)
+        return XB_ERR_NO_MEM;
+    for (int j = 1; j < ns->nheads && rc == XB_OK; j++) {
+        part[j] = xb_coll_sched_wtmp(s, -1);
+        rc = part[j] != NULL ? xb_coll_sched_recv(s, part[j], n, s->red.wdt, ns->heads[j])
+                             : XB_ERR_NO_MEM;
+    }
+    if (rc == XB_OK)
+        rc = xb_coll_sched_fence(s);
+    for (int j = 1; j < ns->nheads && rc == XB_OK; j++)
+        rc = xb_coll_sched_reduce(s, part[j], acc, n);
+    for (int j = 1; j < ns->nheads && rc == XB_OK; j++)
+        rc = xb_coll_sched_send(s, acc, n, s->red.wdt, ns->heads[j]);
+    return rc == XB_OK ? xb_coll_sched_fence(s) : rc;
+}
+
+int xb_coll_allreduce_hier(xb_coll_sched_t *s, const xb_coll_args_t *a)
+{
+    xb_coll_nodeset_t ns;
+    int rc = xb_coll_hier_plan(s, a->comm, -1, &ns);
+    if (rc == XB_ERR_AGAIN)
+        return xb_coll_allreduce_recdbl(s, a);
+    bool head = a->comm->rank == ns.head;
+    if (rc == XB_OK)
+        rc = xb_coll_sched_red(s, a->rcount, a->rdt, a->op);
+    void *acc = NULL;
+    if (rc == XB_OK)
+        rc = xb_coll_node_reduce(s, a->comm, ns.ranks, ns.n,
+                                 a->sbuf == MPI_IN_PLACE ? a->rbuf : a->sbuf, head, NULL, &acc);
+    void *res = NULL;
+    if (rc == XB_OK && head)
+        rc = combine_heads(s, &ns, acc, &res);
+    if (rc == XB_OK && head)
+        rc = xb_coll_red_store(s, res, a->rbuf);
+    if (rc == XB_OK)
+        rc = xb_coll_node_bcast(s, a->comm, ns.head, a->rbuf, a->rcount, a->rdt);
+    return rc;
+}

@@ -1,0 +1,50 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* Copyright (c) 2026 The Crossbar authors */
+/*
+ * reduce_hier.c - two-stage reduce for commutative ops (hier.c): each node
+ * reduces into its head through shared memory (xb_coll_node_reduce; the
+ * root heads its own node), then the heads send their partial results to
+ * the root, which combines them in node order. Communicators that are not
+ * node-whole run the binomial reduce.
+ */
+#include "coll/coll_int.h"
+
+int xb_coll_reduce_hier(xb_coll_sched_t *s, const xb_coll_args_t *a)
+{
+    xb_coll_nodeset_t ns;
+    int rc = xb_coll_hier_plan(s, a->comm, a->root, &ns);
+    if (rc == XB_ERR_AGAIN)
+        return xb_coll_reduce_binomial(s, a);
+    bool root = a->comm->rank == a->root, head = a->comm->rank == ns.head;
+    if (rc == XB_OK)
+        rc = xb_coll_sched_red(s, a->rcount, a->rdt, a->op);
+    void *acc = NULL;
+    if (rc == XB_OK)
+        rc = xb_coll_node_reduce(s, a->comm, ns.ranks, ns.n,
+                                 root && a->sbuf == MPI_IN_PLACE ? a->rbuf : a->sbuf, head,
+                                 NULL, &acc);
+    if (rc != XB_OK || !head)
+        return rc;
+    MPI_Count n = s->red.wcount;
+    if (!root) {
+        rc = xb_coll_sched_send(s, acc, n, s->red.wdt, a->root);
+        return rc == XB_OK ? xb_coll_sched_fence(s) : rc;
+    }
+    void **part = xb_coll_sched_tmp(s, ns.nheads * (MPI_Count)sizeof(void *),
+                                    xb_dt_from_handle(MPI_BYTE));
+    if (part == NULL)
+        return XB_ERR_NO_MEM;
+    for (int j = 0; j < ns.nheads && rc == XB_OK; j++) {
+        if (j == ns.mynode)
+            continue;
+        part[j] = xb_coll_sched_wtmp(s, -1);
+        rc = part[j] != NULL ? xb_coll_sched_recv(s, part[j], n, s->red.wdt, ns.heads[j])
+                             : XB_ERR_NO_MEM;
+    }
+    if (rc == XB_OK)
+        rc = xb_coll_sched_fence(s);
+    for (int j = 0; j < ns.nheads && rc == XB_OK; j++)
+        if (j != ns.mynode)
+            rc = xb_coll_sched_reduce(s, part[j], acc, n);
+    return rc == XB_OK ? xb_coll_red_store(s, acc, a->rbuf) : rc;
+}
