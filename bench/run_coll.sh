@@ -14,7 +14,8 @@
 # Environment: XB_BUILD_DIR (default build), BENCH_OUT (default
 # <build>/bench-coll), BENCH_ROUNDS (3), BENCH_QUICK (0), BENCH_IMPLS,
 # BENCH_NPS ("2 4 8"), BENCH_COLLS ("barrier bcast allreduce alltoall"),
-# BENCH_MAX (largest size, default 4 MiB).
+# BENCH_MAX (largest size, default 4 MiB), BENCH_APPS ("round matmul": the
+# application patterns of bench/apps.c; "" skips them), BENCH_MATMUL_N (1024).
 set -eu
 here=$(cd -P -- "$(dirname -- "$0")" && pwd -P)
 root=$(dirname -- "$here")
@@ -27,13 +28,15 @@ impls=${BENCH_IMPLS:-"crossbar openmpi mpich"}
 nps=${BENCH_NPS:-"2 4 8"}
 colls=${BENCH_COLLS:-"barrier bcast allreduce alltoall"}
 max=${BENCH_MAX:-4194304}
+apps=${BENCH_APPS-"round matmul"}
+matmul_n=${BENCH_MATMUL_N:-1024}
 python=${PYTHON:-python3}
 
 . "$here/lib.sh"
 
 rm -rf "$out/raw"
 mkdir -p "$out/raw"
-build_all coll
+build_all coll apps
 echo "bench: implementations:$have; $rounds round(s)" >&2
 
 # run IMPL COLL NP -> raw/IMPL__COLL-NPr__NP__ROUND.txt
@@ -47,6 +50,17 @@ run() {
     fi
 }
 
+# app IMPL NAME NP -> raw/IMPL__NAME-NPr__NP__ROUND.txt
+app() {
+    impl=$1 name=$2 np=$3
+    f="$out/raw/${impl}__${name}-${np}r__${np}__${round}.txt"
+    # shellcheck disable=SC2046
+    if ! timeout -k 5 600 $(run_of "$impl") -n "$np" "$out/$impl/apps" -c "$name" \
+            -N "$matmul_n" $quick >"$f" 2>"$f.err"; then
+        echo "bench: $impl apps $name -n $np failed (see $f.err)" >&2
+    fi
+}
+
 round=1
 while [ $round -le "$rounds" ]; do
     order=$(echo $have | awk -v r=$round '{n=NF; for(i=0;i<n;i++) printf "%s ", $(((i+r-1)%n)+1)}')
@@ -54,6 +68,9 @@ while [ $round -le "$rounds" ]; do
     for np in $nps; do
         for coll in $colls; do
             for impl in $order; do run "$impl" "$coll" "$np"; done
+        done
+        for name in $apps; do
+            for impl in $order; do app "$impl" "$name" "$np"; done
         done
     done
     round=$((round + 1))
