@@ -10,9 +10,14 @@
  * lifetime (freed handles are refused, get_contents revives a child).
  */
 #include <stdio.h>
+#include <stdbool.h>
+#include <stdlib.h>
 #include <string.h>
 #include "datatype/dt_types.h"
 #include "xb_impl.h"
+#include "runtime/tunable.h"
+
+XB_TUNABLE_DECL(DT_PACE);
 
 #include "unit_check.h"
 
@@ -392,6 +397,51 @@ static void test_external32(void)
     expect_err(rc, -MPI_ERR_UNSUPPORTED_DATAREP, "\"native\"", "datarep native");
 }
 
+/* Far-strided vectors take the paced loop (dt_move.c, XB_DT_PACE): pack,
+ * unpack and a partial pack from an odd offset against a plain loop, for
+ * run lengths 4, 8, 12 and 16, with positive and negative strides. */
+static void test_paced(void)
+{
+    xb_tn_DT_PACE.v.i = 12;
+    enum { RUNS = 300, STRIDE = 8192 };
+    unsigned char *mem = malloc((size_t)RUNS * STRIDE + 64);
+    unsigned char *out = malloc(RUNS * 16), *want = malloc(RUNS * 16);
+    for (size_t i = 0; i < (size_t)RUNS * STRIDE + 64; i++)
+        mem[i] = (unsigned char)(i * 31 + 7);
+    static const int lens[4] = { 4, 8, 12, 16 };
+    for (int li = 0; li < 4; li++)
+        for (int neg = 0; neg < 2; neg++) {
+            int len = lens[li];
+            MPI_Aint st = neg ? -STRIDE : STRIDE;
+            unsigned char *base = neg ? mem + (size_t)(RUNS - 1) * STRIDE : mem;
+            MPI_Datatype h;
+            xb_impl_type_create_hvector(RUNS, len, st, T(MPI_BYTE), &h, false);
+            xb_impl_type_commit(&h);
+            for (int r = 0; r < RUNS; r++)
+                memcpy(want + (size_t)r * len, base + r * st, (size_t)len);
+            size_t done = 0, total = (size_t)RUNS * len;
+            int rc = xb_dt_pack(base, 1, T(h), 0, out, total, &done);
+            CHECK(rc == XB_OK && done == total && memcmp(out, want, total) == 0,
+                  "paced pack, len %d stride %ld", len, (long)st);
+            rc = xb_dt_pack(base, 1, T(h), 3, out, total - 3, &done);
+            CHECK(rc == XB_OK && done == total - 3 && memcmp(out, want + 3, total - 3) == 0,
+                  "paced pack from offset 3, len %d stride %ld", len, (long)st);
+            for (size_t i = 0; i < total; i++)
+                out[i] = (unsigned char)~want[i];
+            rc = xb_dt_unpack(base, 1, T(h), 0, out, total);
+            bool ok = rc == XB_OK;
+            for (int r = 0; r < RUNS && ok; r++)
+                ok = memcmp(base + r * st, out + (size_t)r * len, (size_t)len) == 0;
+            CHECK(ok, "paced unpack, len %d stride %ld", len, (long)st);
+            rc = xb_dt_unpack(base, 1, T(h), 0, want, total);   /* restore */
+            xb_impl_type_free(&h);
+        }
+    xb_tn_DT_PACE.v.i = 0;
+    free(mem);
+    free(out);
+    free(want);
+}
+
 static void test_aint(void)
 {
     char buf[16];
@@ -426,6 +476,7 @@ int main(void)
     test_contents();
     test_external32();
     test_aint();
+    test_paced();
     if (failures == 0)
         printf("test_datatype_more: all checks passed\n");
     return failures ? 1 : 0;
