@@ -47,7 +47,7 @@ COUNT_KINDS_RE = re.compile(r"NUM_ELEM|ARRAY_LENGTH")
 ALLOW = {"procnull": "XB_ALLOW_PROC_NULL", "anysource": "XB_ALLOW_ANY_SOURCE",
          "anytag": "XB_ALLOW_ANY_TAG", "root": "XB_ALLOW_ROOT"}
 ARG_FLAGS = set(ALLOW) | {"nullok", "nocheck"}
-FUNC_FLAGS = {"noinit", "custom", "nolarge"}
+FUNC_FLAGS = {"noinit", "custom", "nolarge", "largeform"}
 
 
 class SpecError(Exception):
@@ -189,6 +189,8 @@ class Proc:
                 out.append("%sMPI_Count *%s" % ("const " if p.const else "", p.name))
             else:
                 out.append(p.decl)
+        if "largeform" in self.entry.flags:
+            out.append("bool large")
         return out
 
 
@@ -403,6 +405,8 @@ class Wrapper:
                     post.append("*%s = (%s)%s;" % (p.name, p.base, w))
             else:
                 args.append(p.name)
+        if "largeform" in self.pr.entry.flags:
+            args.append("true" if self.large else "false")
         return args, pre, post, cleanup, decls
 
     def emit(self):

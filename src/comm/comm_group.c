@@ -8,7 +8,9 @@
  *
  * The new communicator shares the group object (one more reference). The
  * group must be a subset of the parent's group (MPI_ERR_GROUP otherwise);
- * a process outside the group gets MPI_COMM_NULL.
+ * a process outside the group gets MPI_COMM_NULL. MPI_Comm_create on an
+ * intercommunicator: intercomm_create.c; MPI_Comm_create_group requires an
+ * intracommunicator (the standard), so an intercommunicator is MPI_ERR_COMM.
  */
 #include <stdlib.h>
 #include "comm/comm_int.h"
@@ -52,10 +54,9 @@ static int make(xb_group_t *group, uint32_t ctx, xb_comm_t *parent, MPI_Comm *ne
 
 int xb_impl_comm_create(xb_comm_t *comm, xb_group_t *group, MPI_Comm *newcomm)
 {
+    int rc = check_subset(comm, group);     /* inter: the local group */
     if (xb_comm_is_inter(comm))
-        return xb_err_set(XB_ERR_COMM, "MPI_Comm_create on an "
-                          "intercommunicator is not supported yet");
-    int rc = check_subset(comm, group);
+        return xb_comm_create_inter(comm, group, rc, newcomm);
     bool member = group->rank != MPI_UNDEFINED;
     uint32_t ctx = 0;
     /* every process takes part in the agreement, even after a local error,
@@ -75,9 +76,10 @@ int xb_impl_comm_create(xb_comm_t *comm, xb_group_t *group, MPI_Comm *newcomm)
 int xb_impl_comm_create_group(xb_comm_t *comm, xb_group_t *group, int tag,
                               MPI_Comm *newcomm)
 {
-    if (xb_comm_is_inter(comm))
-        return xb_err_set(XB_ERR_COMM, "MPI_Comm_create_group on an "
-                          "intercommunicator is not supported yet");
+    if (xb_comm_is_inter(comm))      /* the standard allows only these */
+        return xb_err_set(XB_ERR_COMM, "invalid argument comm: an "
+                          "intercommunicator (MPI_Comm_create_group requires "
+                          "an intracommunicator)");
     int rc = check_subset(comm, group);
     if (rc != XB_OK)
         return rc;

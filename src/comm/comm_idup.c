@@ -21,10 +21,22 @@
  * as for MPI_Comm_dup; they are attached to the new communicator at
  * completion, which runs inside the progress of whatever call completes
  * the request, so no user callback runs there.
+ *
+ * Intercommunicators: every process reserves the same way; a schedule on
+ * the intercommunicator (src/coll's schedule API, run by its progress
+ * hook) ANDs the reservations of both sides: every process sends its own
+ * to the remote leader (remote rank 0); each leader ANDs what it got (the
+ * other side's) into its own and swaps that with the other leader, so
+ * both leaders hold the AND over both sides; each leader sends it to the
+ * other side's non-leaders. The lowest common slot becomes the
+ * intercommunicator's context; its local communicator takes the shadow
+ * context of that slot (XB_COMM_LOCAL_CTX), so one common slot is enough,
+ * as for an intracommunicator.
  */
 #include <stdlib.h>
 #include <string.h>
 #include "comm/comm_int.h"
+#include "coll/coll_int.h"
 #include "core/attr.h"
 #include "core/errhandler.h"
 #include "core/info.h"
@@ -54,6 +66,24 @@ static void unreserve(const idup_t *d, uint32_t keep_slot)
             xb_ctx_put(2 * s);
 }
 
+/* The new communicator on context ctx; an intercommunicator's gets the
+ * remote group and a local communicator on the shadow context. */
+static xb_comm_t *make_comm(xb_comm_t *p, uint32_t ctx)
+{
+    xb_comm_t *c = xb_comm_new(p->group, ctx, p);
+    if (c == NULL || !xb_comm_is_inter(p))
+        return c;
+    xb_comm_t *l = xb_comm_new(p->group, XB_COMM_LOCAL_CTX(ctx), NULL);
+    if (l == NULL) {
+        xb_comm_release(c);
+        return NULL;
+    }
+    xb_group_retain(p->remote);
+    c->remote = p->remote;
+    c->local_comm = l;
+    return c;
+}
+
 static int finish(idup_t *d)
 {
     uint32_t slot = UINT32_MAX;
@@ -65,7 +95,7 @@ static int finish(idup_t *d)
         return xb_err_set(XB_ERR_OTHER, "MPI_Comm_idup: the members reserved no "
                           "common context id (%d each); use MPI_Comm_dup",
                           RESERVE);
-    xb_comm_t *c = xb_comm_new(d->parent->group, 2 * slot, d->parent);
+    xb_comm_t *c = make_comm(d->parent, 2 * slot);
     if (c == NULL) {
         xb_ctx_put(2 * slot);
         return XB_ERR_NO_MEM;
@@ -117,12 +147,61 @@ static int reserve(idup_t *d)
     return n > 0 ? XB_OK : xb_err_set(XB_ERR_OTHER, "no free context id left");
 }
 
+/* The steps of the two-sided AND (see the top of the file) into s. */
+static int inter_steps(xb_coll_sched_t *s, idup_t *d, xb_comm_t *ic)
+{
+    enum { W = XB_CTX_MASK_WORDS };
+    xb_datatype_t *u64 = xb_dt_from_handle(MPI_UINT64_T);
+    int rn = ic->remote->size;
+    int rc = xb_coll_sched_red(s, W, u64, xb_op_from_handle(MPI_BAND));
+    if (rc == XB_OK)
+        rc = xb_coll_sched_send(s, d->mine, W, u64, 0);
+    if (rc != XB_OK || ic->rank != 0)
+        return rc == XB_OK ? xb_coll_sched_recv(s, d->mask, W, u64, 0) : rc;
+    uint64_t *in = xb_coll_sched_tmp(s, (MPI_Count)W * (rn + 1), u64);
+    if (in == NULL)
+        return XB_ERR_NO_MEM;
+    for (int r = 0; r < rn && rc == XB_OK; r++)
+        rc = xb_coll_sched_recv(s, in + (size_t)r * W, W, u64, r);
+    if (rc == XB_OK)
+        rc = xb_coll_sched_fence(s);
+    for (int r = 0; r < rn && rc == XB_OK; r++)
+        rc = xb_coll_sched_reduce(s, in + (size_t)r * W, d->mask, W);
+    /* mask = mine AND the other side's; swap with the other leader */
+    uint64_t *theirs = in + (size_t)rn * W;
+    if (rc == XB_OK)
+        rc = xb_coll_sched_send(s, d->mask, W, u64, 0);
+    if (rc == XB_OK)
+        rc = xb_coll_sched_recv(s, theirs, W, u64, 0);
+    if (rc == XB_OK)
+        rc = xb_coll_sched_fence(s);
+    if (rc == XB_OK)
+        rc = xb_coll_sched_reduce(s, theirs, d->mask, W);
+    for (int r = 1; r < rn && rc == XB_OK; r++)
+        rc = xb_coll_sched_send(s, d->mask, W, u64, r);
+    return rc;
+}
+
+/* Post the two-sided AND of the reservations on intercommunicator ic. */
+static int inter_and(idup_t *d, xb_comm_t *ic, MPI_Request *h)
+{
+    xb_coll_sched_t *s = malloc(sizeof(*s));
+    if (s == NULL)
+        return xb_err_set(XB_ERR_NO_MEM, "out of memory for MPI_Comm_idup");
+    xb_coll_sched_init(s, ic, XB_COLL_ALLREDUCE);
+    s->heap = true;
+    s->fn = "MPI_Comm_idup";
+    int rc = inter_steps(s, d, ic);
+    if (rc != XB_OK) {
+        xb_coll_sched_destroy(s);
+        return rc;
+    }
+    return xb_coll_sched_post(s, false, h);
+}
+
 static int idup_common(xb_comm_t *comm, xb_info_t *info, bool inherit,
                        MPI_Comm *newcomm, MPI_Request *request)
 {
-    if (xb_comm_is_inter(comm))
-        return xb_err_set(XB_ERR_COMM, "MPI_Comm_idup of an intercommunicator is "
-                          "not supported yet (use MPI_Comm_dup)");
     idup_t *d = calloc(1, sizeof(*d));
     if (d == NULL)
         return xb_err_set(XB_ERR_NO_MEM, "out of memory for MPI_Comm_idup");
@@ -136,7 +215,9 @@ static int idup_common(xb_comm_t *comm, xb_info_t *info, bool inherit,
     if (rc == XB_OK)
         rc = reserve(d);
     MPI_Request h = MPI_REQUEST_NULL;
-    if (rc == XB_OK)
+    if (rc == XB_OK && xb_comm_is_inter(comm))
+        rc = inter_and(d, comm, &h);
+    else if (rc == XB_OK)
         rc = xb_impl_iallreduce(MPI_IN_PLACE, d->mask, XB_CTX_MASK_WORDS,
                                 xb_dt_from_handle(MPI_UINT64_T),
                                 xb_op_from_handle(MPI_BAND), comm, &h);

@@ -24,6 +24,14 @@
 
 #define XB_COMM_TAG(t) ((1 << 29) | ((t) & ((1 << 29) - 1)))
 
+/* The shadow context of an intercommunicator's context ctx, for its local
+ * communicator: above the pool (contexts are opaque 32-bit numbers to
+ * pt2pt; xb_ctx_take/put ignore contexts past the pool), unique on every
+ * process because ctx is, and shared by the two sides' local communicators,
+ * whose groups are disjoint. Used where agreeing on a second pool slot is
+ * costly or impossible (Comm_create and Comm_idup of an intercommunicator). */
+#define XB_COMM_LOCAL_CTX(ctx) ((uint32_t)(ctx) + 2u * XB_CTX_SLOTS)
+
 /* Agree on a context id over parent (collective over parent). member: this
  * process will belong to the new communicator. *ctx_p is the same on every
  * process; the caller takes it with xb_comm_new (members only). */
@@ -43,6 +51,11 @@ int xb_comm_ctx_agree_inter2(xb_comm_t *local, bool member, int leader,
                              uint32_t *ctx_p);
 /* MPI_Comm_split on an intercommunicator (intercomm_split.c). */
 int xb_comm_split_inter(xb_comm_t *comm, int color, int key, MPI_Comm *newcomm);
+/* MPI_Comm_create on an intercommunicator (intercomm_create.c); grc: the
+ * result of checking group against the local group (an error takes part
+ * as an empty group, then is returned). */
+int xb_comm_create_inter(xb_comm_t *ic, xb_group_t *group, int grc,
+                         MPI_Comm *newcomm);
 /* Send sbytes and receive rbytes with `rank` of peer (remote rank for an
  * intercommunicator) on peer's collective context, tag XB_COMM_TAG(tag). */
 int xb_comm_exchange(xb_comm_t *peer, int rank, int tag, const void *sbuf,

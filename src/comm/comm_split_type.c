@@ -16,6 +16,11 @@
  *                                 is known)
  *   MPI_UNDEFINED                 MPI_COMM_NULL
  * Inside each new communicator ranks are ordered by (key, rank in comm).
+ * On an intercommunicator the same colour drives the intercommunicator
+ * split (intercomm_split.c): the result joins the local and remote
+ * processes of the same type (the same node for SHARED), MPI_COMM_NULL
+ * where the other side has none of that type. HW_UNGUIDED looks at the
+ * local group.
  */
 #include <string.h>
 #include "comm/comm_int.h"
@@ -67,14 +72,12 @@ static int color_of(const xb_comm_t *comm, int split_type, const xb_info_t *info
 int xb_impl_comm_split_type(xb_comm_t *comm, int split_type, int key,
                             xb_info_t *info, MPI_Comm *newcomm)
 {
-    if (xb_comm_is_inter(comm))
-        return xb_err_set(XB_ERR_COMM, "MPI_Comm_split_type on an "
-                          "intercommunicator is not supported yet");
     int color = MPI_UNDEFINED;
     int rc = color_of(comm, split_type, info, &color);
     /* a bad split_type still takes part (as MPI_UNDEFINED) so the other
      * ranks do not hang; the error is returned afterwards */
-    int src = xb_comm_split_impl(comm, rc == XB_OK ? color : MPI_UNDEFINED, key,
-                                 newcomm);
+    color = rc == XB_OK ? color : MPI_UNDEFINED;
+    int src = xb_comm_is_inter(comm) ? xb_comm_split_inter(comm, color, key, newcomm)
+                                     : xb_comm_split_impl(comm, color, key, newcomm);
     return rc != XB_OK ? rc : src;     /* on error *newcomm is MPI_COMM_NULL */
 }

@@ -133,7 +133,7 @@ static int check_subarray(int ndims, const MPI_Count *sizes, const MPI_Count *su
 int xb_impl_type_create_subarray(int ndims, const MPI_Count *array_of_sizes,
                                  const MPI_Count *array_of_subsizes,
                                  const MPI_Count *array_of_starts, int order,
-                                 xb_datatype_t *oldtype, MPI_Datatype *newtype)
+                                 xb_datatype_t *oldtype, MPI_Datatype *newtype, bool large)
 {
     int rc = check_ndims(ndims, 1);
     if (rc == XB_OK)
@@ -166,6 +166,8 @@ int xb_impl_type_create_subarray(int ndims, const MPI_Count *array_of_sizes,
     }
     free(dims);
     free(ints);
+    if (rc == XB_OK && large)
+        dt->flags |= DT_F_LARGE_CTOR;
     if (rc == XB_OK)
         *newtype = xb_dt_to_handle(dt);
     return rc;
@@ -267,7 +269,7 @@ int xb_impl_type_create_darray(int size, int rank, int ndims,
                                const int array_of_distribs[],
                                const int array_of_dargs[],
                                const int array_of_psizes[], int order,
-                               xb_datatype_t *oldtype, MPI_Datatype *newtype)
+                               xb_datatype_t *oldtype, MPI_Datatype *newtype, bool large)
 {
     int rc = check_ndims(ndims, 1);
     if (rc == XB_OK)
@@ -295,6 +297,8 @@ int xb_impl_type_create_darray(int size, int rank, int ndims,
     if (rc == XB_OK)
         rc = darray_envelope(size, rank, ndims, array_of_gsizes, array_of_distribs,
                              array_of_dargs, array_of_psizes, order, eq, oldtype, &dt);
+    if (rc == XB_OK && large)
+        dt->flags |= DT_F_LARGE_CTOR;
     if (rc == XB_OK)
         *newtype = xb_dt_to_handle(dt);
     return rc;

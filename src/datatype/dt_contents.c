@@ -10,11 +10,14 @@
  * what stays `int` in the _c constructors (ndims, order, and darray's size,
  * rank, distributions, arguments and process grid).
  *
- * The binding calls the same function for both forms and does not tell
- * which form created a type, so the layout is chosen by value: a type whose
- * integer arguments all fit an int answers the int layout in both forms; a
- * type with one that does not (DT_F_LARGE) answers the large layout in the
- * _c form and MPI_ERR_TYPE in the int form, which could not represent it.
+ * The layout follows the constructor that made the type (the binding tells
+ * the constructors which form called them: `largeform` in
+ * spec/implemented.txt): a type made by an int constructor answers the int
+ * layout in both forms (num_large_counts = 0 in the _c form); a type made by
+ * a _c constructor (DT_F_LARGE_CTOR) answers the large layout in the _c
+ * form. The int form cannot return large counts: for a _c-made type it
+ * answers the int layout when every value fits an int, else (DT_F_LARGE)
+ * MPI_ERR_TYPE naming the _c form.
  *
  * Child types are returned as new user references (each to be freed with
  * MPI_Type_free), predefined ones as their constant.
@@ -53,7 +56,7 @@ static bool stays_int(const xb_datatype_t *dt, MPI_Count k)
 static int layout_get(const xb_datatype_t *dt, bool want_large, layout_t *l)
 {
     memset(l, 0, sizeof(*l));
-    l->large = want_large && (dt->flags & DT_F_LARGE);
+    l->large = want_large && (dt->flags & DT_F_LARGE_CTOR);
     if (!l->large) {
         l->ni = dt->n_ints;
         l->na = dt->n_aints;
@@ -84,8 +87,10 @@ static void layout_free(const xb_datatype_t *dt, layout_t *l)
 static int int_form_check(const xb_datatype_t *dt, bool large_form)
 {
     if (!large_form && (dt->flags & DT_F_LARGE))
-        return xb_err_set(XB_ERR_TYPE, "the datatype was created with "
-                          "arguments that do not fit an int; use the _c form");
+        return xb_err_set(XB_ERR_TYPE, "the datatype was created by a large-count "
+                          "constructor with arguments that do not fit an int; "
+                          "use MPI_Type_get_envelope_c and "
+                          "MPI_Type_get_contents_c");
     return XB_OK;
 }
 

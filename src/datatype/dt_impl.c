@@ -14,11 +14,15 @@
 #include "xb_impl.h"
 
 /* Takes the address of the result so that it is read after the constructor
- * ran (argument evaluation order is unspecified). */
-static int give(int rc, xb_datatype_t **dt_p, MPI_Datatype *newtype)
+ * ran (argument evaluation order is unspecified). large: made by the _c form
+ * (MPI_Type_get_contents_c then answers the large-count layout). */
+static int give(int rc, xb_datatype_t **dt_p, bool large, MPI_Datatype *newtype)
 {
-    if (rc == XB_OK)
-        *newtype = xb_dt_to_handle(*dt_p);
+    if (rc != XB_OK)
+        return rc;
+    if (large)
+        (*dt_p)->flags |= DT_F_LARGE_CTOR;
+    *newtype = xb_dt_to_handle(*dt_p);
     return rc;
 }
 
@@ -31,35 +35,35 @@ static int need_blens(MPI_Count count, const MPI_Count *blens)
 }
 
 int xb_impl_type_contiguous(MPI_Count count, xb_datatype_t *oldtype,
-                            MPI_Datatype *newtype)
+                            MPI_Datatype *newtype, bool large)
 {
     xb_datatype_t *dt = NULL;
     int rc = xb_dt_make_contiguous(count, oldtype, &dt);
-    return give(rc, &dt, newtype);
+    return give(rc, &dt, large, newtype);
 }
 
 int xb_impl_type_vector(MPI_Count count, MPI_Count blocklength, MPI_Count stride,
-                        xb_datatype_t *oldtype, MPI_Datatype *newtype)
+                        xb_datatype_t *oldtype, MPI_Datatype *newtype, bool large)
 {
     xb_datatype_t *dt = NULL;
     int rc = xb_dt_make_vector(count, blocklength, (MPI_Aint)stride, false,
                                   oldtype, &dt);
-    return give(rc, &dt, newtype);
+    return give(rc, &dt, large, newtype);
 }
 
 int xb_impl_type_create_hvector(MPI_Count count, MPI_Count blocklength,
                                 MPI_Count stride, xb_datatype_t *oldtype,
-                                MPI_Datatype *newtype)
+                                MPI_Datatype *newtype, bool large)
 {
     xb_datatype_t *dt = NULL;
     int rc = xb_dt_make_vector(count, blocklength, (MPI_Aint)stride, true,
                                   oldtype, &dt);
-    return give(rc, &dt, newtype);
+    return give(rc, &dt, large, newtype);
 }
 
 int xb_impl_type_indexed(MPI_Count count, const MPI_Count *array_of_blocklengths,
                          const MPI_Count *array_of_displacements,
-                         xb_datatype_t *oldtype, MPI_Datatype *newtype)
+                         xb_datatype_t *oldtype, MPI_Datatype *newtype, bool large)
 {
     xb_datatype_t *dt = NULL;
     int rc = need_blens(count, array_of_blocklengths);
@@ -67,13 +71,13 @@ int xb_impl_type_indexed(MPI_Count count, const MPI_Count *array_of_blocklengths
         return rc;
     return give(xb_dt_make_indexed(count, array_of_blocklengths, 0,
                                    array_of_displacements, false, oldtype, &dt),
-                &dt, newtype);
+                &dt, large, newtype);
 }
 
 int xb_impl_type_create_hindexed(MPI_Count count,
                                  const MPI_Count *array_of_blocklengths,
                                  const MPI_Count *array_of_displacements,
-                                 xb_datatype_t *oldtype, MPI_Datatype *newtype)
+                                 xb_datatype_t *oldtype, MPI_Datatype *newtype, bool large)
 {
     xb_datatype_t *dt = NULL;
     int rc = need_blens(count, array_of_blocklengths);
@@ -81,23 +85,23 @@ int xb_impl_type_create_hindexed(MPI_Count count,
         return rc;
     return give(xb_dt_make_indexed(count, array_of_blocklengths, 0,
                                    array_of_displacements, true, oldtype, &dt),
-                &dt, newtype);
+                &dt, large, newtype);
 }
 
 int xb_impl_type_create_indexed_block(MPI_Count count, MPI_Count blocklength,
                                       const MPI_Count *array_of_displacements,
-                                      xb_datatype_t *oldtype, MPI_Datatype *newtype)
+                                      xb_datatype_t *oldtype, MPI_Datatype *newtype, bool large)
 {
     xb_datatype_t *dt = NULL;
     return give(xb_dt_make_indexed(count, NULL, blocklength,
                                    array_of_displacements, false, oldtype, &dt),
-                &dt, newtype);
+                &dt, large, newtype);
 }
 
 int xb_impl_type_create_struct(MPI_Count count, const MPI_Count *array_of_blocklengths,
                                const MPI_Count *array_of_displacements,
                                const MPI_Datatype array_of_types[],
-                               MPI_Datatype *newtype)
+                               MPI_Datatype *newtype, bool large)
 {
     if (count > 0 && array_of_types == NULL)
         return xb_err_set(XB_ERR_ARG, "NULL array_of_types with a count of %lld",
@@ -122,15 +126,15 @@ int xb_impl_type_create_struct(MPI_Count count, const MPI_Count *array_of_blockl
         rc = xb_dt_make_struct(count, array_of_blocklengths,
                                array_of_displacements, types, &dt);
     free(types);
-    return give(rc, &dt, newtype);
+    return give(rc, &dt, large, newtype);
 }
 
 int xb_impl_type_create_resized(xb_datatype_t *oldtype, MPI_Count lb,
-                                MPI_Count extent, MPI_Datatype *newtype)
+                                MPI_Count extent, MPI_Datatype *newtype, bool large)
 {
     xb_datatype_t *dt = NULL;
     return give(xb_dt_make_resized(oldtype, (MPI_Aint)lb, (MPI_Aint)extent, &dt),
-                &dt, newtype);
+                &dt, large, newtype);
 }
 
 int xb_impl_type_dup(xb_datatype_t *oldtype, MPI_Datatype *newtype)
@@ -144,7 +148,7 @@ int xb_impl_type_dup(xb_datatype_t *oldtype, MPI_Datatype *newtype)
         xb_impl_type_free(&h);
         return rc;
     }
-    return give(rc, &dt, newtype);
+    return give(rc, &dt, false, newtype);
 }
 
 static int resolve_inout(MPI_Datatype *datatype, xb_datatype_t **dt_p)
@@ -308,12 +312,12 @@ int xb_impl_pack_size(MPI_Count incount, xb_datatype_t *datatype, xb_comm_t *com
 /* ---- the MPI-3 _x queries, hindexed_block, Get_elements_x -------------------- */
 int xb_impl_type_create_hindexed_block(MPI_Count count, MPI_Count blocklength,
                                        const MPI_Count *array_of_displacements,
-                                       xb_datatype_t *oldtype, MPI_Datatype *newtype)
+                                       xb_datatype_t *oldtype, MPI_Datatype *newtype, bool large)
 {
     xb_datatype_t *dt = NULL;
     return give(xb_dt_make_indexed(count, NULL, blocklength,
                                    array_of_displacements, true, oldtype, &dt),
-                &dt, newtype);
+                &dt, large, newtype);
 }
 
 int xb_impl_type_size_x(xb_datatype_t *datatype, MPI_Count *size)

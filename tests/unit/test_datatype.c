@@ -88,7 +88,7 @@ static xb_datatype_t *dc_type(void)
 {
     MPI_Count bl[2] = { 1, 1 }, dp[2] = { 0, 8 };
     MPI_Datatype ty[2] = { MPI_DOUBLE, MPI_CHAR }, h;
-    int rc = xb_impl_type_create_struct(2, bl, dp, ty, &h);
+    int rc = xb_impl_type_create_struct(2, bl, dp, ty, &h, false);
     CHECK(rc == XB_OK, "struct: %d", rc);
     check_bounds("{double,char}", T(h), 9, 0, 16, 0, 9);
     return T(h);
@@ -99,23 +99,23 @@ static void test_constructors(void)
     xb_datatype_t *dc = dc_type();
     MPI_Datatype h;
 
-    int rc = xb_impl_type_vector(2, 3, 4, dc, &h);
+    int rc = xb_impl_type_vector(2, 3, 4, dc, &h, false);
     CHECK(rc == XB_OK, "vector: %d %s", rc, xb_err_detail());
     check_bounds("vector(2,3,4)", T(h), 54, 0, 112, 0, 105);
     free_type(T(h));
 
-    xb_impl_type_vector(3, 1, -2, dc, &h);
+    xb_impl_type_vector(3, 1, -2, dc, &h, false);
     check_bounds("vector(3,1,-2)", T(h), 27, -64, 80, -64, 73);
     free_type(T(h));
 
     MPI_Count bl[2] = { 3, 1 }, dp[2] = { 4, 0 };
-    xb_impl_type_indexed(2, bl, dp, dc, &h);
+    xb_impl_type_indexed(2, bl, dp, dc, &h, false);
     check_bounds("indexed", T(h), 36, 0, 112, 0, 105);
     free_type(T(h));
 
     MPI_Count sbl[3] = { 2, 1, 3 }, sdp[3] = { 0, 16, 26 };
     MPI_Datatype sty[3] = { MPI_FLOAT, xb_dt_to_handle(dc), MPI_CHAR };
-    xb_impl_type_create_struct(3, sbl, sdp, sty, &h);
+    xb_impl_type_create_struct(3, sbl, sdp, sty, &h, false);
     check_bounds("struct example", T(h), 20, 0, 32, 0, 29);
     xb_datatype_t *st = commit(h);
     CHECK(xb_dt_basic(st, &(MPI_Count){0}) == NULL, "mixed struct has no basic type");
@@ -126,7 +126,7 @@ static void test_constructors(void)
     CHECK(xb_dt_elements(st, 40) == 14, "elements(40)");
     free_type(st);
 
-    xb_impl_type_create_hvector(2, 2, 100, T(MPI_INT), &h);
+    xb_impl_type_create_hvector(2, 2, 100, T(MPI_INT), &h, false);
     check_bounds("hvector", T(h), 16, 0, 108, 0, 108);
     xb_datatype_t *hv = commit(h);
     MPI_Count per = 0;
@@ -134,12 +134,12 @@ static void test_constructors(void)
     free_type(hv);
 
     MPI_Count ibd[3] = { 5, 1, 3 };
-    xb_impl_type_create_indexed_block(3, 2, ibd, T(MPI_SHORT), &h);
+    xb_impl_type_create_indexed_block(3, 2, ibd, T(MPI_SHORT), &h, false);
     check_bounds("indexed_block", T(h), 12, 2, 12, 2, 12);
     free_type(T(h));
 
     MPI_Count hbd[2] = { 0, -20 };
-    xb_impl_type_create_hindexed_block(2, 3, hbd, T(MPI_SHORT), &h);
+    xb_impl_type_create_hindexed_block(2, 3, hbd, T(MPI_SHORT), &h, false);
     check_bounds("hindexed_block", T(h), 12, -20, 26, -20, 26);
     xb_datatype_t *hb = commit(h);
     short sh[16], shp[6];
@@ -152,11 +152,11 @@ static void test_constructors(void)
     free_type(hb);
 
     MPI_Count hbl[2] = { 1, 2 }, hdp[2] = { 40, -8 };
-    xb_impl_type_create_hindexed(2, hbl, hdp, T(MPI_DOUBLE), &h);
+    xb_impl_type_create_hindexed(2, hbl, hdp, T(MPI_DOUBLE), &h, false);
     check_bounds("hindexed", T(h), 24, -8, 56, -8, 56);
     free_type(T(h));
 
-    xb_impl_type_contiguous(0, T(MPI_INT), &h);
+    xb_impl_type_contiguous(0, T(MPI_INT), &h, false);
     check_bounds("contiguous(0)", T(h), 0, 0, 0, 0, 0);
     xb_datatype_t *z = commit(h);
     CHECK(xb_dt_is_contig(z, 5), "empty type is trivially contiguous");
@@ -167,14 +167,14 @@ static void test_constructors(void)
 static void test_resized(void)
 {
     MPI_Datatype h, h2, h3;
-    xb_impl_type_create_resized(T(MPI_INT), -4, 16, &h);
+    xb_impl_type_create_resized(T(MPI_INT), -4, 16, &h, false);
     check_bounds("resized int", T(h), 4, -4, 16, 0, 4);
-    xb_impl_type_contiguous(2, T(h), &h2);
+    xb_impl_type_contiguous(2, T(h), &h2, false);
     check_bounds("contiguous(2, resized)", T(h2), 8, -4, 32, 0, 20);
     /* markers are sticky: the int at 100 does not move lb/ub */
     MPI_Count bl[2] = { 1, 1 }, dp[2] = { 0, 100 };
     MPI_Datatype ty[2] = { h, MPI_INT };
-    xb_impl_type_create_struct(2, bl, dp, ty, &h3);
+    xb_impl_type_create_struct(2, bl, dp, ty, &h3, false);
     check_bounds("struct(resized, int@100)", T(h3), 8, -4, 16, 0, 104);
     xb_datatype_t *c = commit(h2);
     CHECK(!xb_dt_is_contig(c, 1), "contiguous(2, resized int) has a hole");
@@ -192,7 +192,7 @@ static void test_resized(void)
 static void test_pack(void)
 {
     MPI_Datatype h;
-    xb_impl_type_vector(3, 2, 4, T(MPI_INT), &h);
+    xb_impl_type_vector(3, 2, 4, T(MPI_INT), &h, false);
     xb_datatype_t *v = commit(h);
     int src[24], out[12], back[24];
     for (int i = 0; i < 24; i++)
@@ -249,33 +249,33 @@ static void test_errors(void)
           "free MPI_INT: %d '%s'", rc, xb_err_detail());
     CHECK(h == MPI_INT, "handle kept on error");
     MPI_Count bl[2] = { 1, -1 }, dp[2] = { 0, 4 };
-    rc = xb_impl_type_indexed(2, bl, dp, T(MPI_INT), &h);
+    rc = xb_impl_type_indexed(2, bl, dp, T(MPI_INT), &h, false);
     CHECK(rc == XB_ERR_ARG && strstr(xb_err_detail(), "negative block length"),
           "negative blocklength: %d '%s'", rc, xb_err_detail());
-    rc = xb_impl_type_create_hindexed(2, NULL, dp, T(MPI_INT), &h);
+    rc = xb_impl_type_create_hindexed(2, NULL, dp, T(MPI_INT), &h, false);
     CHECK(rc == XB_ERR_ARG, "NULL blocklengths: %d", rc);
     MPI_Datatype ty[2] = { MPI_INT, MPI_DATATYPE_NULL };
     MPI_Count sb[2] = { 1, 1 };
-    rc = xb_impl_type_create_struct(2, sb, dp, ty, &h);
+    rc = xb_impl_type_create_struct(2, sb, dp, ty, &h, false);
     CHECK(rc == XB_ERR_TYPE && strstr(xb_err_detail(), "array_of_types[1]"),
           "struct with null type: %d '%s'", rc, xb_err_detail());
     rc = xb_impl_type_vector((MPI_Count)1 << 40, (MPI_Count)1 << 30, 1,
-                             T(MPI_DOUBLE), &h);
+                             T(MPI_DOUBLE), &h, false);
     CHECK(rc == XB_ERR_ARG && strstr(xb_err_detail(), "larger"), "too large: %d", rc);
-    rc = xb_impl_type_contiguous(4, T(MPI_INT), &h);
+    rc = xb_impl_type_contiguous(4, T(MPI_INT), &h, false);
     xb_datatype_t *u = T(h);
     size_t done;
     char out[16];
     rc = xb_dt_pack((int[4]){0}, 1, u, 0, out, 16, &done);
     CHECK(rc == XB_ERR_TYPE, "uncommitted type: %d", rc);
     MPI_Datatype vh;
-    xb_impl_type_vector(2, 1, 2, T(MPI_INT), &vh);
+    xb_impl_type_vector(2, 1, 2, T(MPI_INT), &vh, false);
     rc = xb_dt_pack((int[4]){0}, 1, T(vh), 0, out, 16, &done);
     CHECK(rc == XB_ERR_TYPE, "uncommitted vector: %d", rc);
     free_type(T(vh));
     /* the derived type outlives the freed child */
     MPI_Datatype c2;
-    xb_impl_type_contiguous(2, u, &c2);
+    xb_impl_type_contiguous(2, u, &c2, false);
     free_type(u);
     xb_datatype_t *c = commit(c2);
     check_bounds("contiguous of freed child", c, 32, 0, 32, 0, 32);

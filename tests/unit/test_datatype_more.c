@@ -10,9 +10,14 @@
  * lifetime (freed handles are refused, get_contents revives a child).
  */
 #include <stdio.h>
+#include <stdbool.h>
+#include <stdlib.h>
 #include <string.h>
 #include "datatype/dt_types.h"
 #include "xb_impl.h"
+#include "runtime/tunable.h"
+
+XB_TUNABLE_DECL(DT_PACE);
 
 #include "unit_check.h"
 
@@ -41,7 +46,7 @@ static void test_subarray(void)
         a[i] = i;
     MPI_Count sz[2] = { 4, 5 }, sub[2] = { 2, 3 }, st[2] = { 1, 2 };
     MPI_Datatype h;
-    int rc = xb_impl_type_create_subarray(2, sz, sub, st, MPI_ORDER_C, T(MPI_INT), &h);
+    int rc = xb_impl_type_create_subarray(2, sz, sub, st, MPI_ORDER_C, T(MPI_INT), &h, false);
     CHECK(rc == XB_OK, "subarray C: %d %s", rc, xb_err_detail());
     MPI_Count lb, ext, tlb, text, size;
     xb_impl_type_get_extent(T(h), &lb, &ext);
@@ -57,7 +62,7 @@ static void test_subarray(void)
           got[0], got[1], got[2], got[3], got[4], got[5]);
     xb_impl_type_free(&h);
     /* Fortran order: sizes (4, 5), first index fastest */
-    rc = xb_impl_type_create_subarray(2, sz, sub, st, MPI_ORDER_FORTRAN, T(MPI_INT), &h);
+    rc = xb_impl_type_create_subarray(2, sz, sub, st, MPI_ORDER_FORTRAN, T(MPI_INT), &h, false);
     CHECK(rc == XB_OK, "subarray F: %d", rc);
     int want_f[6] = { 9, 10, 13, 14, 17, 18 };
     pack_ints(h, a, got, 6);
@@ -66,17 +71,17 @@ static void test_subarray(void)
     xb_impl_type_free(&h);
 
     MPI_Count bad[2] = { 3, 2 };
-    rc = xb_impl_type_create_subarray(2, sz, sub, bad, MPI_ORDER_C, T(MPI_INT), &h);
+    rc = xb_impl_type_create_subarray(2, sz, sub, bad, MPI_ORDER_C, T(MPI_INT), &h, false);
     expect_err(rc, XB_ERR_ARG, "array_of_starts[0] is 3", "start + subsize > size");
     MPI_Count big[2] = { 5, 1 };
-    rc = xb_impl_type_create_subarray(2, sz, big, st, MPI_ORDER_C, T(MPI_INT), &h);
+    rc = xb_impl_type_create_subarray(2, sz, big, st, MPI_ORDER_C, T(MPI_INT), &h, false);
     expect_err(rc, XB_ERR_ARG, "array_of_subsizes[0] is 5", "subsize > size");
     MPI_Count zero[2] = { 0, 5 };
-    rc = xb_impl_type_create_subarray(2, zero, sub, st, MPI_ORDER_C, T(MPI_INT), &h);
+    rc = xb_impl_type_create_subarray(2, zero, sub, st, MPI_ORDER_C, T(MPI_INT), &h, false);
     expect_err(rc, XB_ERR_ARG, "array_of_sizes[0] is 0", "zero size");
-    rc = xb_impl_type_create_subarray(2, sz, sub, st, 99, T(MPI_INT), &h);
+    rc = xb_impl_type_create_subarray(2, sz, sub, st, 99, T(MPI_INT), &h, false);
     expect_err(rc, XB_ERR_ARG, "order is 99", "bad order");
-    rc = xb_impl_type_create_subarray(0, sz, sub, st, MPI_ORDER_C, T(MPI_INT), &h);
+    rc = xb_impl_type_create_subarray(0, sz, sub, st, MPI_ORDER_C, T(MPI_INT), &h, false);
     expect_err(rc, XB_ERR_ARG, "ndims is 0", "ndims 0");
 }
 
@@ -90,7 +95,7 @@ static void test_darray(void)
     int dist[1] = { MPI_DISTRIBUTE_CYCLIC }, darg[1] = { 2 }, ps[1] = { 3 };
     MPI_Datatype h;
     int rc = xb_impl_type_create_darray(3, 1, 1, gs, dist, darg, ps, MPI_ORDER_C,
-                                        T(MPI_INT), &h);
+                                        T(MPI_INT), &h, false);
     CHECK(rc == XB_OK, "darray cyclic: %d %s", rc, xb_err_detail());
     int got[4], want[4] = { 2, 3, 8, 9 };
     pack_ints(h, a, got, 4);
@@ -109,7 +114,7 @@ static void test_darray(void)
     int dist2[2] = { MPI_DISTRIBUTE_BLOCK, MPI_DISTRIBUTE_BLOCK };
     int darg2[2] = { MPI_DISTRIBUTE_DFLT_DARG, MPI_DISTRIBUTE_DFLT_DARG }, ps2[2] = { 2, 3 };
     rc = xb_impl_type_create_darray(6, 4, 2, gs2, dist2, darg2, ps2, MPI_ORDER_C,
-                                    T(MPI_INT), &h);
+                                    T(MPI_INT), &h, false);
     CHECK(rc == XB_OK, "darray block: %d", rc);
     int want2[4] = { 14, 15, 20, 21 };
     pack_ints(h, b, got, 4);
@@ -121,7 +126,7 @@ static void test_darray(void)
     MPI_Count gbig[1] = { 1000000000 };
     int dcyc[1] = { MPI_DISTRIBUTE_CYCLIC }, d1[1] = { 1 }, p4[1] = { 4 };
     rc = xb_impl_type_create_darray(4, 3, 1, gbig, dcyc, d1, p4, MPI_ORDER_C,
-                                    T(MPI_INT), &h);
+                                    T(MPI_INT), &h, false);
     CHECK(rc == XB_OK, "big cyclic darray: %d", rc);
     MPI_Datatype hc = h;
     xb_impl_type_commit(&hc);
@@ -134,22 +139,22 @@ static void test_darray(void)
 
     int ps_bad[2] = { 2, 2 };
     rc = xb_impl_type_create_darray(6, 0, 2, gs2, dist2, darg2, ps_bad, MPI_ORDER_C,
-                                    T(MPI_INT), &h);
+                                    T(MPI_INT), &h, false);
     expect_err(rc, XB_ERR_ARG, "inconsistent process grid", "grid 2x2 for 6 processes");
     rc = xb_impl_type_create_darray(6, 6, 2, gs2, dist2, darg2, ps2, MPI_ORDER_C,
-                                    T(MPI_INT), &h);
+                                    T(MPI_INT), &h, false);
     expect_err(rc, XB_ERR_ARG, "rank 6", "rank out of range");
     int darg_small[2] = { 1, MPI_DISTRIBUTE_DFLT_DARG };
     rc = xb_impl_type_create_darray(6, 0, 2, gs2, dist2, darg_small, ps2, MPI_ORDER_C,
-                                    T(MPI_INT), &h);
+                                    T(MPI_INT), &h, false);
     expect_err(rc, XB_ERR_ARG, "array_of_dargs[0] is 1", "block too small");
     int dist_none[2] = { MPI_DISTRIBUTE_NONE, MPI_DISTRIBUTE_BLOCK };
     rc = xb_impl_type_create_darray(6, 0, 2, gs2, dist_none, darg2, ps2, MPI_ORDER_C,
-                                    T(MPI_INT), &h);
+                                    T(MPI_INT), &h, false);
     expect_err(rc, XB_ERR_ARG, "MPI_DISTRIBUTE_NONE", "none with 2 processes");
     int dist_bad[2] = { 77, MPI_DISTRIBUTE_BLOCK };
     rc = xb_impl_type_create_darray(6, 0, 2, gs2, dist_bad, darg2, ps2, MPI_ORDER_C,
-                                    T(MPI_INT), &h);
+                                    T(MPI_INT), &h, false);
     expect_err(rc, XB_ERR_ARG, "array_of_distribs[0] is 77", "bad distribution");
 }
 
@@ -235,39 +240,39 @@ static void test_contents(void)
     xb_datatype_t *I4 = T(MPI_INT);
     MPI_Datatype h, v;
     MPI_Count c3[3] = { 2, 3, 4 }, c2[2] = { 5, 6 };
-    xb_impl_type_contiguous(3, I4, &h);
+    xb_impl_type_contiguous(3, I4, &h, false);
     check_contents(h, MPI_COMBINER_CONTIGUOUS, 1, (int[]){ 3 }, 0, NULL, 1, &(MPI_Datatype){ MPI_INT });
-    xb_impl_type_vector(2, 3, -4, I4, &h);
+    xb_impl_type_vector(2, 3, -4, I4, &h, false);
     check_contents(h, MPI_COMBINER_VECTOR, 3, (int[]){ 2, 3, -4 }, 0, NULL, 1, &(MPI_Datatype){ MPI_INT });
-    xb_impl_type_create_hvector(2, 3, 40, I4, &h);
+    xb_impl_type_create_hvector(2, 3, 40, I4, &h, false);
     check_contents(h, MPI_COMBINER_HVECTOR, 2, (int[]){ 2, 3 }, 1, (MPI_Aint[]){ 40 }, 1, &(MPI_Datatype){ MPI_INT });
-    xb_impl_type_indexed(2, c2, c3, I4, &h);
+    xb_impl_type_indexed(2, c2, c3, I4, &h, false);
     check_contents(h, MPI_COMBINER_INDEXED, 5, (int[]){ 2, 5, 6, 2, 3 }, 0, NULL, 1, &(MPI_Datatype){ MPI_INT });
-    xb_impl_type_create_hindexed(2, c2, c3, I4, &h);
+    xb_impl_type_create_hindexed(2, c2, c3, I4, &h, false);
     check_contents(h, MPI_COMBINER_HINDEXED, 3, (int[]){ 2, 5, 6 }, 2, (MPI_Aint[]){ 2, 3 }, 1, &(MPI_Datatype){ MPI_INT });
-    xb_impl_type_create_indexed_block(3, 2, c3, I4, &h);
+    xb_impl_type_create_indexed_block(3, 2, c3, I4, &h, false);
     check_contents(h, MPI_COMBINER_INDEXED_BLOCK, 5, (int[]){ 3, 2, 2, 3, 4 }, 0, NULL, 1, &(MPI_Datatype){ MPI_INT });
-    xb_impl_type_create_hindexed_block(3, 2, c3, I4, &h);
+    xb_impl_type_create_hindexed_block(3, 2, c3, I4, &h, false);
     check_contents(h, MPI_COMBINER_HINDEXED_BLOCK, 2, (int[]){ 3, 2 }, 3, (MPI_Aint[]){ 2, 3, 4 }, 1, &(MPI_Datatype){ MPI_INT });
-    xb_impl_type_contiguous(2, T(MPI_DOUBLE), &v);
+    xb_impl_type_contiguous(2, T(MPI_DOUBLE), &v, false);
     MPI_Datatype st[2] = { MPI_CHAR, v };
-    xb_impl_type_create_struct(2, c2, c3, st, &h);
+    xb_impl_type_create_struct(2, c2, c3, st, &h, false);
     check_contents(h, MPI_COMBINER_STRUCT, 3, (int[]){ 2, 5, 6 }, 2, (MPI_Aint[]){ 2, 3 }, 2, st);
-    xb_impl_type_create_resized(I4, -4, 16, &h);
+    xb_impl_type_create_resized(I4, -4, 16, &h, false);
     check_contents(h, MPI_COMBINER_RESIZED, 0, NULL, 2, (MPI_Aint[]){ -4, 16 }, 1, &(MPI_Datatype){ MPI_INT });
     xb_impl_type_dup(T(v), &h);
     check_contents(h, MPI_COMBINER_DUP, 0, NULL, 0, NULL, 1, &v);
     MPI_Count sz[2] = { 4, 5 }, sub[2] = { 2, 3 }, sts[2] = { 1, 2 };
-    xb_impl_type_create_subarray(2, sz, sub, sts, MPI_ORDER_FORTRAN, I4, &h);
+    xb_impl_type_create_subarray(2, sz, sub, sts, MPI_ORDER_FORTRAN, I4, &h, false);
     check_contents(h, MPI_COMBINER_SUBARRAY, 8, (int[]){ 2, 4, 5, 2, 3, 1, 2, MPI_ORDER_FORTRAN },
                    0, NULL, 1, &(MPI_Datatype){ MPI_INT });
     int ds[2] = { MPI_DISTRIBUTE_BLOCK, MPI_DISTRIBUTE_CYCLIC }, da[2] = { 2, 3 }, pp[2] = { 2, 1 };
-    xb_impl_type_create_darray(2, 1, 2, sz, ds, da, pp, MPI_ORDER_C, T(v), &h);
+    xb_impl_type_create_darray(2, 1, 2, sz, ds, da, pp, MPI_ORDER_C, T(v), &h, false);
     check_contents(h, MPI_COMBINER_DARRAY, 12, (int[]){ 2, 1, 2, 4, 5, MPI_DISTRIBUTE_BLOCK,
                    MPI_DISTRIBUTE_CYCLIC, 2, 3, 2, 1, MPI_ORDER_C }, 0, NULL, 1, &v);
 
     /* get_contents hands out a reference: the child outlives the user's free */
-    xb_impl_type_contiguous(2, T(v), &h);
+    xb_impl_type_contiguous(2, T(v), &h, false);
     MPI_Datatype vv = v;
     xb_impl_type_free(&vv);
     CHECK(T(v) == NULL, "a freed handle still resolves");
@@ -287,8 +292,37 @@ static void test_contents(void)
     int rc = xb_impl_type_get_contents(T(MPI_INT), 0, 0, 0, 0, NULL, NULL, NULL, NULL);
     expect_err(rc, XB_ERR_TYPE, "named predefined", "contents of MPI_INT");
 
+    /* the layout follows the constructor's form: an int-made vector answers
+     * the int layout in the _c form too (no large counts) */
+    xb_impl_type_vector(4, 1, 3, I4, &h, false);
+    rc = xb_impl_type_get_envelope(T(h), &ni, &na, &nl, &nt, &comb);
+    CHECK(rc == XB_OK && ni == 3 && na == 0 && nl == 0 && nt == 1,
+          "int-made vector, _c envelope %lld/%lld/%lld", (long long)ni, (long long)na,
+          (long long)nl);
+    xb_impl_type_free(&h);
+    /* a _c-made vector: the large layout in the _c form, the int layout in
+     * the int form (its values fit) */
+    xb_impl_type_vector(4, 1, 3, I4, &h, true);
+    rc = xb_impl_type_get_envelope(T(h), &ni, &na, &nl, &nt, &comb);
+    CHECK(rc == XB_OK && ni == 0 && na == 0 && nl == 3 && nt == 1,
+          "_c-made vector, _c envelope %lld/%lld/%lld", (long long)ni, (long long)na,
+          (long long)nl);
+    rc = xb_impl_type_get_envelope(T(h), &ni, &na, NULL, &nt, &comb);
+    CHECK(rc == XB_OK && ni == 3 && na == 0 && nt == 1, "_c-made vector, int envelope");
+    int I3[3];
+    rc = xb_impl_type_get_contents(T(h), 3, 0, 0, 1, I3, NULL, NULL, D);
+    CHECK(rc == XB_OK && I3[0] == 4 && I3[1] == 1 && I3[2] == 3 && D[0] == MPI_INT,
+          "_c-made vector, int contents");
+    xb_impl_type_free(&h);
+    /* a _c-made resized type: lb and extent are large counts in the _c form */
+    xb_impl_type_create_resized(I4, -4, 16, &h, true);
+    MPI_Count L2[2];
+    rc = xb_impl_type_get_contents(T(h), 0, 0, 2, 1, NULL, NULL, L2, D);
+    CHECK(rc == XB_OK && L2[0] == -4 && L2[1] == 16, "_c-made resized, _c contents");
+    xb_impl_type_free(&h);
+
     /* a count beyond int: the large layout in the _c form, an error in the int form */
-    xb_impl_type_vector((MPI_Count)1 << 33, 1, 3, I4, &h);
+    xb_impl_type_vector((MPI_Count)1 << 33, 1, 3, I4, &h, true);
     rc = xb_impl_type_get_envelope(T(h), &ni, &na, &nl, &nt, &comb);
     CHECK(rc == XB_OK && ni == 0 && na == 0 && nl == 3 && nt == 1, "large vector envelope "
           "%lld/%lld/%lld", (long long)ni, (long long)na, (long long)nl);
@@ -297,7 +331,7 @@ static void test_contents(void)
     CHECK(rc == XB_OK && L[0] == (MPI_Count)1 << 33 && L[1] == 1 && L[2] == 3 && D[0] == MPI_INT,
           "large vector contents");
     rc = xb_impl_type_get_envelope(T(h), &ni, &na, NULL, &nt, &comb);
-    expect_err(rc, XB_ERR_TYPE, "_c form", "int form of a large type");
+    expect_err(rc, XB_ERR_TYPE, "MPI_Type_get_contents_c", "int form of a large type");
     MPI_Count size;
     xb_impl_type_size(T(h), &size);
     CHECK(size == ((MPI_Count)4 << 33), "large vector size %lld", (long long)size);
@@ -351,7 +385,7 @@ static void test_external32(void)
     /* a struct { char; long; double } : 1 + 4 + 8 bytes */
     MPI_Count bl[3] = { 1, 1, 1 }, dp[3] = { 0, 8, 16 };
     MPI_Datatype st[3] = { MPI_CHAR, MPI_LONG, MPI_DOUBLE }, h;
-    xb_impl_type_create_struct(3, bl, dp, st, &h);
+    xb_impl_type_create_struct(3, bl, dp, st, &h, false);
     xb_impl_type_commit(&h);
     rc = xb_impl_pack_external_size("external32", 3, T(h), &size);
     CHECK(rc == XB_OK && size == 39, "external32 size of 3 structs %lld", (long long)size);
@@ -361,6 +395,51 @@ static void test_external32(void)
     xb_impl_type_free(&h);
     rc = xb_impl_pack_external_size("native", 1, T(MPI_INT), &size);
     expect_err(rc, -MPI_ERR_UNSUPPORTED_DATAREP, "\"native\"", "datarep native");
+}
+
+/* Far-strided vectors take the paced loop (dt_move.c, XB_DT_PACE): pack,
+ * unpack and a partial pack from an odd offset against a plain loop, for
+ * run lengths 4, 8, 12 and 16, with positive and negative strides. */
+static void test_paced(void)
+{
+    xb_tn_DT_PACE.v.i = 12;
+    enum { RUNS = 300, STRIDE = 8192 };
+    unsigned char *mem = malloc((size_t)RUNS * STRIDE + 64);
+    unsigned char *out = malloc(RUNS * 16), *want = malloc(RUNS * 16);
+    for (size_t i = 0; i < (size_t)RUNS * STRIDE + 64; i++)
+        mem[i] = (unsigned char)(i * 31 + 7);
+    static const int lens[4] = { 4, 8, 12, 16 };
+    for (int li = 0; li < 4; li++)
+        for (int neg = 0; neg < 2; neg++) {
+            int len = lens[li];
+            MPI_Aint st = neg ? -STRIDE : STRIDE;
+            unsigned char *base = neg ? mem + (size_t)(RUNS - 1) * STRIDE : mem;
+            MPI_Datatype h;
+            xb_impl_type_create_hvector(RUNS, len, st, T(MPI_BYTE), &h, false);
+            xb_impl_type_commit(&h);
+            for (int r = 0; r < RUNS; r++)
+                memcpy(want + (size_t)r * len, base + r * st, (size_t)len);
+            size_t done = 0, total = (size_t)RUNS * len;
+            int rc = xb_dt_pack(base, 1, T(h), 0, out, total, &done);
+            CHECK(rc == XB_OK && done == total && memcmp(out, want, total) == 0,
+                  "paced pack, len %d stride %ld", len, (long)st);
+            rc = xb_dt_pack(base, 1, T(h), 3, out, total - 3, &done);
+            CHECK(rc == XB_OK && done == total - 3 && memcmp(out, want + 3, total - 3) == 0,
+                  "paced pack from offset 3, len %d stride %ld", len, (long)st);
+            for (size_t i = 0; i < total; i++)
+                out[i] = (unsigned char)~want[i];
+            rc = xb_dt_unpack(base, 1, T(h), 0, out, total);
+            bool ok = rc == XB_OK;
+            for (int r = 0; r < RUNS && ok; r++)
+                ok = memcmp(base + r * st, out + (size_t)r * len, (size_t)len) == 0;
+            CHECK(ok, "paced unpack, len %d stride %ld", len, (long)st);
+            rc = xb_dt_unpack(base, 1, T(h), 0, want, total);   /* restore */
+            xb_impl_type_free(&h);
+        }
+    xb_tn_DT_PACE.v.i = 0;
+    free(mem);
+    free(out);
+    free(want);
 }
 
 static void test_aint(void)
@@ -380,7 +459,7 @@ static void test_aint(void)
     xb_impl_get_address(&y, &ay);
     MPI_Count bl[2] = { 1, 1 }, dp[2] = { ax, ay };
     MPI_Datatype st[2] = { MPI_INT, MPI_INT }, h;
-    xb_impl_type_create_struct(2, bl, dp, st, &h);
+    xb_impl_type_create_struct(2, bl, dp, st, &h, false);
     int got[2] = { 0, 0 };
     pack_ints(h, MPI_BOTTOM, got, 2);
     CHECK(got[0] == 11 && got[1] == 22, "pack from MPI_BOTTOM: %d %d", got[0], got[1]);
@@ -397,6 +476,7 @@ int main(void)
     test_contents();
     test_external32();
     test_aint();
+    test_paced();
     if (failures == 0)
         printf("test_datatype_more: all checks passed\n");
     return failures ? 1 : 0;

@@ -217,7 +217,7 @@ static int make_subarray(xb_datatype_t *cd, const ref_t *c, ref_t *r, MPI_Dataty
             break;
     }
     array_bounds(r, c, nd, sz);
-    return xb_impl_type_create_subarray(nd, sz, sub, st, order, cd, h);
+    return xb_impl_type_create_subarray(nd, sz, sub, st, order, cd, h, false);
 }
 
 static bool owns(int distrib, int darg, int p, int coord, long gsize, long g)
@@ -265,7 +265,7 @@ static int make_darray(xb_datatype_t *cd, const ref_t *c, ref_t *r, MPI_Datatype
         }
     } while (next_index(nd, idx, gs, order));
     array_bounds(r, c, nd, gs);
-    return xb_impl_type_create_darray(size, rank, nd, gs, dist, darg, ps, order, cd, h);
+    return xb_impl_type_create_darray(size, rank, nd, gs, dist, darg, ps, order, cd, h, false);
 }
 
 static MPI_Datatype make_type(int depth, ref_t *r);
@@ -284,7 +284,7 @@ static MPI_Datatype make_derived(int depth, ref_t *r)
     case 0: {                                   /* contiguous */
         for (long i = 0; i < n; i++)
             place(r, &b, &c, i * ext);
-        rc = xb_impl_type_contiguous(n, cd, &h);
+        rc = xb_impl_type_contiguous(n, cd, &h, false);
         break;
     }
     case 1: case 2: {                           /* vector, hvector */
@@ -293,8 +293,8 @@ static MPI_Datatype make_derived(int depth, ref_t *r)
         for (long k = 0; k < n; k++)
             for (long j = 0; j < blen; j++)
                 place(r, &b, &c, k * bst + j * ext);
-        rc = kind == 1 ? xb_impl_type_vector(n, blen, st, cd, &h)
-                       : xb_impl_type_create_hvector(n, blen, bst, cd, &h);
+        rc = kind == 1 ? xb_impl_type_vector(n, blen, st, cd, &h, false)
+                       : xb_impl_type_create_hvector(n, blen, bst, cd, &h, false);
         break;
     }
     case 3: case 4: case 5: {                   /* indexed, hindexed, indexed_block */
@@ -306,9 +306,9 @@ static MPI_Datatype make_derived(int depth, ref_t *r)
             for (long j = 0; j < bl[i]; j++)
                 place(r, &b, &c, base + j * ext);
         }
-        rc = kind == 3 ? xb_impl_type_indexed(n, bl, dp, cd, &h)
-           : kind == 4 ? xb_impl_type_create_hindexed(n, bl, dp, cd, &h)
-           : xb_impl_type_create_indexed_block(n, blk, dp, cd, &h);
+        rc = kind == 3 ? xb_impl_type_indexed(n, bl, dp, cd, &h, false)
+           : kind == 4 ? xb_impl_type_create_hindexed(n, bl, dp, cd, &h, false)
+           : xb_impl_type_create_indexed_block(n, blk, dp, cd, &h, false);
         break;
     }
     case 6: {                                   /* struct: mixed children */
@@ -330,7 +330,7 @@ static MPI_Datatype make_derived(int depth, ref_t *r)
             for (long j = 0; j < bl[i]; j++)
                 place(r, &b, &cs[i], dp[i] + j * e);
         }
-        rc = xb_impl_type_create_struct(n, bl, dp, tys, &h);
+        rc = xb_impl_type_create_struct(n, bl, dp, tys, &h, false);
         for (long i = 0; i < n; i++) {
             release(tys[i]);        /* tys[0] is ch */
             ref_free(&cs[i]);
@@ -346,7 +346,7 @@ static MPI_Datatype make_derived(int depth, ref_t *r)
         long lb = rr(-20, 20), e = rr(0, 40);
         for (long i = 0; i < c.n; i++)
             ref_push(r, c.off[i], c.st[i]);
-        rc = xb_impl_type_create_resized(cd, lb, e, &h);
+        rc = xb_impl_type_create_resized(cd, lb, e, &h, false);
         r->lb = lb;
         r->ub = lb + e;
         r->mlb = r->mub = true;
@@ -429,35 +429,35 @@ static MPI_Datatype rebuild(MPI_Datatype h)
     if (rc == XB_OK) {
         switch (comb) {
         case MPI_COMBINER_DUP: rc = xb_impl_type_dup(c0, &out); break;
-        case MPI_COMBINER_CONTIGUOUS: rc = xb_impl_type_contiguous(C[0], c0, &out); break;
-        case MPI_COMBINER_VECTOR: rc = xb_impl_type_vector(C[0], C[1], C[2], c0, &out); break;
+        case MPI_COMBINER_CONTIGUOUS: rc = xb_impl_type_contiguous(C[0], c0, &out, false); break;
+        case MPI_COMBINER_VECTOR: rc = xb_impl_type_vector(C[0], C[1], C[2], c0, &out, false); break;
         case MPI_COMBINER_HVECTOR:
-            rc = xb_impl_type_create_hvector(C[0], C[1], A[0], c0, &out); break;
+            rc = xb_impl_type_create_hvector(C[0], C[1], A[0], c0, &out, false); break;
         case MPI_COMBINER_INDEXED:
-            rc = xb_impl_type_indexed(C[0], C + 1, C + 1 + C[0], c0, &out); break;
+            rc = xb_impl_type_indexed(C[0], C + 1, C + 1 + C[0], c0, &out, false); break;
         case MPI_COMBINER_HINDEXED: {
             MPI_Count *d = C + ni;
             for (MPI_Count i = 0; i < na; i++) d[i] = A[i];
-            rc = xb_impl_type_create_hindexed(C[0], C + 1, d, c0, &out); break;
+            rc = xb_impl_type_create_hindexed(C[0], C + 1, d, c0, &out, false); break;
         }
         case MPI_COMBINER_INDEXED_BLOCK:
-            rc = xb_impl_type_create_indexed_block(C[0], C[1], C + 2, c0, &out); break;
+            rc = xb_impl_type_create_indexed_block(C[0], C[1], C + 2, c0, &out, false); break;
         case MPI_COMBINER_STRUCT: {
             MPI_Count *d = C + ni;
             for (MPI_Count i = 0; i < na; i++) d[i] = A[i];
-            rc = xb_impl_type_create_struct(C[0], C + 1, d, R, &out); break;
+            rc = xb_impl_type_create_struct(C[0], C + 1, d, R, &out, false); break;
         }
         case MPI_COMBINER_RESIZED:
-            rc = xb_impl_type_create_resized(c0, A[0], A[1], &out); break;
+            rc = xb_impl_type_create_resized(c0, A[0], A[1], &out, false); break;
         case MPI_COMBINER_SUBARRAY: {
             MPI_Count n = C[0];
             rc = xb_impl_type_create_subarray((int)n, C + 1, C + 1 + n, C + 1 + 2 * n,
-                                              (int)C[1 + 3 * n], c0, &out); break;
+                                              (int)C[1 + 3 * n], c0, &out, false); break;
         }
         case MPI_COMBINER_DARRAY: {
             int n = I[2];
             rc = xb_impl_type_create_darray(I[0], I[1], n, C + 3, I + 3 + n, I + 3 + 2 * n,
-                                            I + 3 + 3 * n, I[3 + 4 * n], c0, &out); break;
+                                            I + 3 + 3 * n, I[3 + 4 * n], c0, &out, false); break;
         }
         default: rc = XB_ERR_INTERN; FAIL("unexpected combiner %d", comb); break;
         }

@@ -1,0 +1,73 @@
+#!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright (c) 2026 The Crossbar authors
+#
+# bench/run_objects.sh - the object benchmarks of issues 3 and 4 side by
+# side, Crossbar vs Open MPI vs MPICH, interleaved (rotating who goes
+# first) for BENCH_ROUNDS rounds, one markdown table (bench/table.py):
+#   pack.c          pack, unpack and ping-pong of vector, indexed, struct,
+#                   contig and bytes (issue 3)
+#   comm_create.c   dup, split (N colours) and create_group at 2, 4, 8
+#                   ranks, microseconds per create + free (issue 4)
+#
+#   sh bench/run_objects.sh                       ~5-10 minutes
+#   BENCH_ROUNDS=1 BENCH_QUICK=1 sh bench/run_objects.sh   a smoke run
+# Environment: XB_BUILD_DIR (default build), BENCH_OUT (default
+# <build>/bench-objects), BENCH_ROUNDS (3), BENCH_QUICK (0), BENCH_IMPLS.
+set -eu
+here=$(cd -P -- "$(dirname -- "$0")" && pwd -P)
+root=$(dirname -- "$here")
+build=${XB_BUILD_DIR:-$root/build}
+out=${BENCH_OUT:-$build/bench-objects}
+rounds=${BENCH_ROUNDS:-3}
+quick=""
+[ "${BENCH_QUICK:-0}" = 1 ] && quick="-q"
+impls=${BENCH_IMPLS:-"crossbar openmpi mpich"}
+python=${PYTHON:-python3}
+
+. "$here/lib.sh"
+
+rm -rf "$out/raw"
+mkdir -p "$out/raw"
+build_all pack comm_create
+echo "bench: implementations:$have; $rounds round(s)" >&2
+
+# run IMPL NAME NP PROG ARGS... -> raw/IMPL__NAME__NP__ROUND.txt
+run() {
+    impl=$1 name=$2 np=$3 prog=$4
+    shift 4
+    f="$out/raw/${impl}__${name}__${np}__${round}.txt"
+    # shellcheck disable=SC2046
+    if ! timeout -k 5 150 $(run_of "$impl") -n "$np" "$out/$impl/$prog" "$@" \
+            >"$f" 2>"$f.err"; then
+        echo "bench: $impl $name -n $np failed (see $f.err)" >&2
+    fi
+}
+
+round=1
+while [ $round -le "$rounds" ]; do
+    order=$(echo $have | awk -v r=$round '{n=NF; for(i=0;i<n;i++) printf "%s ", $(((i+r-1)%n)+1)}')
+    echo "bench: round $round: $order" >&2
+    for t in vector indexed struct contig bytes; do
+        for k in pack unpack; do
+            for impl in $order; do run "$impl" "$k-$t" 1 pack $quick -k $k -t $t; done
+        done
+        for impl in $order; do run "$impl" "pingpong-$t" 2 pack $quick -k pingpong -t $t; done
+    done
+    # communicator creation: always the quick form (MPICH's oversubscribed
+    # ranks spin, so its 4- and 8-rank operations take milliseconds)
+    for np in 2 4 8; do
+        for op in dup split create_group; do
+            for impl in $order; do run "$impl" "comm_$op" $np comm_create $op -q; done
+        done
+    done
+    round=$((round + 1))
+done
+
+{
+    echo "Measured $(date -u '+%Y-%m-%d %H:%M UTC') on $(uname -srm);" \
+         "$(nproc) CPUs ($(sed -n 's/^model name[^:]*: //p' /proc/cpuinfo | head -1));" \
+         "load average $(cut -d' ' -f1-3 /proc/loadavg); $rounds round(s)."
+    echo
+    "$python" "$here/table.py" "$out/raw"
+} | tee "$out/table.md"
