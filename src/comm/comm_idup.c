@@ -6,7 +6,8 @@
  *
  * A blocking agreement after an idup could pick the slot the idup is about
  * to pick (both see the same free mask). So the idup reserves: it takes
- * the lowest RESERVE free slots of this process out of the pool at once,
+ * RESERVE free slots of this process out of the pool at once (the first
+ * ones from a region every member derives alike, see reserve()),
  * and contributes exactly those to a nonblocking BAND allreduce (the
  * collectives' MPI_Iallreduce on the parent). Agreements started later
  * cannot choose a reserved slot, and the result (the lowest slot reserved
@@ -131,15 +132,31 @@ static void on_done(xb_request_t *r)
     free(d);
 }
 
-static int reserve(idup_t *d)
+/* Where a process starts looking for the slots it reserves: a region that
+ * depends only on how many collectives the parent has started, the same on
+ * every member. Starting from the lowest free slot instead made the
+ * reservations depend on which earlier idups had already completed here
+ * (their unused slots go back to the pool at completion): a process whose
+ * idup 1 had finished reserved idup 3's slots among idup 1's returned ones,
+ * one whose idup 1 was still running reserved higher ones, and the two
+ * shared no slot (mpi.comm.idup.4 failed 4 runs in 15 once collectives
+ * got faster). Regions of REGION slots rotate, so the idups outstanding at
+ * once on a communicator (up to XB_CTX_SLOTS / REGION of them) reserve in
+ * disjoint places. */
+enum { REGION = 2 * RESERVE };
+
+static int reserve(idup_t *d, uint32_t seq)
 {
     const uint64_t *free_mask = xb_ctx_mask();
+    uint32_t start = (uint32_t)(((uint64_t)seq * REGION) % XB_CTX_SLOTS);
     int n = 0;
-    for (uint32_t s = 0; s < XB_CTX_SLOTS && n < RESERVE; s++)
+    for (uint32_t k = 0; k < XB_CTX_SLOTS && n < RESERVE; k++) {
+        uint32_t s = (start + k) % XB_CTX_SLOTS;
         if (free_mask[s / 64] >> (s % 64) & 1) {
             d->mine[s / 64] |= UINT64_C(1) << (s % 64);
             n++;
         }
+    }
     for (uint32_t s = 0; s < XB_CTX_SLOTS; s++)
         if (d->mine[s / 64] >> (s % 64) & 1)
             xb_ctx_take(2 * s);
@@ -213,7 +230,7 @@ static int idup_common(xb_comm_t *comm, xb_info_t *info, bool inherit,
         rc = xb_attr_copy_all(XB_ATTR_COMM, comm->attrs, comm->handle, &d->attrs,
                               MPI_COMM_NULL);
     if (rc == XB_OK)
-        rc = reserve(d);
+        rc = reserve(d, comm->coll_seq);
     MPI_Request h = MPI_REQUEST_NULL;
     if (rc == XB_OK && xb_comm_is_inter(comm))
         rc = inter_and(d, comm, &h);
