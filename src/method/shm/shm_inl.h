@@ -82,10 +82,37 @@ static inline size_t xb_shm_rec_size(size_t hdr_len, size_t len)
     return XB_SHM_REC_HDR + xb_shm_a8(hdr_len) + xb_shm_a8(len);
 }
 
+/* n <= 16 bytes without a call: two overlapping loads and stores (the
+ * libc memcpy call was ~25 of the ~190 instructions of an 8-byte send). */
+static inline void xb_shm_copy16(uint8_t *d, const uint8_t *s, size_t n)
+{
+    if (n >= 8) {
+        uint64_t a, b;
+        memcpy(&a, s, 8);
+        memcpy(&b, s + n - 8, 8);
+        memcpy(d, &a, 8);
+        memcpy(d + n - 8, &b, 8);
+    } else if (n >= 4) {
+        uint32_t a, b;
+        memcpy(&a, s, 4);
+        memcpy(&b, s + n - 4, 4);
+        memcpy(d, &a, 4);
+        memcpy(d + n - 4, &b, 4);
+    } else if (n > 0) {
+        d[0] = s[0];
+        d[n / 2] = s[n / 2];
+        d[n - 1] = s[n - 1];
+    }
+}
+
 /* Copy the payload into the ring (the one copy of the eager path). */
 static inline int xb_shm_copy_payload(uint8_t *dst, const xb_payload_t *pl)
 {
     if (XB_LIKELY(pl->iov != NULL)) {
+        if (pl->iovcnt == 1 && pl->len <= 16 && pl->iov[0].iov_len >= pl->len) {
+            xb_shm_copy16(dst, pl->iov[0].iov_base, pl->len);
+            return XB_OK;
+        }
         size_t left = pl->len;
         for (int i = 0; i < pl->iovcnt && left > 0; i++) {
             size_t n = pl->iov[i].iov_len < left ? pl->iov[i].iov_len : left;
@@ -129,7 +156,9 @@ static inline int xb_shm_ring_push_kind(xb_shm_tx_t *tx, uint8_t kind, uint8_t a
     }
     uint64_t start = pad != 0 ? 0 : pos;
     uint8_t *p = tx->data + start;
-    if (hdr_len > 0)
+    if (XB_LIKELY(hdr_len == 48))          /* pt2pt's header: an inline copy */
+        memcpy(p + XB_SHM_REC_HDR, hdr, 48);
+    else if (hdr_len > 0)
         memcpy(p + XB_SHM_REC_HDR, hdr, hdr_len);
     if (len > 0 && XB_UNLIKELY(xb_shm_copy_payload(p + XB_SHM_REC_HDR +
                                                    xb_shm_a8(hdr_len), pl) != XB_OK))
