@@ -18,6 +18,9 @@ typedef enum xb_coll_kind {
     XB_COLL_GATHERV, XB_COLL_SCATTERV, XB_COLL_ALLGATHERV, XB_COLL_ALLTOALLV,
     XB_COLL_ALLTOALLW, XB_COLL_REDUCE_SCATTER, XB_COLL_REDUCE_SCATTER_BLOCK,
     XB_COLL_SCAN, XB_COLL_EXSCAN,
+    XB_COLL_NEIGHBOR_ALLGATHER, XB_COLL_NEIGHBOR_ALLGATHERV,
+    XB_COLL_NEIGHBOR_ALLTOALL, XB_COLL_NEIGHBOR_ALLTOALLV,
+    XB_COLL_NEIGHBOR_ALLTOALLW,
     XB_COLL_NKINDS
 } xb_coll_kind_t;
 
@@ -30,7 +33,11 @@ _Static_assert(XB_COLL_NKINDS + XB_COLL_TAG_BASE <= 32, "tag layout: kind < 32")
  * collectives (bcast) the buffer is rbuf/rcount/rdt; reductions use
  * sbuf, rbuf, rcount, rdt, op. The v/w forms give per-rank arrays (counts,
  * displacements in elements of sdt/rdt, or in bytes for w with per-rank
- * types), read only while the schedule is built. */
+ * types), read only while the schedule is built. Neighbourhood
+ * collectives add the neighbour lists (nbr_in sources, nbr_out
+ * destinations, in the standard's order; cart set for a Cartesian
+ * topology) and, for Neighbor_alltoallw, byte displacements; these arrays
+ * are owned by the block (xb_coll_args_free). */
 typedef struct xb_coll_args {
     const void    *sbuf;
     MPI_Count      scount;
@@ -44,6 +51,10 @@ typedef struct xb_coll_args {
     const MPI_Count *scounts, *sdispls, *rcounts, *rdispls;
     xb_datatype_t *const *stypes, *const *rtypes;
     int            form;      /* XB_COLL_BLOCKING ... (set by xb_coll_run) */
+    int            indeg, outdeg;
+    int           *nbr_in, *nbr_out;   /* one allocation: nbr_in owns it */
+    bool           cart;
+    MPI_Count     *wdispls;   /* owned copy of the alltoallw displacements */
 } xb_coll_args_t;
 
 /* An algorithm builds the steps of one collective into s. */
@@ -96,6 +107,15 @@ XB_COLL_ALGO_DECL(reduce_scatter_block_pairwise);
 XB_COLL_ALGO_DECL(reduce_scatter_block_halving);
 XB_COLL_ALGO_DECL(scan_recdbl);
 XB_COLL_ALGO_DECL(exscan_recdbl);
+XB_COLL_ALGO_DECL(neighbor_allgather_linear);
+XB_COLL_ALGO_DECL(neighbor_allgatherv_linear);
+XB_COLL_ALGO_DECL(neighbor_alltoall_linear);
+XB_COLL_ALGO_DECL(neighbor_alltoallv_linear);
+XB_COLL_ALGO_DECL(neighbor_alltoallw_linear);
+
+/* Intercommunicator collectives (coll_inter.c): the builder for kind, or
+ * NULL where the standard defines none (scan, exscan, neighbourhood). */
+xb_coll_fn_t xb_coll_inter_builder(xb_coll_kind_t kind);
 
 /* Address of block i of a buffer of blocks of `count` elements of dt. */
 static inline void *xb_coll_block(const void *buf, MPI_Count i, MPI_Count count,

@@ -41,11 +41,18 @@ FORCE_TUNABLE(REDUCE_SCATTER, "reduce_scatter");
 FORCE_TUNABLE(REDUCE_SCATTER_BLOCK, "reduce_scatter_block");
 FORCE_TUNABLE(SCAN, "scan");
 FORCE_TUNABLE(EXSCAN, "exscan");
+FORCE_TUNABLE(NEIGHBOR_ALLGATHER, "neighbor_allgather");
+FORCE_TUNABLE(NEIGHBOR_ALLGATHERV, "neighbor_allgatherv");
+FORCE_TUNABLE(NEIGHBOR_ALLTOALL, "neighbor_alltoall");
+FORCE_TUNABLE(NEIGHBOR_ALLTOALLV, "neighbor_alltoallv");
+FORCE_TUNABLE(NEIGHBOR_ALLTOALLW, "neighbor_alltoallw");
 
 static const char *const kind_names[XB_COLL_NKINDS] = {
     "barrier", "bcast", "reduce", "allreduce", "gather", "scatter",
     "allgather", "alltoall", "gatherv", "scatterv", "allgatherv", "alltoallv",
     "alltoallw", "reduce_scatter", "reduce_scatter_block", "scan", "exscan",
+    "neighbor_allgather", "neighbor_allgatherv", "neighbor_alltoall",
+    "neighbor_alltoallv", "neighbor_alltoallw",
 };
 
 const char *xb_coll_kind_name(xb_coll_kind_t kind) { return kind_names[kind]; }
@@ -95,6 +102,11 @@ static const algo_t algos[] = {
     A(REDUCE_SCATTER_BLOCK, "pairwise", reduce_scatter_block_pairwise, 0),
     A(SCAN, "recdbl", scan_recdbl, 0),
     A(EXSCAN, "recdbl", exscan_recdbl, 0),
+    A(NEIGHBOR_ALLGATHER, "linear", neighbor_allgather_linear, 0),
+    A(NEIGHBOR_ALLGATHERV, "linear", neighbor_allgatherv_linear, 0),
+    A(NEIGHBOR_ALLTOALL, "linear", neighbor_alltoall_linear, 0),
+    A(NEIGHBOR_ALLTOALLV, "linear", neighbor_alltoallv_linear, 0),
+    A(NEIGHBOR_ALLTOALLW, "linear", neighbor_alltoallw_linear, 0),
 };
 #undef A
 
@@ -143,6 +155,11 @@ static const rule_t rules[] = {
     { XB_COLL_REDUCE_SCATTER_BLOCK, ANY_P, 0, 0, "pairwise" },
     { XB_COLL_SCAN,      ANY_P, 0, 0, "recdbl" },
     { XB_COLL_EXSCAN,    ANY_P, 0, 0, "recdbl" },
+    { XB_COLL_NEIGHBOR_ALLGATHER,  ANY_P, 0, 0, "linear" },
+    { XB_COLL_NEIGHBOR_ALLGATHERV, ANY_P, 0, 0, "linear" },
+    { XB_COLL_NEIGHBOR_ALLTOALL,   ANY_P, 0, 0, "linear" },
+    { XB_COLL_NEIGHBOR_ALLTOALLV,  ANY_P, 0, 0, "linear" },
+    { XB_COLL_NEIGHBOR_ALLTOALLW,  ANY_P, 0, 0, "linear" },
 };
 #undef KiB
 
@@ -172,6 +189,8 @@ static bool fits(const algo_t *al, const xb_coll_args_t *a)
 /* Bytes of one block as every rank sees it (0 for the v/w forms). */
 static MPI_Count block_bytes(xb_coll_kind_t kind, const xb_coll_args_t *a)
 {
+    if (kind >= XB_COLL_NEIGHBOR_ALLGATHER)
+        return 0;
     if (kind == XB_COLL_BARRIER || kind >= XB_COLL_GATHERV)
         return kind >= XB_COLL_REDUCE_SCATTER_BLOCK && a->rdt != NULL
              ? a->rcount * xb_dt_size(a->rdt) : 0;
@@ -313,7 +332,12 @@ int xb_coll_run(xb_coll_kind_t kind, const xb_coll_args_t *args, int form,
     xb_coll_args_t aa = *args;
     const xb_coll_args_t *a = &aa;
     aa.form = form;
-    xb_coll_fn_t build = xb_coll_select(kind, a);
+    xb_coll_fn_t build = xb_comm_is_inter(a->comm) ? xb_coll_inter_builder(kind)
+                       : xb_coll_select(kind, a);
+    if (build == NULL)
+        return xb_err_set(XB_ERR_COMM, "the standard defines no %s on an "
+                          "intercommunicator (communicator %s)",
+                          kind_names[kind], a->comm->name);
     if (form == XB_COLL_BLOCKING) {
         xb_coll_sched_t s;
         xb_coll_sched_init(&s, a->comm, kind);
