@@ -338,6 +338,10 @@ int xb_coll_run(xb_coll_kind_t kind, const xb_coll_args_t *args, int form,
         return xb_err_set(XB_ERR_COMM, "the standard defines no %s on an "
                           "intercommunicator (communicator %s)",
                           kind_names[kind], a->comm->name);
+    if (xb_comm_is_inter(a->comm) && a->comm->local_comm == NULL)
+        return xb_err_set(XB_ERR_INTERN, "intercommunicator %s has no local "
+                          "communicator for the local phases of %s",
+                          a->comm->name, kind_names[kind]);
     if (form == XB_COLL_BLOCKING) {
         xb_coll_sched_t s;
         xb_coll_sched_init(&s, a->comm, kind);

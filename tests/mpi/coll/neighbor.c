@@ -228,6 +228,41 @@ static void run(int t, MPI_Comm c, int kind, int form)
               rbuf[x], want[x]);
 }
 
+/* The large-count forms: Neighbor_alltoallv_c and Neighbor_allgather_c on
+ * the same lists (MPI_Count counts, MPI_Aint displacements). */
+static void large_count(int t, MPI_Comm c)
+{
+    nbrs_t n;
+    lists(t, ct_rank, &n);
+    int me = ct_rank, sbuf[MAXN], rbuf[MAXN + 1], want[MAXN + 1];
+    MPI_Count sc[MAXN], rcn[MAXN];
+    MPI_Aint sd[MAXN], rd[MAXN];
+    for (int j = 0; j < n.out; j++)
+        sbuf[j] = VAL(me, j, 0), sc[j] = 1, sd[j] = j;
+    for (int i = 0; i < n.in; i++)
+        rcn[i] = 1, rd[i] = n.in - 1 - i;
+    for (int x = 0; x <= MAXN; x++)
+        rbuf[x] = want[x] = GAP;
+    for (int i = 0; i < n.in; i++)
+        if (n.src[i] != MPI_PROC_NULL)
+            want[rd[i]] = VAL(n.src[i], sender_slot(t, me, i), 0);
+    CHECK_RC(MPI_Neighbor_alltoallv_c(sbuf, sc, sd, MPI_INT, rbuf, rcn, rd,
+                                      MPI_INT, c));
+    for (int x = 0; x <= MAXN; x++)
+        CHECK(rbuf[x] == want[x], "%s alltoallv_c: [%d] = %d, expected %d",
+              tnames[t], x, rbuf[x], want[x]);
+    for (int x = 0; x <= MAXN; x++)
+        rbuf[x] = want[x] = GAP;
+    for (int i = 0; i < n.in; i++)
+        if (n.src[i] != MPI_PROC_NULL)
+            want[i] = VAL(n.src[i], 0, 0);
+    sbuf[0] = VAL(me, 0, 0);
+    CHECK_RC(MPI_Neighbor_allgather_c(sbuf, 1, MPI_INT, rbuf, 1, MPI_INT, c));
+    for (int x = 0; x <= MAXN; x++)
+        CHECK(rbuf[x] == want[x], "%s allgather_c: [%d] = %d, expected %d",
+              tnames[t], x, rbuf[x], want[x]);
+}
+
 static void no_topology(void)
 {
     int x = 0, y[4];
@@ -263,6 +298,7 @@ int main(int argc, char **argv)
         for (int kind = 0; kind < 5; kind++)
             for (int form = 0; form < CT_NFORMS; form++)
                 run(t, c, kind, form);
+        large_count(t, c);
         MPI_Comm_free(&c);
     }
     return ct_finish();
