@@ -136,4 +136,21 @@ void *xb_coll_red_load(xb_coll_sched_t *s, const void *ubuf);
 /* A copy step from a working buffer to the user buffer. */
 int   xb_coll_red_store(xb_coll_sched_t *s, const void *w, void *ubuf);
 
+/* ---- the fold of non-power-of-two sizes (coll_util.c) -------------------
+ * With pof2 the largest power of two <= p and rem = p - pof2, ranks below
+ * 2*rem pair up: even rank 2i sends its working buffer to 2i+1, which keeps
+ * x_2i op x_2i+1 (rank order kept) and takes the new rank i; even ranks
+ * leave (nr = -1); ranks from 2*rem on take the new rank r - rem. New
+ * ranks cover consecutive ranges of old ranks in order; real_rank maps a
+ * new rank back. xb_coll_unfold hands the result back to the even ranks. */
+typedef struct xb_coll_fold { int pof2, rem, nr; } xb_coll_fold_t;
+int xb_coll_fold(xb_coll_sched_t *s, void *acc, void *tmp, int rank, int p,
+                 xb_coll_fold_t *f);
+int xb_coll_unfold(xb_coll_sched_t *s, void *acc, int rank,
+                   const xb_coll_fold_t *f);
+static inline int xb_coll_fold_real_rank(int nr, int rem)
+{
+    return nr < rem ? nr * 2 + 1 : nr + rem;
+}
+
 #endif
