@@ -8,8 +8,10 @@
  * MPI_PROC_NULL at its group's other ranks: their buffers stay
  * untouched), Allgather(v), Alltoall(v,w), Reduce, Allreduce (SUM and a
  * non-commutative op, so each group must combine the other's values in
- * rank order), Reduce_scatter and Reduce_scatter_block. Every result is
- * compared with a reference computed here. Scan, Exscan and MPI_IN_PLACE
+ * rank order), Reduce_scatter and Reduce_scatter_block; several
+ * nonblocking ones outstanding at once, with one on the local
+ * intracommunicator among them. Every result is compared with a reference
+ * computed here. Scan, Exscan and MPI_IN_PLACE
  * must fail.
  */
 #include "ctest_forms.h"
@@ -292,6 +294,42 @@ static void test_red(int form, int kind, int sum, MPI_Op op, MPI_Datatype pt,
               ct_form_names[form], rg, root, grp, lrank, x, rbuf[x], want[x]);
 }
 
+/* Several nonblocking collectives outstanding at once on the
+ * intercommunicator and on the local intracommunicator (whose own
+ * collectives must not meet the intercommunicator's local phases). */
+static void test_outstanding(MPI_Comm local)
+{
+    enum { NR = 5 };
+    MPI_Request r[NR];
+    int a1[3], a2[3], b[3], lsum = -1, g[MAXP * 3], want[3];
+    for (int k = 0; k < 3; k++)
+        a1[k] = val(grp, lrank, 0, k), a2[k] = 2 * a1[k] + 1;
+    int bc = grp == 0 ? (lrank == 0 ? MPI_ROOT : MPI_PROC_NULL) : 0;
+    if (bc == MPI_ROOT)
+        for (int k = 0; k < 3; k++)
+            b[k] = val(0, 0, 9, k);
+    int sum1[3], sum2[3];
+    CHECK_RC(MPI_Iallreduce(a1, sum1, 3, MPI_INT, MPI_SUM, ic, &r[0]));
+    CHECK_RC(MPI_Iallreduce(&lrank, &lsum, 1, MPI_INT, MPI_SUM, local, &r[1]));
+    CHECK_RC(MPI_Ibcast(b, 3, MPI_INT, bc, ic, &r[2]));
+    CHECK_RC(MPI_Iallgather(a1, 3, MPI_INT, g, 3, MPI_INT, ic, &r[3]));
+    CHECK_RC(MPI_Iallreduce(a2, sum2, 3, MPI_INT, MPI_SUM, ic, &r[4]));
+    CHECK_RC(MPI_Waitall(NR, r, MPI_STATUSES_IGNORE));
+    CHECK(lsum == lsize * (lsize - 1) / 2, "local allreduce: %d", lsum);
+    ref_reduce(1 - grp, 3, 0, 1, want, 0);
+    for (int k = 0; k < 3; k++) {
+        CHECK(sum1[k] == want[k], "outstanding allreduce 1 [%d] = %d, expected "
+              "%d", k, sum1[k], want[k]);
+        CHECK(sum2[k] == 2 * want[k] + rsize, "outstanding allreduce 2 [%d] = "
+              "%d, expected %d", k, sum2[k], 2 * want[k] + rsize);
+        if (grp == 1)
+            CHECK(b[k] == val(0, 0, 9, k), "outstanding bcast [%d] = %d", k, b[k]);
+        for (int i = 0; i < rsize; i++)
+            CHECK(g[3 * i + k] == val(1 - grp, i, 0, k), "outstanding "
+                  "allgather block %d [%d] = %d", i, k, g[3 * i + k]);
+    }
+}
+
 static void test_errors(void)
 {
     int x = 1, y = 0, cls = -1;
@@ -331,6 +369,7 @@ int main(int argc, char **argv)
     MPI_Type_contiguous(2, MPI_INT, &pt);
     MPI_Type_commit(&pt);
     test_errors();
+    test_outstanding(local);
     for (int form = 0; form < CT_NFORMS; form++) {
         CHECK_RC(FORM(form, MPI_Barrier(ic), MPI_Ibarrier(ic, &req_),
                       MPI_Barrier_init(ic, MPI_INFO_NULL, &req_)));
