@@ -316,7 +316,9 @@ void xb_coll_print_table(FILE *f)
     for (size_t i = 0; i < XB_ARRAY_LEN(algos); i++)
         fprintf(f, "%s %s=%s", i % 4 == 0 ? "\n   " : "",
                 kind_names[algos[i].kind], algos[i].name);
-    fprintf(f, "\n");
+    fprintf(f, "\n  intercommunicators: one algorithm per collective, not "
+               "tunable (leaders' exchange plus local phases, or direct "
+               "exchange; scan and exscan are not defined there)\n");
     memset(forced, 0, sizeof(forced));
     if (parse_force(xb_tn_COLL_ALGO.v.s) != XB_OK || parse_per_kind() != XB_OK)
         fprintf(f, "  error: %s\n", xb_err_detail());
