@@ -330,6 +330,48 @@ static void test_outstanding(MPI_Comm local)
     }
 }
 
+/* Messages large enough for the rendezvous protocol: Bcast of 1.2 MB,
+ * Allreduce of 400 KB, Alltoall of 80 KB blocks. */
+static void test_large(int form)
+{
+    enum { NB = 300000, NR = 100000, NA = 20000 };
+    int *b = ct_malloc(sizeof(int) * NB);
+    int *x = ct_malloc(sizeof(int) * NR), *y = ct_malloc(sizeof(int) * NR);
+    int *sa = ct_malloc(sizeof(int) * NA * MAXP), *ra = ct_malloc(sizeof(int) * NA * MAXP);
+    int bc = grp == 1 ? (lrank == lsize - 1 ? MPI_ROOT : MPI_PROC_NULL) : rsize - 1;
+    for (int k = 0; k < NB; k++)
+        b[k] = bc == MPI_ROOT ? k ^ 0x5a5a : -1;
+    CHECK_RC(FORM(form, MPI_Bcast(b, NB, MPI_INT, bc, ic),
+                  MPI_Ibcast(b, NB, MPI_INT, bc, ic, &req_),
+                  MPI_Bcast_init(b, NB, MPI_INT, bc, ic, MPI_INFO_NULL, &req_)));
+    int bad = 0;
+    for (int k = 0; k < NB; k++)
+        bad += b[k] != (bc == MPI_PROC_NULL ? -1 : k ^ 0x5a5a);
+    CHECK(bad == 0, "large bcast %s: %d wrong elements", ct_form_names[form], bad);
+    for (int k = 0; k < NR; k++)
+        x[k] = (grp + 1) * (lrank + 1) + k % 7;
+    CHECK_RC(FORM(form, MPI_Allreduce(x, y, NR, MPI_INT, MPI_SUM, ic),
+                  MPI_Iallreduce(x, y, NR, MPI_INT, MPI_SUM, ic, &req_),
+                  MPI_Allreduce_init(x, y, NR, MPI_INT, MPI_SUM, ic, MPI_INFO_NULL, &req_)));
+    bad = 0;
+    for (int k = 0; k < NR; k++)
+        bad += y[k] != (2 - grp) * rsize * (rsize + 1) / 2 + rsize * (k % 7);
+    CHECK(bad == 0, "large allreduce %s: %d wrong elements", ct_form_names[form], bad);
+    for (int i = 0; i < rsize; i++)
+        for (int k = 0; k < NA; k++)
+            sa[i * NA + k] = val(grp, lrank, i, k % 10) + k;
+    CHECK_RC(FORM(form, MPI_Alltoall(sa, NA, MPI_INT, ra, NA, MPI_INT, ic),
+                  MPI_Ialltoall(sa, NA, MPI_INT, ra, NA, MPI_INT, ic, &req_),
+                  MPI_Alltoall_init(sa, NA, MPI_INT, ra, NA, MPI_INT, ic,
+                                    MPI_INFO_NULL, &req_)));
+    bad = 0;
+    for (int i = 0; i < rsize; i++)
+        for (int k = 0; k < NA; k++)
+            bad += ra[i * NA + k] != val(1 - grp, i, lrank, k % 10) + k;
+    CHECK(bad == 0, "large alltoall %s: %d wrong elements", ct_form_names[form], bad);
+    free(b), free(x), free(y), free(sa), free(ra);
+}
+
 static void test_errors(void)
 {
     int x = 1, y = 0, cls = -1;
@@ -384,6 +426,7 @@ int main(int argc, char **argv)
             }
         for (int kind = 0; kind < 5; kind++)
             test_all(form, kind);
+        test_large(form);
         for (int kind = 1; kind < 4; kind++) {
             test_red(form, kind, 1, MPI_SUM, pt, 0, 0);
             test_red(form, kind, 0, aff, pt, 0, 0);

@@ -11,8 +11,9 @@
  * receive slot must hold (Cartesian: what the -1 neighbour sent towards
  * +1 lands in the -1 slot, also when both neighbours are one process;
  * graphs: the k-th edge from a to b meets the k-th edge into b from a),
- * then checks every element. A communicator without topology must give
- * MPI_ERR_TOPOLOGY.
+ * then checks every element (Neighbor_alltoallw receives strided vectors
+ * that leave every other int untouched). A communicator without topology
+ * must give MPI_ERR_TOPOLOGY.
  */
 #include "ctest_forms.h"
 
@@ -139,7 +140,9 @@ static void run(int t, MPI_Comm c, int kind, int form)
     nbrs_t n;
     lists(t, ct_rank, &n);
     int me = ct_rank, B = 3;        /* room for up to 3 elements per block */
-    int sbuf[MAXN * 4], rbuf[MAXN * 4 + MAXN];
+    int sbuf[MAXN * 4], rbuf[MAXN * 8 + 1];
+    int W = kind == 4 ? 2 * B + 1 : B + 1;   /* room per receive block */
+    int wcounts[MAXN];                        /* alltoallw: vectors */
     int scounts[MAXN], sdispls[MAXN], rcounts[MAXN], rdispls[MAXN];
     MPI_Aint sbytes[MAXN], rbytes[MAXN];
     MPI_Datatype stypes[MAXN], rtypes[MAXN];
@@ -158,11 +161,17 @@ static void run(int t, MPI_Comm c, int kind, int form)
     for (int i = 0; i < n.in; i++) {
         int s = n.src[i], j = s == MPI_PROC_NULL ? 0 : sender_slot(t, me, i);
         rcounts[i] = s == MPI_PROC_NULL ? 1 : kind == 1 ? vcnt(s, 0) : vcnt(s, j);
-        rdispls[i] = (n.in - 1 - i) * (B + 1);          /* reversed, gaps */
+        rdispls[i] = (n.in - 1 - i) * W;                 /* reversed, gaps */
         rbytes[i] = (MPI_Aint)rdispls[i] * (MPI_Aint)sizeof(int);
+        /* alltoallw receives one strided vector (every other int) */
+        wcounts[i] = rcounts[i] > 0 ? 1 : 0;
         rtypes[i] = MPI_INT;
+        if (kind == 4 && rcounts[i] > 0) {
+            MPI_Type_vector(rcounts[i], 1, 2, MPI_INT, &rtypes[i]);
+            MPI_Type_commit(&rtypes[i]);
+        }
     }
-    int rn = n.in * (B + 1) + 1;
+    int rn = n.in * W + 1;
     for (int x = 0; x < rn; x++)
         rbuf[x] = GAP;
     int rc;
@@ -198,18 +207,21 @@ static void run(int t, MPI_Comm c, int kind, int form)
         break;
     default:
         rc = FORM(form, MPI_Neighbor_alltoallw(sbuf, scounts, sbytes, stypes, rbuf,
-                                               rcounts, rbytes, rtypes, c),
+                                               wcounts, rbytes, rtypes, c),
                   MPI_Ineighbor_alltoallw(sbuf, scounts, sbytes, stypes, rbuf,
-                                          rcounts, rbytes, rtypes, c, &req_),
+                                          wcounts, rbytes, rtypes, c, &req_),
                   MPI_Neighbor_alltoallw_init(sbuf, scounts, sbytes, stypes, rbuf,
-                                              rcounts, rbytes, rtypes, c,
+                                              wcounts, rbytes, rtypes, c,
                                               MPI_INFO_NULL, &req_));
+        for (int i = 0; i < n.in; i++)
+            if (rtypes[i] != MPI_INT)
+                MPI_Type_free(&rtypes[i]);
         break;
     }
     CHECK(rc == MPI_SUCCESS, "%s %s %s: rc %d", tnames[t], kn[kind],
           ct_form_names[form], rc);
     /* expected: slot i holds the sender's block for it; the rest GAP */
-    int want[MAXN * 4 + MAXN];
+    int want[MAXN * 8 + 1];
     for (int x = 0; x < rn; x++)
         want[x] = GAP;
     for (int i = 0; i < n.in; i++) {
@@ -220,7 +232,8 @@ static void run(int t, MPI_Comm c, int kind, int form)
         int cnt = kind == 0 || kind == 2 ? B : rcounts[i];
         int at = kind == 0 || kind == 2 ? i * B : rdispls[i];
         for (int k = 0; k < cnt; k++)
-            want[at + k] = kind <= 1 ? VAL(s, 0, k) : VAL(s, j, k);
+            want[at + (kind == 4 ? 2 * k : k)] = kind <= 1 ? VAL(s, 0, k)
+                                                           : VAL(s, j, k);
     }
     for (int x = 0; x < rn; x++)
         CHECK(rbuf[x] == want[x], "%s %s %s: rank %d element %d is %d, "
