@@ -386,6 +386,10 @@ static void test_errors(void)
     rc = MPI_Allreduce(MPI_IN_PLACE, &y, 1, MPI_INT, MPI_SUM, ic);
     CHECK(rc != MPI_SUCCESS, "Allreduce with MPI_IN_PLACE on an "
           "intercommunicator succeeded");
+    rc = MPI_Neighbor_allgather(&x, 1, MPI_INT, &y, 1, MPI_INT, ic);
+    MPI_Error_class(rc, &cls);
+    CHECK(cls == MPI_ERR_TOPOLOGY, "Neighbor_allgather on an "
+          "intercommunicator: class %d", cls);
     MPI_Comm_set_errhandler(ic, MPI_ERRORS_ARE_FATAL);
 }
 
@@ -412,6 +416,22 @@ int main(int argc, char **argv)
     MPI_Type_commit(&pt);
     test_errors();
     test_outstanding(local);
+    {   /* a duplicate and a split of the intercommunicator work alike */
+        MPI_Comm keep = ic, d, sp;
+        MPI_Comm_dup(keep, &d);
+        MPI_Comm_split(keep, 0, -lrank, &sp);
+        ic = d;
+        test_all(CT_BLOCKING, 3);
+        test_red(CT_NONBLOCKING, 1, 0, aff, pt, 0, 0);
+        ic = sp;
+        MPI_Comm_rank(ic, &lrank);      /* reversed order in each group */
+        test_all(CT_PERSISTENT, 2);
+        test_red(CT_BLOCKING, 1, 0, aff, pt, 0, 0);
+        MPI_Comm_free(&d);
+        MPI_Comm_free(&sp);
+        ic = keep;
+        MPI_Comm_rank(ic, &lrank);
+    }
     for (int form = 0; form < CT_NFORMS; form++) {
         CHECK_RC(FORM(form, MPI_Barrier(ic), MPI_Ibarrier(ic, &req_),
                       MPI_Barrier_init(ic, MPI_INFO_NULL, &req_)));
