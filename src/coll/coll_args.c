@@ -115,8 +115,9 @@ int xb_coll_args_reduce(xb_coll_args_t *a, const void *sbuf, void *rbuf,
     int rc = check_inter(comm, sbuf, rbuf);
     if (rc == XB_OK)
         rc = check_root(root, comm);
-    if (rc == XB_OK)
-        rc = xb_coll_check_op(op, dt);
+    if (rc != XB_OK || (comm->remote != NULL && root == MPI_PROC_NULL))
+        return rc;           /* nothing but root is significant there */
+    rc = xb_coll_check_op(op, dt);
     if (rc == XB_OK && sbuf == MPI_IN_PLACE && comm->rank != root)
         rc = not_root_inplace("sendbuf", comm, root);
     return rc;

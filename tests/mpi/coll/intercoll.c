@@ -257,6 +257,13 @@ static void test_red(int form, int kind, int sum, MPI_Op op, MPI_Datatype pt,
     int rc, mine = kind == 2 ? n / lsize : counts[lrank];
     switch (kind) {
     case 0:
+        if (my_root == MPI_PROC_NULL) {   /* nothing significant but root */
+            rc = FORM(form, MPI_Reduce(NULL, NULL, 0, MPI_BYTE, op, my_root, ic),
+                      MPI_Ireduce(NULL, NULL, 0, MPI_BYTE, op, my_root, ic, &req_),
+                      MPI_Reduce_init(NULL, NULL, 0, MPI_BYTE, op, my_root, ic,
+                                      MPI_INFO_NULL, &req_));
+            break;
+        }
         rc = FORM(form, MPI_Reduce(sbuf, rbuf, 3, dt, op, my_root, ic),
                   MPI_Ireduce(sbuf, rbuf, 3, dt, op, my_root, ic, &req_),
                   MPI_Reduce_init(sbuf, rbuf, 3, dt, op, my_root, ic, MPI_INFO_NULL, &req_));
