@@ -277,6 +277,21 @@ def buffer_groups(params):
     return groups
 
 
+def peer_array_len(proc, arg, comm):
+    """C expression for the length of a collective's per-peer array.
+
+    Neighbourhood collectives: the topology's in-degree (recv side) or
+    out-degree (send side). Reduce_scatter: one entry per rank of the local
+    group (also on an intercommunicator). Others: one per rank of the group
+    data comes from or goes to (the remote group of an intercommunicator)."""
+    if "neighbor" in proc.lower():
+        side = "out" if arg.startswith("send") or arg == "sdispls" else "in"
+        return "xb_bind_%s_degree(%s)" % (side, comm)
+    if re.fullmatch(r"MPI_I?[Rr]educe_scatter(_init)?", proc):
+        return "%s->size" % comm
+    return "xb_check_peer_size(%s)" % comm
+
+
 class Wrapper:
     """Emits one PMPI_X function (one variant of one procedure)."""
 
@@ -290,9 +305,22 @@ class Wrapper:
         # the condition under which a parameter is significant ("" = always)
         self.cond = {}
         root = self.byname.get("root")
-        for p in params:
-            if p.root_only and root is not None and self.comm is not None:
-                self.cond[p.name] = "%s_obj->rank == root" % self.comm.name
+        if root is not None and self.comm is not None:
+            c = self.comm.name
+            rooted = [p for p in params if p.root_only]
+            shared = {q.name for b in rooted if b.name in self.groups
+                      for q in self.groups[b.name] if q is not None}
+            for p in params:
+                if p.root_only:
+                    self.cond[p.name] = "xb_bind_at_root(%s_obj, root)" % c
+            # gather/scatter/reduce: what only the sending side gives (on an
+            # intercommunicator, not MPI_ROOT nor MPI_PROC_NULL)
+            for b in (params if rooted else []):
+                if b.kind not in BUFFER_KINDS or b.root_only or b.name not in self.groups:
+                    continue
+                for q in (b,) + self.groups[b.name]:
+                    if q is not None and q.name not in shared:
+                        self.cond[q.name] = "xb_bind_sends(%s_obj, root)" % c
         if self.e.inplace in self.groups:       # its count and type are ignored
             b = self.byname[self.e.inplace]
             for q in (b,) + self.groups[b.name]:
@@ -381,13 +409,16 @@ class Wrapper:
                 args.append(w)
                 cleanup.append("xb_bind_free(%s);" % w)
             elif p.poly and not self.large and p.array and self.comm is not None:
-                # a collective's per-peer array (recvcounts, displs): one entry
-                # per rank of the (remote) group
+                # a collective's per-peer array (recvcounts, displs): its
+                # length depends on the collective (peer_array_len); an
+                # array significant only at the root is read only there
                 w = "%s_w" % p.name
                 decls.append("MPI_Count *%s = NULL;" % w)
                 widen = "xb_bind_widen_aint" if p.base == "MPI_Aint" else "xb_bind_widen_int"
-                n = "xb_check_peer_size(%s_obj)" % self.comm.name
-                pre += self.fail("%s(\"%s\", %s, %s, &%s)" % (widen, p.name, p.name, n, w))
+                n = peer_array_len(self.pr.name, p.name, "%s_obj" % self.comm.name)
+                call = self.fail("%s(\"%s\", %s, %s, &%s)" % (widen, p.name, p.name, n, w))
+                c = self.cond.get(p.name) if p.root_only else None
+                pre += ["if (%s) {" % c] + ["    " + x for x in call] + ["}"] if c else call
                 args.append(w)
                 cleanup.append("xb_bind_free(%s);" % w)
             elif p.poly and not self.large and p.ptr:

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include "binding/bind_check.h"
+#include "core/topo.h"
 
 XB_TUNABLE(PARAM_CHECK, XB_TT_BOOL, "on", XB_TL_TUNER,
            "Check the arguments of every MPI call (off: only handles are "
@@ -231,4 +232,18 @@ int xb_bind_widen_aint(const char *arg, const MPI_Aint *src, MPI_Count n, MPI_Co
 void xb_bind_free(MPI_Count *p)
 {
     free(p);
+}
+
+int xb_bind_in_degree(const xb_comm_t *comm)
+{
+    int in = 0, out = 0;
+    xb_topo_degrees(comm, &in, &out);
+    return in;
+}
+
+int xb_bind_out_degree(const xb_comm_t *comm)
+{
+    int in = 0, out = 0;
+    xb_topo_degrees(comm, &in, &out);
+    return out;
 }

@@ -79,6 +79,25 @@ static inline int xb_check_peer_size(const xb_comm_t *comm)
     return comm->remote != NULL ? comm->remote->size : comm->size;
 }
 
+/* Rooted collectives: whether this process is the root (an
+ * intercommunicator's root side passes MPI_ROOT), and whether it gives the
+ * data of the sending side (on an intercommunicator neither MPI_ROOT nor
+ * MPI_PROC_NULL, on an intracommunicator always). */
+static inline bool xb_bind_at_root(const xb_comm_t *comm, int root)
+{
+    return comm->remote != NULL ? root == MPI_ROOT : comm->rank == root;
+}
+
+static inline bool xb_bind_sends(const xb_comm_t *comm, int root)
+{
+    return comm->remote == NULL || (root != MPI_ROOT && root != MPI_PROC_NULL);
+}
+
+/* Neighbourhood collectives: the lengths of the per-neighbour arrays (0
+ * without a topology: the implementation then reports MPI_ERR_TOPOLOGY). */
+int xb_bind_in_degree(const xb_comm_t *comm);
+int xb_bind_out_degree(const xb_comm_t *comm);
+
 static inline int xb_check_rank(const char *arg, int v, const xb_comm_t *comm,
                                 unsigned allow)
 {

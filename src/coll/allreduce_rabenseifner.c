@@ -6,15 +6,10 @@
  * the half of the current range of chunks that holds the rank's own chunk)
  * followed by an allgather by recursive doubling; 2 log2(p') rounds moving
  * about twice the vector. A size that is not a power of two first folds
- * the first 2*rem ranks pairwise (as in allreduce_recdbl.c) and unfolds at
+ * the first 2*rem ranks pairwise (xb_coll_fold, coll_int.h) and unfolds at
  * the end.
  */
 #include "coll/coll_int.h"
-
-static int real_rank(int nr, int rem)
-{
-    return nr < rem ? nr * 2 + 1 : nr + rem;
-}
 
 static MPI_Count coff(MPI_Count n, int parts, int c)
 {
@@ -30,7 +25,7 @@ static int halving_doubling(xb_coll_sched_t *s, char *acc, char *tmp, int nr,
     MPI_Aint ext = xb_dt_extent(wdt);
     int lo = 0, hi = pof2, rc = XB_OK;
     for (int mask = pof2 / 2; mask > 0 && rc == XB_OK; mask >>= 1) {
-        int mid = lo + mask, peer = real_rank(nr ^ mask, rem);
+        int mid = lo + mask, peer = xb_coll_fold_real_rank(nr ^ mask, rem);
         int klo = nr < mid ? lo : mid, khi = nr < mid ? mid : hi;
         int slo = nr < mid ? mid : lo, shi = nr < mid ? hi : mid;
         MPI_Count ko = coff(n, pof2, klo), kn = coff(n, pof2, khi) - ko;
@@ -46,7 +41,7 @@ static int halving_doubling(xb_coll_sched_t *s, char *acc, char *tmp, int nr,
     }
     for (int mask = 1; mask < pof2 && rc == XB_OK; mask <<= 1) {
         int mine = nr & ~(mask - 1), theirs = (nr ^ mask) & ~(mask - 1);
-        int peer = real_rank(nr ^ mask, rem);
+        int peer = xb_coll_fold_real_rank(nr ^ mask, rem);
         MPI_Count mo = coff(n, pof2, mine), mn = coff(n, pof2, mine + mask) - mo;
         MPI_Count to = coff(n, pof2, theirs), tn = coff(n, pof2, theirs + mask) - to;
         rc = xb_coll_sched_recv(s, acc + to * ext, tn, wdt, peer);
@@ -64,41 +59,16 @@ int xb_coll_allreduce_rabenseifner(xb_coll_sched_t *s, const xb_coll_args_t *a)
     int rc = xb_coll_sched_red(s, a->rcount, a->rdt, a->op);
     if (rc != XB_OK)
         return rc;
-    MPI_Count n = s->red.wcount;
-    xb_datatype_t *wdt = s->red.wdt;
     char *acc = xb_coll_red_load(s, a->sbuf == MPI_IN_PLACE ? a->rbuf : a->sbuf);
     char *tmp = xb_coll_sched_wtmp(s, -1);
     if (acc == NULL || tmp == NULL)
         return XB_ERR_NO_MEM;
-    int pof2 = 1;
-    while (pof2 * 2 <= p)
-        pof2 *= 2;
-    int rem = p - pof2, nr = rank - rem;
-    if (rank < 2 * rem) {
-        if (rank % 2 == 0) {
-            rc = xb_coll_sched_send(s, acc, n, wdt, rank + 1);
-            nr = -1;
-        } else {
-            rc = xb_coll_sched_recv(s, tmp, n, wdt, rank - 1);
-            if (rc == XB_OK)
-                rc = xb_coll_sched_fence(s);
-            if (rc == XB_OK)
-                rc = xb_coll_sched_reduce(s, tmp, acc, n);
-            nr = rank / 2;
-        }
-        if (rc == XB_OK)
-            rc = xb_coll_sched_fence(s);
-    }
-    if (rc == XB_OK && nr >= 0)
-        rc = halving_doubling(s, acc, tmp, nr, pof2, rem);
-    if (rc == XB_OK && rank < 2 * rem) {
-        if (rank % 2 == 1)
-            rc = xb_coll_sched_send(s, acc, n, wdt, rank - 1);
-        else
-            rc = xb_coll_sched_recv(s, acc, n, wdt, rank + 1);
-        if (rc == XB_OK)
-            rc = xb_coll_sched_fence(s);
-    }
+    xb_coll_fold_t f;
+    rc = xb_coll_fold(s, acc, tmp, rank, p, &f);
+    if (rc == XB_OK && f.nr >= 0)
+        rc = halving_doubling(s, acc, tmp, f.nr, f.pof2, f.rem);
+    if (rc == XB_OK)
+        rc = xb_coll_unfold(s, acc, rank, &f);
     if (rc == XB_OK)
         rc = xb_coll_red_store(s, acc, a->rbuf);
     return rc;

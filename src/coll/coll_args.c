@@ -13,8 +13,31 @@
 #include "coll/coll_int.h"
 #include "coll/coll_args.h"
 
+/* Ranks data comes from or goes to: the remote group of an
+ * intercommunicator, else the communicator's group. */
+static int peers(const xb_comm_t *comm)
+{
+    return comm->remote != NULL ? comm->remote->size : comm->size;
+}
+
+/* Rooted collectives: this process is the root (MPI_ROOT on an
+ * intercommunicator). */
+static bool at_root(const xb_comm_t *comm, int root)
+{
+    return comm->remote != NULL ? root == MPI_ROOT : comm->rank == root;
+}
+
 static int check_root(int root, const xb_comm_t *comm)
 {
+    if (comm->remote != NULL) {
+        if (root == MPI_ROOT || root == MPI_PROC_NULL ||
+            (root >= 0 && root < comm->remote->size))
+            return XB_OK;
+        return xb_err_set(XB_ERR_ROOT, "invalid root %d (the remote group "
+                          "has %d ranks; MPI_ROOT and MPI_PROC_NULL are also "
+                          "allowed on an intercommunicator)", root,
+                          comm->remote->size);
+    }
     if (root < 0 || root >= comm->size)
         return xb_err_set(XB_ERR_ROOT, "invalid root %d (the communicator has "
                           "%d ranks)", root, comm->size);
@@ -30,11 +53,12 @@ int xb_coll_check_op(const xb_op_t *op, xb_datatype_t *dt)
     return xb_coll_red_init(&r, 1, dt, (xb_op_t *)op);
 }
 
-static int check_inter(const xb_comm_t *comm)
+/* The standard defines no MPI_IN_PLACE on intercommunicators. */
+static int check_inter(const xb_comm_t *comm, const void *sbuf, const void *rbuf)
 {
-    if (comm->remote != NULL)
-        return xb_err_set(XB_ERR_COMM, "collectives on intercommunicators are "
-                          "not provided yet (communicator %s)", comm->name);
+    if (comm->remote != NULL && (sbuf == MPI_IN_PLACE || rbuf == MPI_IN_PLACE))
+        return xb_err_set(XB_ERR_BUFFER, "MPI_IN_PLACE is not allowed on an "
+                          "intercommunicator (communicator %s)", comm->name);
     return XB_OK;
 }
 
@@ -78,7 +102,7 @@ int xb_coll_args_bcast(xb_coll_args_t *a, void *buf, MPI_Count count,
 {
     *a = (xb_coll_args_t){ .rbuf = buf, .rcount = count, .rdt = dt,
                            .root = root, .comm = comm };
-    int rc = check_inter(comm);
+    int rc = check_inter(comm, NULL, NULL);
     return rc != XB_OK ? rc : check_root(root, comm);
 }
 
@@ -88,11 +112,12 @@ int xb_coll_args_reduce(xb_coll_args_t *a, const void *sbuf, void *rbuf,
 {
     *a = (xb_coll_args_t){ .sbuf = sbuf, .rbuf = rbuf, .rcount = count,
                            .rdt = dt, .op = op, .root = root, .comm = comm };
-    int rc = check_inter(comm);
+    int rc = check_inter(comm, sbuf, rbuf);
     if (rc == XB_OK)
         rc = check_root(root, comm);
-    if (rc == XB_OK)
-        rc = xb_coll_check_op(op, dt);
+    if (rc != XB_OK || (comm->remote != NULL && root == MPI_PROC_NULL))
+        return rc;           /* nothing but root is significant there */
+    rc = xb_coll_check_op(op, dt);
     if (rc == XB_OK && sbuf == MPI_IN_PLACE && comm->rank != root)
         rc = not_root_inplace("sendbuf", comm, root);
     return rc;
@@ -105,7 +130,7 @@ int xb_coll_args_allred(xb_coll_args_t *a, const void *sbuf, void *rbuf,
 {
     *a = (xb_coll_args_t){ .sbuf = sbuf, .rbuf = rbuf, .rcount = count,
                            .rdt = dt, .op = op, .comm = comm };
-    int rc = check_inter(comm);
+    int rc = check_inter(comm, sbuf, rbuf);
     return rc != XB_OK ? rc : xb_coll_check_op(op, dt);
 }
 
@@ -129,25 +154,30 @@ int xb_coll_args_blocks(xb_coll_args_t *a, const void *sbuf, MPI_Count scount,
 {
     *a = (xb_coll_args_t){ sbuf, scount, sdt, rbuf, rcount, rdt, NULL, root,
                            comm, .form = 0 };
-    int rc = check_inter(comm);
+    int rc = check_inter(comm, sbuf, rbuf);
     if (rc == XB_OK && rooted)
         rc = check_root(root, comm);
     if (rc != XB_OK)
         return rc;
-    bool at_root = !rooted || comm->rank == root;
+    bool inter = comm->remote != NULL;
+    bool root_side = !rooted || at_root(comm, root);
+    /* the side that gives the sent (scatter: received) block */
+    bool leaf_side = !rooted || (inter ? root >= 0 : true);
     if (in_recv) {           /* scatter: sendbuf significant at the root only */
-        if (rbuf == MPI_IN_PLACE && !at_root)
+        if (rbuf == MPI_IN_PLACE && !root_side)
             return not_root_inplace("recvbuf", comm, root);
-        if (at_root && (rc = check_type("sendtype at the root", sdt)) != XB_OK)
+        if (root_side && (rc = check_type("sendtype at the root", sdt)) != XB_OK)
             return rc;
-        return rbuf == MPI_IN_PLACE ? XB_OK : check_type("recvtype", rdt);
+        return rbuf == MPI_IN_PLACE || !leaf_side ? XB_OK
+             : check_type("recvtype", rdt);
     }
-    if (sbuf == MPI_IN_PLACE && !at_root)
+    if (sbuf == MPI_IN_PLACE && !root_side)
         return not_root_inplace("sendbuf", comm, root);
-    if (at_root && (rc = check_type(rooted ? "recvtype at the root" : "recvtype",
-                                     rdt)) != XB_OK)
+    if (root_side && (rc = check_type(rooted ? "recvtype at the root"
+                                      : "recvtype", rdt)) != XB_OK)
         return rc;
-    return sbuf == MPI_IN_PLACE ? XB_OK : check_type("sendtype", sdt);
+    return sbuf == MPI_IN_PLACE || !leaf_side ? XB_OK
+         : check_type("sendtype", sdt);
 }
 
 /* gatherv, scatterv: the arrays count at the root only. */
@@ -160,15 +190,15 @@ int xb_coll_args_rootv(xb_coll_args_t *a, const void *sbuf, MPI_Count scount,
 {
     int rc = xb_coll_args_blocks(a, sbuf, scount, sdt, rbuf, rcount, rdt, root,
                                  comm, true, scatter);
-    if (rc != XB_OK || comm->rank != root)
+    if (rc != XB_OK || !at_root(comm, root))
         return rc;
     a->scounts = scounts, a->sdispls = sdispls;
     a->rcounts = rcounts, a->rdispls = rdispls;
     if (scatter) {
-        rc = check_counts("sendcounts", scounts, comm->size);
+        rc = check_counts("sendcounts", scounts, peers(comm));
         return rc != XB_OK ? rc : check_displs("displs", sdispls);
     }
-    rc = check_counts("recvcounts", rcounts, comm->size);
+    rc = check_counts("recvcounts", rcounts, peers(comm));
     return rc != XB_OK ? rc : check_displs("displs", rdispls);
 }
 
@@ -181,7 +211,7 @@ int xb_coll_args_allgatherv(xb_coll_args_t *a, const void *sbuf,
                                  false, false);
     a->rcounts = rcounts, a->rdispls = rdispls;
     if (rc == XB_OK)
-        rc = check_counts("recvcounts", rcounts, comm->size);
+        rc = check_counts("recvcounts", rcounts, peers(comm));
     return rc != XB_OK ? rc : check_displs("displs", rdispls);
 }
 
@@ -196,12 +226,12 @@ int xb_coll_args_alltoallv(xb_coll_args_t *a, const void *sbuf,
     a->scounts = scounts, a->sdispls = sdispls;
     a->rcounts = rcounts, a->rdispls = rdispls;
     if (rc == XB_OK && sbuf != MPI_IN_PLACE) {
-        rc = check_counts("sendcounts", scounts, comm->size);
+        rc = check_counts("sendcounts", scounts, peers(comm));
         if (rc == XB_OK)
             rc = check_displs("sdispls", sdispls);
     }
     if (rc == XB_OK)
-        rc = check_counts("recvcounts", rcounts, comm->size);
+        rc = check_counts("recvcounts", rcounts, peers(comm));
     return rc != XB_OK ? rc : check_displs("rdispls", rdispls);
 }
 
@@ -235,11 +265,11 @@ int xb_coll_args_alltoallw(xb_coll_args_t *a, const void *sbuf,
                            const MPI_Datatype *rtypes, xb_comm_t *comm)
 {
     xb_datatype_t **st = NULL, **rt = NULL;
-    int p = comm->size;
+    int p = peers(comm);
     *a = (xb_coll_args_t){ .sbuf = sbuf, .rbuf = rbuf, .comm = comm,
                            .scounts = scounts, .sdispls = sdispls,
                            .rcounts = rcounts, .rdispls = rdispls };
-    int rc = check_inter(comm);
+    int rc = check_inter(comm, sbuf, rbuf);
     if (rc == XB_OK && sbuf != MPI_IN_PLACE) {
         rc = check_counts("sendcounts", scounts, p);
         if (rc == XB_OK)
@@ -266,5 +296,9 @@ void xb_coll_args_free(xb_coll_args_t *a)
 {
     free((void *)a->stypes);
     free((void *)a->rtypes);
+    free(a->nbr_in);
+    free(a->wdispls);
     a->stypes = a->rtypes = NULL;
+    a->nbr_in = a->nbr_out = NULL;
+    a->wdispls = NULL;
 }

@@ -18,6 +18,9 @@ typedef enum xb_coll_kind {
     XB_COLL_GATHERV, XB_COLL_SCATTERV, XB_COLL_ALLGATHERV, XB_COLL_ALLTOALLV,
     XB_COLL_ALLTOALLW, XB_COLL_REDUCE_SCATTER, XB_COLL_REDUCE_SCATTER_BLOCK,
     XB_COLL_SCAN, XB_COLL_EXSCAN,
+    XB_COLL_NEIGHBOR_ALLGATHER, XB_COLL_NEIGHBOR_ALLGATHERV,
+    XB_COLL_NEIGHBOR_ALLTOALL, XB_COLL_NEIGHBOR_ALLTOALLV,
+    XB_COLL_NEIGHBOR_ALLTOALLW,
     XB_COLL_NKINDS
 } xb_coll_kind_t;
 
@@ -30,7 +33,11 @@ _Static_assert(XB_COLL_NKINDS + XB_COLL_TAG_BASE <= 32, "tag layout: kind < 32")
  * collectives (bcast) the buffer is rbuf/rcount/rdt; reductions use
  * sbuf, rbuf, rcount, rdt, op. The v/w forms give per-rank arrays (counts,
  * displacements in elements of sdt/rdt, or in bytes for w with per-rank
- * types), read only while the schedule is built. */
+ * types), read only while the schedule is built. Neighbourhood
+ * collectives add the neighbour lists (nbr_in sources, nbr_out
+ * destinations, in the standard's order; cart set for a Cartesian
+ * topology) and, for Neighbor_alltoallw, byte displacements; these arrays
+ * are owned by the block (xb_coll_args_free). */
 typedef struct xb_coll_args {
     const void    *sbuf;
     MPI_Count      scount;
@@ -44,6 +51,10 @@ typedef struct xb_coll_args {
     const MPI_Count *scounts, *sdispls, *rcounts, *rdispls;
     xb_datatype_t *const *stypes, *const *rtypes;
     int            form;      /* XB_COLL_BLOCKING ... (set by xb_coll_run) */
+    int            indeg, outdeg;
+    int           *nbr_in, *nbr_out;   /* one allocation: nbr_in owns it */
+    bool           cart;
+    MPI_Count     *wdispls;   /* owned copy of the alltoallw displacements */
 } xb_coll_args_t;
 
 /* An algorithm builds the steps of one collective into s. */
@@ -136,6 +147,15 @@ XB_COLL_ALGO_DECL(reduce_scatter_block_pairwise);
 XB_COLL_ALGO_DECL(reduce_scatter_block_halving);
 XB_COLL_ALGO_DECL(scan_recdbl);
 XB_COLL_ALGO_DECL(exscan_recdbl);
+XB_COLL_ALGO_DECL(neighbor_allgather_linear);
+XB_COLL_ALGO_DECL(neighbor_allgatherv_linear);
+XB_COLL_ALGO_DECL(neighbor_alltoall_linear);
+XB_COLL_ALGO_DECL(neighbor_alltoallv_linear);
+XB_COLL_ALGO_DECL(neighbor_alltoallw_linear);
+
+/* Intercommunicator collectives (coll_inter.c): the builder for kind, or
+ * NULL where the standard defines none (scan, exscan, neighbourhood). */
+xb_coll_fn_t xb_coll_inter_builder(xb_coll_kind_t kind);
 
 /* Address of block i of a buffer of blocks of `count` elements of dt. */
 static inline void *xb_coll_block(const void *buf, MPI_Count i, MPI_Count count,
@@ -155,5 +175,22 @@ int   xb_coll_red_init(xb_coll_red_t *r, MPI_Count count, xb_datatype_t *dt,
 void *xb_coll_red_load(xb_coll_sched_t *s, const void *ubuf);
 /* A copy step from a working buffer to the user buffer. */
 int   xb_coll_red_store(xb_coll_sched_t *s, const void *w, void *ubuf);
+
+/* ---- the fold of non-power-of-two sizes (coll_util.c) -------------------
+ * With pof2 the largest power of two <= p and rem = p - pof2, ranks below
+ * 2*rem pair up: even rank 2i sends its working buffer to 2i+1, which keeps
+ * x_2i op x_2i+1 (rank order kept) and takes the new rank i; even ranks
+ * leave (nr = -1); ranks from 2*rem on take the new rank r - rem. New
+ * ranks cover consecutive ranges of old ranks in order; real_rank maps a
+ * new rank back. xb_coll_unfold hands the result back to the even ranks. */
+typedef struct xb_coll_fold { int pof2, rem, nr; } xb_coll_fold_t;
+int xb_coll_fold(xb_coll_sched_t *s, void *acc, void *tmp, int rank, int p,
+                 xb_coll_fold_t *f);
+int xb_coll_unfold(xb_coll_sched_t *s, void *acc, int rank,
+                   const xb_coll_fold_t *f);
+static inline int xb_coll_fold_real_rank(int nr, int rem)
+{
+    return nr < rem ? nr * 2 + 1 : nr + rem;
+}
 
 #endif

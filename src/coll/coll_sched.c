@@ -18,6 +18,8 @@ struct xb_coll_mem {
 /* Tags: the collective kind in the low bits, the sequence number above, so
  * collectives outstanding at once never match each other's messages. */
 enum { SEQ_BITS = 20 };
+_Static_assert((32u << SEQ_BITS) <= (unsigned)XB_COLL_LOCAL_TAG,
+               "local phases of intercommunicator collectives: tags above");
 
 void xb_coll_sched_init(xb_coll_sched_t *s, xb_comm_t *comm, int kind)
 {
@@ -50,6 +52,7 @@ static xb_coll_step_t *add(xb_coll_sched_t *s, int op)
     xb_coll_step_t *st = &s->steps[s->nsteps++];
     memset(st, 0, sizeof(*st));
     st->op = (uint8_t)op;
+    st->local = s->local;
     return st;
 }
 
@@ -112,6 +115,11 @@ int xb_coll_sched_fence(xb_coll_sched_t *s)
     if (s->nsteps > 0 && s->steps[s->nsteps - 1].op == XB_CS_FENCE)
         return XB_OK;
     return add(s, XB_CS_FENCE) != NULL ? XB_OK : XB_ERR_NO_MEM;
+}
+
+void xb_coll_sched_local(xb_coll_sched_t *s, bool local)
+{
+    s->local = local && s->comm->local_comm != NULL;
 }
 
 int xb_coll_sched_node_barrier(xb_coll_sched_t *s)
@@ -202,15 +210,17 @@ static int push_req(xb_coll_sched_t *s, xb_request_t *r)
 static int do_step(xb_coll_sched_t *s, const xb_coll_step_t *st)
 {
     xb_request_t *r = NULL;
+    xb_comm_t *comm = st->local ? s->comm->local_comm : s->comm;
+    int tag = st->local ? s->tag + XB_COLL_LOCAL_TAG : s->tag;
     int rc;
     switch (st->op) {
     case XB_CS_SEND:
-        rc = xb_pt2pt_isend(st->src, st->scount, st->sdt, st->peer, s->tag,
-                            s->comm, 1, &r);
+        rc = xb_pt2pt_isend(st->src, st->scount, st->sdt, st->peer, tag,
+                            comm, 1, &r);
         break;
     case XB_CS_RECV:
-        rc = xb_pt2pt_irecv(st->dst, st->dcount, st->ddt, st->peer, s->tag,
-                            s->comm, 1, &r);
+        rc = xb_pt2pt_irecv(st->dst, st->dcount, st->ddt, st->peer, tag,
+                            comm, 1, &r);
         break;
     case XB_CS_COPY:
         return xb_dt_copy(st->src, st->scount, st->sdt, st->dst, st->dcount,

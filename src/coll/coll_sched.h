@@ -36,6 +36,12 @@
  * schedule from its first step. A request owns its schedule: freeing the
  * request (req->ops->destroy) destroys it.
  *
+ * Intercommunicators. Between xb_coll_sched_local(s, true) and (s, false)
+ * the send/recv steps added address the local group through the
+ * intercommunicator's local_comm (context of its own, the user never sees
+ * it) with the tag + XB_COLL_LOCAL_TAG, so an intercommunicator builder can
+ * compose intracommunicator builders for its local phases.
+ *
  * Threading: one thread at a time (the progress lock, a no-op today).
  * Returns: XB_OK / XB_INPROGRESS / negative XB_ERR_* with detail recorded.
  */
@@ -51,6 +57,7 @@ typedef enum xb_coll_step_op {
 
 typedef struct xb_coll_step {
     uint8_t         op;        /* xb_coll_step_op_t                          */
+    uint8_t         local;     /* send/recv on comm->local_comm (intercomm)  */
     int             peer;      /* send/recv                                  */
     const void     *src;       /* send, copy, reduce (in)                    */
     MPI_Count       scount;    /* reduce: working elements                   */
@@ -83,6 +90,7 @@ typedef struct xb_coll_sched {
     xb_coll_mem_t  *mem;         /* temporary buffers                         */
     xb_op_t        *op;          /* retained, or NULL                         */
     xb_coll_red_t   red;         /* working representation of reductions      */
+    bool            local;       /* building: steps address comm->local_comm  */
     /* execution */
     int             pc;          /* next step to issue                        */
     int             nreqs, reqcap;
@@ -111,6 +119,11 @@ int   xb_coll_sched_copy(xb_coll_sched_t *s, const void *src, MPI_Count scount,
 int   xb_coll_sched_reduce(xb_coll_sched_t *s, const void *in, void *inout,
                            MPI_Count n);
 int   xb_coll_sched_fence(xb_coll_sched_t *s);
+/* Following steps address comm->local_comm (true) or comm (false). */
+void  xb_coll_sched_local(xb_coll_sched_t *s, bool local);
+/* Above every tag of the kind/sequence layout (< 2^25): local phases of
+ * intercommunicator collectives never match the local_comm's own. */
+enum { XB_COLL_LOCAL_TAG = 1 << 25 };
 int   xb_coll_sched_node_barrier(xb_coll_sched_t *s);
 /* Temporary buffer for count elements of dt, owned by the schedule. */
 void *xb_coll_sched_tmp(xb_coll_sched_t *s, MPI_Count count,

@@ -41,11 +41,18 @@ FORCE_TUNABLE(REDUCE_SCATTER, "reduce_scatter");
 FORCE_TUNABLE(REDUCE_SCATTER_BLOCK, "reduce_scatter_block");
 FORCE_TUNABLE(SCAN, "scan");
 FORCE_TUNABLE(EXSCAN, "exscan");
+FORCE_TUNABLE(NEIGHBOR_ALLGATHER, "neighbor_allgather");
+FORCE_TUNABLE(NEIGHBOR_ALLGATHERV, "neighbor_allgatherv");
+FORCE_TUNABLE(NEIGHBOR_ALLTOALL, "neighbor_alltoall");
+FORCE_TUNABLE(NEIGHBOR_ALLTOALLV, "neighbor_alltoallv");
+FORCE_TUNABLE(NEIGHBOR_ALLTOALLW, "neighbor_alltoallw");
 
 static const char *const kind_names[XB_COLL_NKINDS] = {
     "barrier", "bcast", "reduce", "allreduce", "gather", "scatter",
     "allgather", "alltoall", "gatherv", "scatterv", "allgatherv", "alltoallv",
     "alltoallw", "reduce_scatter", "reduce_scatter_block", "scan", "exscan",
+    "neighbor_allgather", "neighbor_allgatherv", "neighbor_alltoall",
+    "neighbor_alltoallv", "neighbor_alltoallw",
 };
 
 const char *xb_coll_kind_name(xb_coll_kind_t kind) { return kind_names[kind]; }
@@ -106,6 +113,11 @@ static const algo_t algos[] = {
     A(REDUCE_SCATTER_BLOCK, "pairwise", reduce_scatter_block_pairwise, 0),
     A(SCAN, "recdbl", scan_recdbl, 0),
     A(EXSCAN, "recdbl", exscan_recdbl, 0),
+    A(NEIGHBOR_ALLGATHER, "linear", neighbor_allgather_linear, 0),
+    A(NEIGHBOR_ALLGATHERV, "linear", neighbor_allgatherv_linear, 0),
+    A(NEIGHBOR_ALLTOALL, "linear", neighbor_alltoall_linear, 0),
+    A(NEIGHBOR_ALLTOALLV, "linear", neighbor_alltoallv_linear, 0),
+    A(NEIGHBOR_ALLTOALLW, "linear", neighbor_alltoallw_linear, 0),
 };
 #undef A
 
@@ -163,6 +175,11 @@ static const rule_t rules[] = {
     { XB_COLL_REDUCE_SCATTER_BLOCK, ANY_P, 0, 0, "pairwise" },
     { XB_COLL_SCAN,      ANY_P, 0, 0, "recdbl" },
     { XB_COLL_EXSCAN,    ANY_P, 0, 0, "recdbl" },
+    { XB_COLL_NEIGHBOR_ALLGATHER,  ANY_P, 0, 0, "linear" },
+    { XB_COLL_NEIGHBOR_ALLGATHERV, ANY_P, 0, 0, "linear" },
+    { XB_COLL_NEIGHBOR_ALLTOALL,   ANY_P, 0, 0, "linear" },
+    { XB_COLL_NEIGHBOR_ALLTOALLV,  ANY_P, 0, 0, "linear" },
+    { XB_COLL_NEIGHBOR_ALLTOALLW,  ANY_P, 0, 0, "linear" },
 };
 #undef KiB
 
@@ -196,6 +213,8 @@ static bool fits(const algo_t *al, const xb_coll_args_t *a)
 /* Bytes of one block as every rank sees it (0 for the v/w forms). */
 static MPI_Count block_bytes(xb_coll_kind_t kind, const xb_coll_args_t *a)
 {
+    if (kind >= XB_COLL_NEIGHBOR_ALLGATHER)
+        return 0;
     if (kind == XB_COLL_BARRIER || kind >= XB_COLL_GATHERV)
         return kind >= XB_COLL_REDUCE_SCATTER_BLOCK && a->rdt != NULL
              ? a->rcount * xb_dt_size(a->rdt) : 0;
@@ -322,7 +341,9 @@ void xb_coll_print_table(FILE *f)
     for (size_t i = 0; i < XB_ARRAY_LEN(algos); i++)
         fprintf(f, "%s %s=%s", i % 4 == 0 ? "\n   " : "",
                 kind_names[algos[i].kind], algos[i].name);
-    fprintf(f, "\n");
+    fprintf(f, "\n  intercommunicators: one algorithm per collective, not "
+               "tunable (leaders' exchange plus local phases, or direct "
+               "exchange; scan and exscan are not defined there)\n");
     memset(forced, 0, sizeof(forced));
     if (parse_force(xb_tn_COLL_ALGO.v.s) != XB_OK || parse_per_kind() != XB_OK)
         fprintf(f, "  error: %s\n", xb_err_detail());
@@ -338,7 +359,16 @@ int xb_coll_run(xb_coll_kind_t kind, const xb_coll_args_t *args, int form,
     xb_coll_args_t aa = *args;
     const xb_coll_args_t *a = &aa;
     aa.form = form;
-    xb_coll_fn_t build = xb_coll_select(kind, a);
+    xb_coll_fn_t build = xb_comm_is_inter(a->comm) ? xb_coll_inter_builder(kind)
+                       : xb_coll_select(kind, a);
+    if (build == NULL)
+        return xb_err_set(XB_ERR_COMM, "the standard defines no %s on an "
+                          "intercommunicator (communicator %s)",
+                          kind_names[kind], a->comm->name);
+    if (xb_comm_is_inter(a->comm) && a->comm->local_comm == NULL)
+        return xb_err_set(XB_ERR_INTERN, "intercommunicator %s has no local "
+                          "communicator for the local phases of %s",
+                          a->comm->name, kind_names[kind]);
     if (form == XB_COLL_BLOCKING) {
         xb_coll_sched_t s;
         xb_coll_sched_init(&s, a->comm, kind);

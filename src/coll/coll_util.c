@@ -53,3 +53,42 @@ int xb_coll_red_store(xb_coll_sched_t *s, const void *w, void *ubuf)
     return xb_coll_sched_copy(s, w, s->red.wcount, s->red.wdt, ubuf,
                               s->red.count, s->red.dt);
 }
+
+/* ---- the fold of non-power-of-two sizes (allreduce recdbl, rabenseifner) */
+int xb_coll_fold(xb_coll_sched_t *s, void *acc, void *tmp, int rank, int p,
+                 xb_coll_fold_t *f)
+{
+    MPI_Count n = s->red.wcount;
+    xb_datatype_t *wdt = s->red.wdt;
+    int rc = XB_OK;
+    f->pof2 = 1;
+    while (f->pof2 * 2 <= p)
+        f->pof2 *= 2;
+    f->rem = p - f->pof2;
+    f->nr = rank - f->rem;
+    if (rank >= 2 * f->rem)
+        return XB_OK;
+    if (rank % 2 == 0) {
+        rc = xb_coll_sched_send(s, acc, n, wdt, rank + 1);
+        f->nr = -1;
+    } else {
+        rc = xb_coll_sched_recv(s, tmp, n, wdt, rank - 1);
+        if (rc == XB_OK)
+            rc = xb_coll_sched_fence(s);
+        if (rc == XB_OK)
+            rc = xb_coll_sched_reduce(s, tmp, acc, n);   /* x_even op x_odd */
+        f->nr = rank / 2;
+    }
+    return rc == XB_OK ? xb_coll_sched_fence(s) : rc;
+}
+
+int xb_coll_unfold(xb_coll_sched_t *s, void *acc, int rank,
+                   const xb_coll_fold_t *f)
+{
+    if (rank >= 2 * f->rem)
+        return XB_OK;
+    MPI_Count n = s->red.wcount;
+    int rc = rank % 2 == 1 ? xb_coll_sched_send(s, acc, n, s->red.wdt, rank - 1)
+                           : xb_coll_sched_recv(s, acc, n, s->red.wdt, rank + 1);
+    return rc == XB_OK ? xb_coll_sched_fence(s) : rc;
+}

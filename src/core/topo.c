@@ -71,3 +71,60 @@ int xb_topo_copy(const xb_topo_t *src, xb_topo_t **out_p)
     *out_p = t;
     return XB_OK;
 }
+
+int xb_topo_degrees(const xb_comm_t *comm, int *in, int *out)
+{
+    const xb_topo_t *t = comm->topo;
+    *in = *out = 0;
+    if (t == NULL || comm->remote != NULL)
+        return xb_err_set(-MPI_ERR_TOPOLOGY, "communicator %s has no process "
+                          "topology (neighbourhood collectives need one made "
+                          "by MPI_Cart_create, MPI_Graph_create or "
+                          "MPI_Dist_graph_create)", comm->name);
+    if (t->kind == MPI_CART) {
+        *in = *out = 2 * t->ndims;
+    } else if (t->kind == MPI_GRAPH) {
+        int r = comm->rank;
+        *in = *out = t->index[r] - (r > 0 ? t->index[r - 1] : 0);
+    } else {
+        *in = t->indegree;
+        *out = t->outdegree;
+    }
+    return XB_OK;
+}
+
+/* Rank of the process `disp` steps along dimension d from this one, or
+ * MPI_PROC_NULL off a non-periodic edge. */
+static int cart_shift(const xb_topo_t *t, int rank, int d, int disp)
+{
+    int stride = 1;
+    for (int i = t->ndims - 1; i > d; i--)
+        stride *= t->dims[i];
+    int n = t->dims[d], c = (rank / stride) % n, nc = c + disp;
+    if (nc < 0 || nc >= n) {
+        if (!t->periods[d])
+            return MPI_PROC_NULL;
+        nc = ((nc % n) + n) % n;
+    }
+    return rank + (nc - c) * stride;
+}
+
+void xb_topo_neighbors(const xb_comm_t *comm, int *src, int *dst)
+{
+    const xb_topo_t *t = comm->topo;
+    if (t->kind == MPI_CART) {
+        for (int d = 0; d < t->ndims; d++) {
+            src[2 * d] = dst[2 * d] = cart_shift(t, comm->rank, d, -1);
+            src[2 * d + 1] = dst[2 * d + 1] = cart_shift(t, comm->rank, d, 1);
+        }
+    } else if (t->kind == MPI_GRAPH) {
+        int r = comm->rank, first = r > 0 ? t->index[r - 1] : 0;
+        for (int i = first; i < t->index[r]; i++)
+            src[i - first] = dst[i - first] = t->edges[i];
+    } else {
+        for (int i = 0; i < t->indegree; i++)
+            src[i] = t->sources[i];
+        for (int i = 0; i < t->outdegree; i++)
+            dst[i] = t->destinations[i];
+    }
+}

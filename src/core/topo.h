@@ -32,4 +32,14 @@ int       *xb_topo_ints(const int *src, int n);
 int        xb_topo_copy(const xb_topo_t *src, xb_topo_t **out_p);
 void       xb_topo_free(xb_topo_t *t);     /* NULL: no-op */
 
+/* Neighbourhood collectives. xb_topo_degrees: in- and out-degree of this
+ * process in comm's topology; -MPI_ERR_TOPOLOGY (detail recorded, *in = *out
+ * = 0) when comm has none. xb_topo_neighbors fills src[in] and dst[out]
+ * in the standard's order: Cartesian, for each dimension the -1 then the
+ * +1 neighbour (MPI_PROC_NULL off a non-periodic edge), both lists alike;
+ * graph, the neighbours as given to MPI_Graph_create, both lists alike;
+ * distributed graph, the sources and the destinations. */
+int        xb_topo_degrees(const xb_comm_t *comm, int *in, int *out);
+void       xb_topo_neighbors(const xb_comm_t *comm, int *src, int *dst);
+
 #endif
