@@ -27,6 +27,10 @@ static void describe(lx_job_t *job, lx_rank_t *r)
     } else if (pid == 0 && !r->pmi_init) {
         lx_msg("  rank %d (pid %d) on %s: has not called MPI_Init", r->rank, (int)r->pid,
                lx_rank_host(job, r));
+    } else if (r->remote && !r->in_barrier) {
+        lx_msg("  rank %d (pid %d) on %s: running (%s; what a rank of a remote host waits in "
+               "is not reported yet)", r->rank, (int)r->pid, lx_rank_host(job, r),
+               r->pmi_init ? "after MPI_Init" : "has not called MPI_Init");
     } else if (r->in_barrier) {
         lx_msg("  rank %d (pid %d) on %s: waiting in a PMI barrier (MPI_Init, a fence or "
                "MPI_Finalize)", r->rank, (int)r->pid, lx_rank_host(job, r));
