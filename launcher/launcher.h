@@ -4,16 +4,17 @@
  * launcher.h - mpiexec's internal interface (see docs/design/launcher.md).
  *
  * Lifecycle: main() parses the command line (cli.c), creates the job segment
- * (jobseg.c), starts the ranks (start_local.c: fork on this host; a per-host
- * proxy started over ssh is a later issue and plugs in at the same place),
- * then runs ONE poll loop (loop.c) until every rank has been reaped and its
+ * (jobseg.c), starts the ranks (start_local.c: fork on this host; remote.c:
+ * one proxy per other host, started by ssh or --launcher-exec, which runs
+ * start_local.c there: proxy.c), then runs ONE poll loop (loop.c) until every rank has been reaped and its
  * output drained. Everything that happens is a reaction to an fd becoming
  * ready in that loop or to a deadline passing:
  *   signalfd           -> exit.c    (SIGCHLD: reap; SIGINT/SIGTERM: end job)
  *   rank PMI socket    -> pmi_server.c (command table; kvs.c, barrier.c)
  *   rank stdout/stderr -> stdio.c   (line-atomic forwarding)
  *   our stdin          -> stdio.c   (to rank 0)
- *   deadlines          -> exit.c (SIGKILL after grace), timeout.c
+ *   proxy channels     -> remote.c  (frames: PMI, output, rank ends)
+ *   deadlines          -> exit.c (SIGKILL after grace), timeout.c, remote.c
  *
  * Threading: one thread. Ownership: the job owns everything; fds of the
  * launcher are close-on-exec, the children get exactly stdio, the PMI socket
