@@ -240,7 +240,8 @@ void lx_chan_close(lx_chan_t *c);
 
 /* remote.c: mpiexec's side of the proxies */
 int  lx_remote_start(lx_job_t *job);
-void lx_remote_readable(lx_job_t *job, lx_proxy_t *p);
+/* Bytes read from the proxy's channel (its frames handled), 0 none, -1 gone. */
+long lx_remote_readable(lx_job_t *job, lx_proxy_t *p);
 void lx_remote_err_readable(lx_job_t *job, lx_proxy_t *p);
 void lx_remote_reaped(lx_job_t *job, lx_proxy_t *p, int wstatus);
 void lx_remote_signal(lx_job_t *job, int sig);

@@ -338,13 +338,10 @@ void lx_remote_reaped(lx_job_t *job, lx_proxy_t *p, int wstatus)
 {
     p->reaped = true;
     p->wstatus = wstatus;
-    /* Everything it wrote is in the pipe: take it before judging. */
-    while (!p->done && p->ch.rfd >= 0 && !p->ch.eof) {
-        size_t before = p->ch.inlen;
-        lx_remote_readable(job, p);
-        if (!p->done && p->ch.inlen == before && !p->ch.eof)
-            break;                        /* someone else holds the pipe open */
-    }
+    /* Everything it wrote is in the pipe: take it before judging. When
+     * the pipe stays open but empty, someone else holds it: judge anyway. */
+    while (!p->done && p->ch.rfd >= 0 && !p->ch.eof && lx_remote_readable(job, p) > 0)
+        ;
     if (!p->done)
         channel_eof(job, p);
 }
@@ -407,7 +404,7 @@ static int frame(lx_job_t *job, lx_proxy_t *p, int type, int rank, const char *b
     return -1;
 }
 
-void lx_remote_readable(lx_job_t *job, lx_proxy_t *p)
+long lx_remote_readable(lx_job_t *job, lx_proxy_t *p)
 {
     long got = lx_chan_fill(&p->ch);
     int type, rank, rc;
@@ -419,11 +416,12 @@ void lx_remote_readable(lx_job_t *job, lx_proxy_t *p)
             snprintf(why, sizeof why, "sent a frame mpiexec cannot read (type %d, rank %d)",
                      rc < 0 ? -1 : type, rank);
             proxy_gone(job, p, why);
-            return;
+            return -1;
         }
     }
     if (got < 0 && !p->done)
         channel_eof(job, p);
+    return got;
 }
 
 void lx_remote_err_readable(lx_job_t *job, lx_proxy_t *p)
