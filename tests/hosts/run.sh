@@ -132,6 +132,16 @@ fail)
     grep -q "^mpiexec: cannot start the proxy on host nosuchhost.*Could not resolve hostname nosuchhost" "$T/err" ||
         fail "unresolvable host: no message naming the host and the cause"
     [ "$(grep -c '^mpiexec: ' "$T/err")" = 1 ] || fail "unresolvable host: more than one message"
+    # the proxy (mpiexec) missing on the hosts: the command's own words
+    printf '#!/bin/sh\nh=$1; shift 2\nexec "%s" "$h" /nonexistent/bin/mpiexec "$@"\n' "$NSEXEC" >"$T/badpath.sh"
+    chmod +x "$T/badpath.sh"
+    timeout -k 3 30 "$MPIEXEC" -n 4 -ppn 2 -hosts h0,h1 --launcher-exec "$T/badpath.sh" \
+        "$MPITESTS/pt2pt/basic" >"$T/out" 2>"$T/err" </dev/null
+    RC=$?
+    [ "$RC" = 255 ] || fail "missing proxy binary: exit status $RC, expected 255"
+    grep -q "^mpiexec: cannot start the proxy on host h[01] (.*badpath.sh h[01] .*): the command exited with status [0-9]*: .*/nonexistent/bin/mpiexec" "$T/err" ||
+        fail "missing proxy binary: no message naming the host and the cause"
+    [ "$(grep -c '^mpiexec: ' "$T/err")" = 1 ] || fail "missing proxy binary: more than one message"
     # a program that is missing on the hosts: 127, one message
     mpirun 2 30 "$T/no-such-program"
     [ "$RC" = 127 ] || fail "missing program: exit status $RC, expected 127"
