@@ -103,6 +103,7 @@ typedef struct lx_rank {
     xb_pmiw_reader_t rd;
     lx_stream_t out, err;
     bool       remote;           /* started by its host's proxy (remote.c) */
+    char      *remote_waiting;   /* --timeout: what its proxy says it waits in */
     bool       pmi_init, finalized, in_barrier, aborted, exited;
     int        nbad;             /* malformed PMI requests seen */
     int        wstatus;
@@ -120,9 +121,10 @@ typedef struct lx_kvs lx_kvs_t;
 enum lx_frame_type {
     /* proxy -> mpiexec */
     LX_F_HELLO = 1, LX_F_PID, LX_F_PMI, LX_F_OUT, LX_F_ERR, LX_F_EXIT, LX_F_MSG,
-    LX_F_FAIL, LX_F_STDIN_ACK,
+    LX_F_FAIL, LX_F_STDIN_ACK, LX_F_STATUS, LX_F_STATUS_END,
     /* mpiexec -> proxy */
     LX_F_SETUP = 32, LX_F_PMI_REPLY, LX_F_SIGNAL, LX_F_STDIN, LX_F_STDIN_EOF,
+    LX_F_STATUS_ASK,
 };
 
 typedef struct lx_chan {
@@ -173,6 +175,8 @@ typedef struct lx_job {
     lx_chan_t  up;               /* proxy mode: the channel to mpiexec (fds 0, 1) */
     int        proxy_host;       /* proxy mode: the host we start */
     bool       in_fed;           /* proxy mode: stdin comes in frames, not yet ended */
+    int        status_wait;      /* --timeout: proxies yet to report their ranks */
+    bool       status_asked;
     pid_t      self;
     int        sigfd;
     lx_kvs_t  *kvs;
@@ -249,6 +253,8 @@ void lx_remote_deadlines(lx_job_t *job, double now);
 double lx_remote_next_deadline(const lx_job_t *job);
 void lx_remote_pmi_send(lx_job_t *job, lx_rank_t *r, const char *buf, size_t len);
 void lx_remote_stdin(lx_job_t *job);
+/* --timeout: ask every live proxy what its ranks wait in; how many asked. */
+int  lx_remote_ask_status(lx_job_t *job);
 lx_proxy_t *lx_remote_stdin_proxy(lx_job_t *job);
 bool lx_remote_stdin_wanted(lx_job_t *job);
 

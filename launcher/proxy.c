@@ -189,6 +189,22 @@ static void stdin_frame(lx_job_t *job, const char *b, size_t len)
     job->inlen += n;
 }
 
+/* --timeout at mpiexec: what each rank here says it waits in (its status
+ * slot), as "waiting in X", "" (not waiting) or "no MPI_Init yet". */
+static void report_status(lx_job_t *job)
+{
+    for (int i = 0; i < job->n; i++) {
+        lx_rank_t *r = &job->ranks[i];
+        int pid = 0;
+        if (r->remote || r->exited)
+            continue;
+        const char *what = lx_jobseg_waiting(job, r, &pid);
+        (void)lx_chan_sendf(&job->up, LX_F_STATUS, i, "%s", what[0] ? what
+                            : pid == 0 ? "-" : "");
+    }
+    (void)lx_chan_send(&job->up, LX_F_STATUS_END, -1, NULL, 0);
+}
+
 void lx_proxy_readable(lx_job_t *job)
 {
     long got = lx_chan_fill(&job->up);
@@ -206,6 +222,8 @@ void lx_proxy_readable(lx_job_t *job)
             lx_kill_local(job, atoi(num));
         else if (type == LX_F_STDIN)
             stdin_frame(job, b, len);
+        else if (type == LX_F_STATUS_ASK)
+            report_status(job);
         else if (type == LX_F_STDIN_EOF) {
             job->in_fed = false;
             if (job->inlen == 0)

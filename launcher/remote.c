@@ -377,6 +377,10 @@ static int frame(lx_job_t *job, lx_proxy_t *p, int type, int rank, const char *b
         lx_fail(job, (int)code, "%s", *rest ? rest + 1 : "a proxy failed");
         return 0;
     }
+    case LX_F_STATUS_END:
+        if (job->status_wait > 0 && --job->status_wait == 0)
+            job->timeout_at = lx_now();   /* every answer is in: report now */
+        return 0;
     case LX_F_STDIN_ACK: {
         size_t n = (size_t)strtoul(text, NULL, 10);
         p->stdin_inflight -= n < p->stdin_inflight ? n : p->stdin_inflight;
@@ -388,6 +392,10 @@ static int frame(lx_job_t *job, lx_proxy_t *p, int type, int rank, const char *b
     switch (type) {
     case LX_F_PID:
         r->pid = (pid_t)atoi(text);
+        return 0;
+    case LX_F_STATUS:
+        free(r->remote_waiting);
+        r->remote_waiting = strdup(text);
         return 0;
     case LX_F_PMI:
         lx_pmi_dispatch(job, r, b, len);
@@ -482,6 +490,20 @@ void lx_remote_pmi_send(lx_job_t *job, lx_rank_t *r, const char *buf, size_t len
         return;
     (void)lx_chan_send(&job->proxies[k].ch, LX_F_PMI_REPLY, r->rank, buf, len);
     (void)lx_chan_flush(&job->proxies[k].ch);
+}
+
+int lx_remote_ask_status(lx_job_t *job)
+{
+    int n = 0;
+    for (int i = 0; i < job->nproxies; i++) {
+        lx_proxy_t *p = &job->proxies[i];
+        if (p->done || p->nlive == 0)
+            continue;
+        (void)lx_chan_send(&p->ch, LX_F_STATUS_ASK, -1, NULL, 0);
+        (void)lx_chan_flush(&p->ch);
+        n++;
+    }
+    return n;
 }
 
 lx_proxy_t *lx_remote_stdin_proxy(lx_job_t *job)

@@ -300,6 +300,12 @@ remote)
     expect_rc 255
     expect_err "^mpiexec: cannot start the proxy on host ([ab]) \\($T/no-rsh -p 22 \\1 /.*mpiexec --xb-proxy\\): the command exited with status 127: cannot run '$T/no-rsh'"
     [ "$(count '^mpiexec: ' "$T/err")" = 1 ] || fail "expected exactly one message"
+    # --timeout: what remote ranks wait in comes from their hosts' proxies
+    run 30 "$MPIEXEC" -n 3 -hosts a:1,b:2 --timeout 1 --launcher-exec "$RSH" "$LH" waiting "MPI_Recv(source=1, tag=7)"
+    expect_rc 124
+    for r in 0 1 2; do
+        expect_err "rank $r \(pid [0-9]+\) on [ab]: waiting in MPI_Recv\(source=1, tag=7\) \(rank $r\)"
+    done
     # a proxy that never answers: MPIEXEC_PROXY_TIMEOUT
     printf '#!/bin/sh\nexec sleep 30\n' >"$T/hang-rsh"; chmod +x "$T/hang-rsh"
     MPIEXEC_PROXY_TIMEOUT=1 run 30 "$MPIEXEC" -n 2 -hosts a,b --launcher-exec "$T/hang-rsh" "$LH" exit 0
