@@ -8,7 +8,7 @@
 # ssh). Ranks of one host talk over shared memory, ranks of different hosts
 # over tcp through the bridge.
 #
-# Usage: run.sh CASE   (pt2pt, coll, methods, fail)
+# Usage: run.sh CASE   (pt2pt, coll, methods, ipv6, fail)
 # Environment: MPIEXEC (our mpiexec), MPITESTS (the build's tests/mpi).
 # Exit 0 pass, 1 fail (with the reason), 77 skipped (no root, no
 # CAP_NET_ADMIN, or namespaces/veth/bridges not allowed here: says which).
@@ -49,8 +49,8 @@ reap_stale() {
     done
 }
 
-# make_hosts N: namespaces h0..h(N-1), each with lo and eth0 = 10.213.0.(i+1)/24
-# on one bridge.
+# make_hosts N [6]: namespaces h0..h(N-1), each with lo and eth0 = 10.213.0.(i+1)/24
+# (with 6: only fd00:213::(i+1)/64, no IPv4 but loopback) on one bridge.
 make_hosts() {
     [ "$(id -u)" = 0 ] || skip "network namespaces need root (uid $(id -u))"
     command -v ip >/dev/null 2>&1 || skip "no 'ip' command (iproute2)"
@@ -66,8 +66,13 @@ make_hosts() {
         ip link add "${P}v$i" type veth peer name eth0 netns "$ns" 2>"$T/nserr" ||
             skip "cannot create a veth pair: $(cat "$T/nserr")"
         ip link set "${P}v$i" master "${P}br" && ip link set "${P}v$i" up &&
-        ip -n "$ns" link set lo up && ip -n "$ns" addr add "10.213.0.$((i + 1))/24" dev eth0 &&
-        ip -n "$ns" link set eth0 up || fail "cannot configure $ns"
+        if [ "${2:-4}" = 6 ]; then
+            ip -n "$ns" addr add "fd00:213::$((i + 1))/64" dev eth0 nodad 2>"$T/nserr" ||
+                skip "no IPv6 in the namespaces: $(cat "$T/nserr")"
+        else
+            ip -n "$ns" addr add "10.213.0.$((i + 1))/24" dev eth0 || fail "cannot configure $ns"
+        fi
+        ip -n "$ns" link set lo up && ip -n "$ns" link set eth0 up || fail "cannot configure $ns"
         i=$((i + 1))
     done
 }
@@ -122,6 +127,22 @@ methods)
     grep -q "connected to rank [0-3] (host h[01], node [01]), our connection to 10\.213\.0\.[12]:" "$T/err" ||
         fail "tcp did not connect through the namespaces' addresses"
     ;;
+ipv6)
+    # hosts with IPv6 addresses only: tcp across them over IPv6; and forced
+    # tcp on one host over ::1
+    make_hosts 2 6
+    XB_LOG=method:info; export XB_LOG
+    mpirun 2 60 "$MPITESTS/pt2pt/basic"
+    unset XB_LOG
+    [ "$RC" = 0 ] || fail "IPv6 hosts: exit status $RC"
+    grep -q "No Errors" "$T/out" || fail "IPv6 hosts: no 'No Errors'"
+    grep -q "our connection to \[fd00:213::[12]\]:" "$T/err" || fail "tcp did not connect over IPv6"
+    suite coll 2 bcast allgather_alltoall
+    XB_METHODS=tcp XB_TCP_IF=::1 XB_LOG=method:info timeout -k 3 60 \
+        "$NSEXEC" h0 "$MPIEXEC" -n 2 "$MPITESTS/pt2pt/basic" >"$T/out" 2>"$T/err" </dev/null
+    RC=$?
+    [ "$RC" = 0 ] || fail "tcp over ::1: exit status $RC"
+    grep -q "our connection to \[::1\]:" "$T/err" || fail "tcp over ::1 was not used" ;;
 fail)
     make_hosts 2
     # a host whose name does not resolve: one message naming it, status 255
@@ -176,6 +197,6 @@ fail)
         fail "rank killed: no message naming rank, host and signal"
     ;;
 *)
-    echo "usage: run.sh pt2pt|coll|methods|fail"; exit 2 ;;
+    echo "usage: run.sh pt2pt|coll|methods|ipv6|fail"; exit 2 ;;
 esac
 echo "PASS: $CASE"

@@ -32,6 +32,7 @@
 #define XB_TCP_H
 
 #include <netinet/in.h>
+#include <sys/socket.h>
 #include <sys/uio.h>
 #include "method/method_int.h"
 
@@ -39,7 +40,7 @@ enum {
     XB_TCP_MAX_ADDRS = 4,
     XB_TCP_SECRET_LEN = 32,
     XB_TCP_HOST_LEN = 48,
-    TCP_ADDR_VERSION = 1,
+    TCP_ADDR_VERSION = 2,                /* 2: 16-byte addresses (IPv6) */
     TCP_FRAME_MAGIC = 0x5842,            /* "XB" */
 };
 
@@ -47,9 +48,10 @@ typedef struct xb_tcp_addr {               /* the address blob (KVS, hex)   */
     uint32_t version;
     uint32_t naddr;
     struct {
-        uint32_t ip;                       /* network order                 */
+        uint8_t  ip[16];                   /* IPv6, or IPv4 as ::ffff:a.b.c.d */
         uint16_t port;                     /* network order                 */
-        uint16_t loopback;
+        uint8_t  loopback;
+        uint8_t  family;                   /* 4 or 6                        */
     } a[XB_TCP_MAX_ADDRS];
     uint32_t has_secret;                   /* rank 0 without a launcher secret */
     uint32_t pad;
@@ -125,7 +127,7 @@ typedef struct tcp_accept {     /* an accepted socket before its hello */
 typedef struct tcp_listener {
     int          kind;          /* TCP_K_LISTEN */
     int          fd;
-    struct sockaddr_in sa;
+    struct sockaddr_storage sa; /* AF_INET or AF_INET6, with the port */
 } tcp_listener_t;
 
 typedef struct xb_tcp {
@@ -149,12 +151,13 @@ extern xb_tcp_t xb_tcp;
 
 /* tcp_iface.c: choose interfaces, open the listeners (init). */
 int  xb_tcp_listen(xb_tcp_t *st);
-/* Is this IPv4 address (network order) a loopback one? */
-static inline bool xb_tcp_is_loopback(uint32_t ip_be)
-{
-    return (ntohl(ip_be) >> 24) == 127;
-}
-const char *xb_tcp_fmt(uint32_t ip_be, uint16_t port_be, char *buf, size_t len);
+/* Is this address (AF_INET or AF_INET6) a loopback one (127/8, ::1)? */
+bool xb_tcp_sa_loopback(const struct sockaddr *sa);
+/* "1.2.3.4:5" or "[fd00::1]:5". */
+const char *xb_tcp_fmt(const struct sockaddr *sa, char *buf, size_t len);
+/* Blob entry i <-> socket address. */
+socklen_t xb_tcp_sa_of(const xb_tcp_addr_t *a, int i, struct sockaddr_storage *ss);
+void xb_tcp_entry_set(xb_tcp_addr_t *a, int i, const struct sockaddr *sa);
 double xb_tcp_now(void);
 
 /* tcp_conn.c: connections and the handshake. */

@@ -118,10 +118,12 @@ static int candidate(xb_tcp_t *st, tcp_peer_t *p, int k)
 
 static void note_try(tcp_peer_t *p, int i, const char *why)
 {
-    char a[64];
+    char a[80];
+    struct sockaddr_storage ss;
+    xb_tcp_sa_of(&p->addr, i, &ss);
     size_t off = strlen(p->tried);
     snprintf(p->tried + off, sizeof(p->tried) - off, "%s%s (%s)", off ? ", " : "",
-             xb_tcp_fmt(p->addr.a[i].ip, p->addr.a[i].port, a, sizeof(a)), why);
+             xb_tcp_fmt((struct sockaddr *)&ss, a, sizeof(a)), why);
 }
 
 static XB_NOINLINE void unreachable(xb_tcp_t *st, tcp_peer_t *p)
@@ -175,14 +177,18 @@ int xb_tcp_connect(xb_tcp_t *st, tcp_peer_t *p)
         int i = candidate(st, p, p->next_try++);
         if (i < 0)
             unreachable(st, p);
-        int fd = socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+        struct sockaddr_storage sa;
+        socklen_t sl = xb_tcp_sa_of(&p->addr, i, &sa);
+        int fd = socket(sa.ss_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+        if (fd < 0 && errno == EAFNOSUPPORT) {
+            note_try(p, i, strerror(errno));   /* no IPv6 here: the next address */
+            continue;
+        }
         if (fd < 0)
             return xb_err_sys(XB_ERR_OTHER, errno, "socket for a connection to rank %d",
                               p->rank);
         xb_tcp_set_sockopts(fd);
-        struct sockaddr_in sa = { .sin_family = AF_INET, .sin_addr.s_addr = p->addr.a[i].ip,
-                                  .sin_port = p->addr.a[i].port };
-        int r = connect(fd, (struct sockaddr *)&sa, sizeof(sa));
+        int r = connect(fd, (struct sockaddr *)&sa, sl);
         if (r != 0 && errno != EINPROGRESS) {
             note_try(p, i, strerror(errno));
             close(fd);
@@ -249,11 +255,15 @@ int xb_tcp_verdict_readable(xb_tcp_t *st, tcp_peer_t *p)
         p->state = TCP_WAITING;
         return 0;
     }
-    char a[64];
+    char a[80] = "?";
     int i = candidate(st, p, p->next_try - 1);
-    char how[96];
-    snprintf(how, sizeof(how), "our connection to %s",
-             i >= 0 ? xb_tcp_fmt(p->addr.a[i].ip, p->addr.a[i].port, a, sizeof(a)) : "?");
+    char how[112];
+    struct sockaddr_storage ss;
+    if (i >= 0) {
+        xb_tcp_sa_of(&p->addr, i, &ss);
+        xb_tcp_fmt((struct sockaddr *)&ss, a, sizeof(a));
+    }
+    snprintf(how, sizeof(how), "our connection to %s", a);
     now_up(st, p, how);
     return 1;
 }
@@ -261,7 +271,7 @@ int xb_tcp_verdict_readable(xb_tcp_t *st, tcp_peer_t *p)
 void xb_tcp_accept_ready(xb_tcp_t *st, tcp_listener_t *l)
 {
     for (;;) {
-        struct sockaddr_in sa;
+        struct sockaddr_storage sa;
         socklen_t sl = sizeof(sa);
         int fd = accept4(l->fd, (struct sockaddr *)&sa, &sl, SOCK_NONBLOCK | SOCK_CLOEXEC);
         if (fd < 0)
@@ -274,7 +284,7 @@ void xb_tcp_accept_ready(xb_tcp_t *st, tcp_listener_t *l)
         a->kind = TCP_K_ACCEPT;
         a->fd = fd;
         a->deadline = xb_tcp_now() + (double)xb_tn_TCP_HELLO_TIMEOUT_MS.v.i / 1000.0;
-        xb_tcp_fmt(sa.sin_addr.s_addr, sa.sin_port, a->from, sizeof(a->from));
+        xb_tcp_fmt((struct sockaddr *)&sa, a->from, sizeof(a->from));
         xb_tcp_set_sockopts(fd);
         if (xb_tcp_epoll(st, EPOLL_CTL_ADD, fd, a, false) != XB_OK) {
             close(fd);
