@@ -13,8 +13,9 @@ import statistics
 import sys
 from collections import defaultdict
 
-NAMES = {"raw": "raw socket", "crossbar": "Crossbar", "openmpi": "Open MPI", "mpich": "MPICH"}
-ORDER = ["raw", "crossbar", "openmpi", "mpich"]
+NAMES = {"raw": "raw socket", "crossbar": "Crossbar", "crossbar0": "Crossbar XB_SPIN_US=0",
+         "openmpi": "Open MPI", "mpich": "MPICH"}
+ORDER = ["raw", "crossbar", "crossbar0", "openmpi", "mpich"]
 
 
 def human(n):
@@ -58,7 +59,8 @@ def tcp_table(raw):
         unit, direction = meta[name]
         lower = direction == "lower"
         print(f"\n### {name} over TCP, loopback ({unit}, {'lower' if lower else 'higher'} is better)\n")
-        head = ["size"] + [NAMES[i] for i in impls] + ["Crossbar vs raw", "Crossbar vs best MPI"]
+        head = ["size"] + [NAMES[i] for i in impls] + ["Crossbar vs raw", "Crossbar vs best MPI",
+                                                         "spin 0 vs raw", "spin 0 vs best MPI"]
         print("| " + " | ".join(head) + " |")
         print("|" + "---|" * len(head))
         for size in sorted({k[1] for k in med if k[0] == name}):
@@ -67,24 +69,27 @@ def tcp_table(raw):
             peers = [v for i, v in row.items() if i in ("openmpi", "mpich") and v]
             best = (min(peers) if lower else max(peers)) if peers else None
             # vs raw: time ratio (1.0 = the socket's latency) or bandwidth fraction
-            vs_raw = None if not xb or not rw else (xb / rw)
-            vs_best = None if not xb or not best else (best / xb if lower else xb / best)
             cells = [human(size)] + [fmt(row[i]) for i in impls]
-            cells += [f"{vs_raw:.2f}" if vs_raw else "–", f"{vs_best:.2f}" if vs_best else "–"]
+            for x in (xb, row.get("crossbar0")):
+                vs_raw = None if not x or not rw else (x / rw)
+                vs_best = None if not x or not best else (best / x if lower else x / best)
+                cells += [f"{vs_raw:.2f}" if vs_raw else "–", f"{vs_best:.2f}" if vs_best else "–"]
             print("| " + " | ".join(cells) + " |")
 
 
 def shm_table(raw):
     med, _ = load(raw)
-    cfgs = [("shm-2", "2 ranks, one host"), ("shm-4one", "4 ranks, one host"),
-            ("shm-4tcp", "4 ranks, 2 hosts (tcp peers)")]
+    cfgs = [("shm-2", "2 ranks, 1 host"), ("shm-4tcp", "4 ranks, 2 hosts (tcp peers)"),
+            ("shm-2s0", "2 ranks, 1 host, spin 0"), ("shm-4tcps0", "4 ranks, 2 hosts, spin 0"),
+            ("shm-4one", "4 ranks, 1 host (oversubscribed)")]
     print("\n### shm latency of ranks 0-1 with and without tcp peers (us)\n")
-    print("| size | " + " | ".join(c[1] for c in cfgs) + " | tcp peers / 4 on one host |")
-    print("|" + "---|" * (len(cfgs) + 2))
+    print("| size | " + " | ".join(c[1] for c in cfgs) + " | tcp peers / none | same, spin 0 |")
+    print("|" + "---|" * (len(cfgs) + 3))
     for size in sorted({k[1] for k in med}):
         v = [med.get((c[0], size, "crossbar")) for c in cfgs]
-        ratio = f"{v[2] / v[1]:.2f}" if v[1] and v[2] else "–"
-        print(f"| {human(size)} | " + " | ".join(fmt(x) for x in v) + f" | {ratio} |")
+        r1 = f"{v[1] / v[0]:.2f}" if v[0] and v[1] else "–"
+        r2 = f"{v[3] / v[2]:.2f}" if v[2] and v[3] else "–"
+        print(f"| {human(size)} | " + " | ".join(fmt(x) for x in v) + f" | {r1} | {r2} |")
 
 
 if __name__ == "__main__":
