@@ -111,6 +111,7 @@ typedef struct xb_ep {          /* one per peer rank (xb_ep_t of method.h) */
     uint8_t     *rbuf;
     size_t       rcap, rlen;
     char         tried[256];    /* addresses tried and why, for the error  */
+    int          bufsize;       /* xb_tcp_buffer_size hint; 0 none         */
     xb_tcp_addr_t addr;         /* the peer's blob                         */
 } tcp_peer_t;
 
@@ -171,6 +172,8 @@ void xb_tcp_hello_readable(xb_tcp_t *st, tcp_accept_t *a);
 void xb_tcp_accept_expire(xb_tcp_t *st);
 void xb_tcp_accept_close(xb_tcp_t *st, tcp_accept_t *a, const char *why);
 void xb_tcp_set_sockopts(int fd);
+void xb_tcp_set_bufsize(int fd, int bytes);                 /* 0: nothing */
+int  xb_tcp_peer_hint(xb_method_t *m, xb_gpid_t peer, const char *key, const char *value);
 int  xb_tcp_epoll(xb_tcp_t *st, int op, int fd, void *ptr, bool out);
 
 /* tcp_io.c: frames out and in. */

@@ -59,6 +59,14 @@ void xb_tcp_set_sockopts(int fd)
     }
 }
 
+void xb_tcp_set_bufsize(int fd, int bytes)
+{
+    if (bytes > 0) {
+        setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &bytes, sizeof(bytes));
+        setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &bytes, sizeof(bytes));
+    }
+}
+
 int xb_tcp_epoll(xb_tcp_t *st, int op, int fd, void *ptr, bool out)
 {
     struct epoll_event ev = { .events = EPOLLIN | (out ? EPOLLOUT : 0), .data.ptr = ptr };
@@ -188,6 +196,7 @@ int xb_tcp_connect(xb_tcp_t *st, tcp_peer_t *p)
             return xb_err_sys(XB_ERR_OTHER, errno, "socket for a connection to rank %d",
                               p->rank);
         xb_tcp_set_sockopts(fd);
+        xb_tcp_set_bufsize(fd, p->bufsize);
         int r = connect(fd, (struct sockaddr *)&sa, sl);
         if (r != 0 && errno != EINPROGRESS) {
             note_try(p, i, strerror(errno));
@@ -353,6 +362,7 @@ static void hello_valid(xb_tcp_t *st, tcp_accept_t *a)
     if (ours_in_flight)
         close_fd(st, p);
     p->fd = a->fd;
+    xb_tcp_set_bufsize(p->fd, p->bufsize);
     p->initiator = false;
     p->want_out = false;
     if (xb_tcp_epoll(st, EPOLL_CTL_MOD, p->fd, p, false) != XB_OK) {
@@ -409,4 +419,39 @@ void xb_tcp_accept_expire(xb_tcp_t *st)
             xb_tcp_accept_close(st, a, "no hello in time");
         a = next;
     }
+}
+
+/* The communicator hint "xb_tcp_buffer_size" (bytes, "256k" style): the
+ * connection to this peer gets SO_SNDBUF and SO_RCVBUF of that size (fixed:
+ * the kernel's automatic sizing stops), now if it is open, else when it
+ * opens. Connections are per pair, shared by every communicator: the
+ * largest size asked for wins. The I-WAY paper's per-communicator TCP
+ * buffer attribute. */
+int xb_tcp_peer_hint(xb_method_t *m, xb_gpid_t peer, const char *key, const char *value)
+{
+    (void)m;
+    if (strcmp(key, "xb_tcp_buffer_size") != 0)
+        return XB_OK;
+    char *end;
+    unsigned long long v = strtoull(value, &end, 10);
+    int shift = *end == 'k' || *end == 'K' ? 10 : *end == 'm' || *end == 'M' ? 20
+              : *end == 'g' || *end == 'G' ? 30 : 0;
+    if (shift)
+        end++;
+    if (end == value || *end != '\0' || v > (1ull << 30) || (v << shift) < 1024 ||
+        (v << shift) > (1ull << 30))
+        return xb_err_set(XB_ERR_ARG, "info key xb_tcp_buffer_size='%s' is not a size "
+                          "between 1k and 1g (bytes, or with k, m, g)", value);
+    size_t bytes = (size_t)(v << shift);
+    xb_tcp_t *st = &xb_tcp;
+    tcp_peer_t *p = xb_tcp_peer(st, (int)xb_gpid_rank(peer));
+    if (p == NULL)
+        return xb_err_set(XB_ERR_NO_MEM, "out of memory for the tcp peer of rank %u",
+                          xb_gpid_rank(peer));
+    if ((int)bytes > p->bufsize) {
+        p->bufsize = (int)bytes;
+        if (p->fd >= 0)
+            xb_tcp_set_bufsize(p->fd, p->bufsize);
+    }
+    return XB_OK;
 }

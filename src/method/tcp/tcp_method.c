@@ -406,4 +406,5 @@ const xb_method_ops_t xb_tcp_ops = {
     .get = NULL,
     .progress = tcp_progress,
     .block = tcp_block,
+    .peer_hint = xb_tcp_peer_hint,
 };
