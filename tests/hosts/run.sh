@@ -8,7 +8,7 @@
 # ssh). Ranks of one host talk over shared memory, ranks of different hosts
 # over tcp through the bridge.
 #
-# Usage: run.sh CASE   (pt2pt, coll, methods, ipv6, fail)
+# Usage: run.sh CASE   (pt2pt, coll, methods, hydra, ipv6, fail)
 # Environment: MPIEXEC (our mpiexec), MPITESTS (the build's tests/mpi).
 # Exit 0 pass, 1 fail (with the reason), 77 skipped (no root, no
 # CAP_NET_ADMIN, or namespaces/veth/bridges not allowed here: says which).
@@ -127,6 +127,23 @@ methods)
     grep -q "connected to rank [0-3] (host h[01], node [01]), our connection to 10\.213\.0\.[12]:" "$T/err" ||
         fail "tcp did not connect through the namespaces' addresses"
     ;;
+hydra)
+    # MPICH's Hydra starts the job across the namespaces (its proxies through
+    # nsexec.sh as its ssh; they connect back to mpiexec.mpich over the
+    # bridge, which gets an address here); PMI-1 node map from Hydra
+    command -v mpiexec.mpich >/dev/null 2>&1 || skip "no mpiexec.mpich (Debian: mpich)"
+    make_hosts 2
+    ip addr add 10.213.0.254/24 dev "${P}br" || fail "cannot give the bridge an address"
+    XB_LOG=method:info timeout -k 3 120 mpiexec.mpich -launcher ssh -launcher-exec "$NSEXEC" \
+        -iface "${P}br" -hosts h0,h1 -n 4 "$MPITESTS/pt2pt/basic" >"$T/out" 2>"$T/err" </dev/null
+    RC=$?
+    [ "$RC" = 0 ] || fail "Hydra across hosts: exit status $RC"
+    grep -q "No Errors" "$T/out" || fail "Hydra across hosts: no 'No Errors'"
+    grep -q "our connection to 10\.213\.0\.[12]:" "$T/err" || fail "no tcp across the namespaces"
+    timeout -k 3 120 mpiexec.mpich -launcher ssh -launcher-exec "$NSEXEC" -iface "${P}br" \
+        -hosts h0,h1 -n 4 "$MPITESTS/coll/allgather_alltoall" >"$T/out" 2>"$T/err" </dev/null
+    RC=$?
+    [ "$RC" = 0 ] && grep -q "No Errors" "$T/out" || fail "Hydra across hosts: coll/allgather_alltoall" ;;
 ipv6)
     # hosts with IPv6 addresses only: tcp across them over IPv6; and forced
     # tcp on one host over ::1
@@ -197,6 +214,6 @@ fail)
         fail "rank killed: no message naming rank, host and signal"
     ;;
 *)
-    echo "usage: run.sh pt2pt|coll|methods|ipv6|fail"; exit 2 ;;
+    echo "usage: run.sh pt2pt|coll|methods|hydra|ipv6|fail"; exit 2 ;;
 esac
 echo "PASS: $CASE"
