@@ -27,13 +27,26 @@ PIDS=""
 # remember a daemon's pid (its pid file goes away while it shuts down)
 note_pid() { i=0; while [ ! -s "$T/$1.pid" ] && [ $i -lt 40 ]; do sleep 0.05; i=$((i + 1)); done
              [ -s "$T/$1.pid" ] && PIDS="$PIDS $(cat "$T/$1.pid")"; }
+# slurmstepd of our jobs (found by our SLURM_CONF): they outlive a slurmd
+# that is stopped while they clean up
+our_stepds() {
+    for e in /proc/[0-9]*/environ; do
+        grep -qz "^SLURM_CONF=$T/slurm.conf\$" "$e" 2>/dev/null || continue
+        p=${e#/proc/}; p=${p%/environ}
+        grep -q slurmstepd "/proc/$p/cmdline" 2>/dev/null && echo "$p"
+    done
+}
 stop() {
+    i=0                                     # let the last steps finish first
+    while [ -n "$(squeue -h 2>/dev/null)" ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
+    PIDS="$PIDS $(our_stepds)"
     for p in $PIDS; do kill "$p" 2>/dev/null; done
     i=0
     for p in $PIDS; do
         while kill -0 "$p" 2>/dev/null && [ $i -lt 40 ]; do sleep 0.05; i=$((i + 1)); done
         kill -9 "$p" 2>/dev/null
     done
+    for p in $(our_stepds); do kill -9 "$p" 2>/dev/null; done
     rm -rf "$T"
 }
 trap stop EXIT
