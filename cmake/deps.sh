@@ -9,7 +9,7 @@
 #            (meson, MPICH and Open MPI as comparison and Hydra)
 set -eu
 build_pkgs="build-essential cmake ninja-build python3 python3-pip pkg-config"
-test_pkgs="meson autoconf automake mpich libmpich-dev openmpi-bin libopenmpi-dev"
+test_pkgs="meson autoconf automake mpich libmpich-dev openmpi-bin libopenmpi-dev slurmctld slurmd slurm-client munge iproute2"
 
 have_build() {
     command -v cc >/dev/null 2>&1 && command -v cmake >/dev/null 2>&1 &&

@@ -36,6 +36,9 @@ static const char usage_text[] =
     "  -ppn N                 ranks per host (when an entry gives no N)\n"
     "  --local-hosts          start every host's ranks on this machine, each host\n"
     "                         still its own node (shm inside, tcp across): tests\n"
+    "  --launcher-exec CMD    remote-start command for other hosts (default\n"
+    "                         'ssh -x -o BatchMode=yes'; also MPIEXEC_LAUNCHER_EXEC):\n"
+    "                         run as CMD HOST /path/mpiexec --xb-proxy\n"
     "  -v, --verbose          say what mpiexec does\n"
     "  -h, --help             this text\n"
     "  --version              the version\n"
@@ -178,6 +181,14 @@ static int parse_options(int argc, char **argv, int *ip, lx_opts_t *o, lx_app_t 
                 return usage_error("%s needs a number of ranks per host >= 1", a);
         } else if (is_opt(a, "local-hosts", &v)) {
             o->local_hosts = true;
+        } else if (is_opt(a, "launcher-exec", &v) || is_opt(a, "rsh", &v)) {
+            o->launcher_exec = NEXT_VALUE();
+            if (!o->launcher_exec || !*o->launcher_exec)
+                return usage_error("%s needs a command (e.g. 'ssh -p 2222')", a);
+        } else if (is_opt(a, "xb-proxy", &v)) {
+            o->proxy_mode = true;            /* internal: started by mpiexec */
+            *ip = argc;
+            return 0;
         } else if (strcmp(a, "-v") == 0 || is_opt(a, "verbose", &v)) {
             o->verbose = true;
         } else if (strcmp(a, "-h") == 0 || is_opt(a, "help", &v)) {
@@ -201,7 +212,7 @@ int lx_cli_parse(int argc, char **argv, lx_opts_t *o)
     for (;;) {
         lx_app_t app = { .argv = NULL, .nprocs = 1, .wdir = NULL };
         int rc = parse_options(argc, argv, &i, o, &app);
-        if (rc)
+        if (rc || o->proxy_mode)
             return rc;
         if (i >= argc || strcmp(argv[i], ":") == 0)
             return usage_error("%sno program to run", o->napps ? "after ':', " : "");

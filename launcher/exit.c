@@ -64,15 +64,22 @@ const char *lx_signame(int sig, char *buf, size_t len)
     return buf;
 }
 
-static void kill_all(lx_job_t *job, int sig)
+void lx_kill_local(lx_job_t *job, int sig)
 {
     for (int i = 0; i < job->n; i++) {
         lx_rank_t *r = &job->ranks[i];
-        if (r->pid > 0 && !r->exited) {
+        if (!r->remote && r->pid > 0 && !r->exited) {
             kill(-r->pid, sig);
             kill(r->pid, sig);
         }
     }
+}
+
+/* Every rank of the job: here by kill(), elsewhere through its proxy. */
+static void kill_all(lx_job_t *job, int sig)
+{
+    lx_kill_local(job, sig);
+    lx_remote_signal(job, sig);
 }
 
 void lx_end_job(lx_job_t *job)
@@ -130,8 +137,13 @@ static void reap(lx_job_t *job)
     while ((pid = waitpid(-1, &st, WNOHANG)) > 0) {
         lx_rank_t *r = NULL;
         for (int i = 0; i < job->n && !r; i++)
-            if (job->ranks[i].pid == pid && !job->ranks[i].exited)
+            if (!job->ranks[i].remote && job->ranks[i].pid == pid && !job->ranks[i].exited)
                 r = &job->ranks[i];
+        for (int i = 0; i < job->nproxies && !r; i++)
+            if (job->proxies[i].pid == pid && !job->proxies[i].reaped) {
+                lx_remote_reaped(job, &job->proxies[i], st);
+                break;
+            }
         if (!r)
             continue;
         /* Its last PMI words (abort, finalize) are in the socket: read them
@@ -145,13 +157,21 @@ static void reap(lx_job_t *job)
             ;
         for (int k = 0; k < 64 && lx_stream_readable(job, r, &r->err); k++)
             ;
-        r->exited = true;
-        r->wstatus = st;
-        job->nlive--;
-        if (r->rank == 0)
-            lx_stdin_close(job);
-        classify(job, r);
+        lx_rank_ended(job, r, st);
     }
+}
+
+void lx_rank_ended(lx_job_t *job, lx_rank_t *r, int st)
+{
+    r->exited = true;
+    r->wstatus = st;
+    job->nlive--;
+    if (r->rank == 0)
+        lx_stdin_close(job);
+    if (job->opt.proxy_mode)
+        lx_proxy_rank_exited(job, r);    /* mpiexec judges, not us */
+    else
+        classify(job, r);
 }
 
 void lx_signal_readable(lx_job_t *job)

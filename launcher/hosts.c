@@ -15,8 +15,8 @@
  * is started on this machine and is still its own node (its own job
  * segment, its own XB_HOST), so shared memory serves ranks of one host and
  * tcp the pairs across hosts: a multi-host job for tests on one machine.
- * Starting ranks on another machine (a per-host proxy over ssh) is not
- * implemented: such a host is refused with a message that says so.
+ * Any other host is remote: its ranks are started by a proxy that the
+ * remote-start command (ssh, --launcher-exec) runs there (remote.c).
  */
 #include "launcher.h"
 
@@ -122,7 +122,8 @@ static bool is_this_machine(const lx_job_t *job, const char *name)
            strcmp(name, job->host) == 0;
 }
 
-/* Rank -> host (block fill), the per-host counts and the PMI node map. */
+/* Rank -> host (block fill), the per-host counts and the PMI node map. A
+ * proxy computes the same placement from the same options (proxy.c). */
 int lx_hosts_place(lx_job_t *job)
 {
     const lx_opts_t *o = &job->opt;
@@ -135,13 +136,11 @@ int lx_hosts_place(lx_job_t *job)
         lx_host_t *H = &job->hosts[h];
         snprintf(H->name, sizeof H->name, "%s", o->nhosts ? o->hosts[h].name : job->host);
         H->seg_fd = -1;
-        if (o->nhosts && !o->local_hosts && !is_this_machine(job, H->name)) {
-            lx_msg("host '%s' is not this machine (%s): starting ranks on other hosts (a "
-                   "proxy started over ssh) is not implemented yet; --local-hosts runs "
-                   "every host's ranks here, each host still its own node", H->name,
-                   job->host);
-            return -1;
-        }
+        H->proxy = -1;
+        if (o->proxy_mode)
+            H->remote = h != job->proxy_host;
+        else
+            H->remote = o->nhosts && !o->local_hosts && !is_this_machine(job, H->name);
     }
     int even = (job->n + nh - 1) / nh;
     for (int r = 0, h = 0, used = 0; r < job->n; r++) {
@@ -154,6 +153,7 @@ int lx_hosts_place(lx_job_t *job)
             continue;
         }
         job->ranks[r].host = h;
+        job->ranks[r].remote = job->hosts[h].remote;
         job->ranks[r].local = job->hosts[h].nranks++;
         used++;
     }

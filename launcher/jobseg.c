@@ -60,7 +60,7 @@ err_close:
 int lx_jobseg_create(lx_job_t *job)
 {
     for (int h = 0; h < job->nhosts; h++)
-        if (job->hosts[h].nranks > 0 && create_one(job, h) != 0)
+        if (job->hosts[h].nranks > 0 && !job->hosts[h].remote && create_one(job, h) != 0)
             return -1;
     return 0;
 }

@@ -3,7 +3,8 @@
 /*
  * loop.c - mpiexec's one poll loop. Each turn: act on passed deadlines,
  * decide whether the job is over, poll every open fd (signals, our stdin,
- * rank 0's stdin pipe, every rank's PMI socket, stdout and stderr) with the
+ * rank 0's stdin pipe, every local rank's PMI socket, stdout and stderr,
+ * every proxy's channel and stderr; in a proxy, the channel up) with the
  * nearest deadline as timeout, and hand each ready fd to its handler.
  */
 #include "launcher.h"
@@ -12,12 +13,14 @@
 #include <poll.h>
 #include <stdlib.h>
 
-enum src_kind { SRC_SIGNAL, SRC_STDIN, SRC_STDIN_PIPE, SRC_PMI, SRC_STREAM };
+enum src_kind { SRC_SIGNAL, SRC_STDIN, SRC_STDIN_PIPE, SRC_PMI, SRC_STREAM,
+                SRC_PROXY_IN, SRC_PROXY_OUT, SRC_PROXY_ERR, SRC_UP_IN, SRC_UP_OUT };
 
 typedef struct {
     enum src_kind kind;
     lx_rank_t    *r;
     lx_stream_t  *s;
+    lx_proxy_t   *p;
 } src_t;
 
 static bool streams_open(const lx_job_t *job)
@@ -45,21 +48,54 @@ static int add(struct pollfd *p, src_t *src, int n, int fd, short ev, src_t what
     return n + 1;
 }
 
+/* The proxies' channels (mpiexec), or the channel up (a proxy). Pending
+ * output is tried first; POLLOUT only for what the pipe did not take. */
+static int build_channels(lx_job_t *job, struct pollfd *p, src_t *src, int n)
+{
+    for (int i = 0; i < job->nproxies; i++) {
+        lx_proxy_t *x = &job->proxies[i];
+        if (x->done)
+            continue;
+        if (x->ch.outlen)
+            (void)lx_chan_flush(&x->ch);
+        if (x->ch.rfd >= 0 && !x->ch.eof)
+            n = add(p, src, n, x->ch.rfd, POLLIN, (src_t){ SRC_PROXY_IN, NULL, NULL, x });
+        if (x->ch.wfd >= 0 && x->ch.outlen)
+            n = add(p, src, n, x->ch.wfd, POLLOUT, (src_t){ SRC_PROXY_OUT, NULL, NULL, x });
+        if (x->errfd >= 0)
+            n = add(p, src, n, x->errfd, POLLIN, (src_t){ SRC_PROXY_ERR, NULL, NULL, x });
+    }
+    if (job->opt.proxy_mode) {
+        if (job->up.outlen)
+            (void)lx_chan_flush(&job->up);
+        if (job->up.rfd >= 0 && !job->up.eof)
+            n = add(p, src, n, job->up.rfd, POLLIN, (src_t){ SRC_UP_IN, NULL, NULL, NULL });
+        if (job->up.wfd >= 0 && job->up.outlen)
+            n = add(p, src, n, job->up.wfd, POLLOUT, (src_t){ SRC_UP_OUT, NULL, NULL, NULL });
+    }
+    return n;
+}
+
 static int build(lx_job_t *job, struct pollfd *p, src_t *src)
 {
-    int n = add(p, src, 0, job->sigfd, POLLIN, (src_t){ SRC_SIGNAL, NULL, NULL });
-    if (job->in_src >= 0 && job->in_dst >= 0 && job->inlen < sizeof job->inbuf)
-        n = add(p, src, n, job->in_src, POLLIN, (src_t){ SRC_STDIN, NULL, NULL });
+    int n = add(p, src, 0, job->sigfd, POLLIN, (src_t){ SRC_SIGNAL, NULL, NULL, NULL });
+    if (job->in_src >= 0 && ((job->in_dst >= 0 && job->inlen < sizeof job->inbuf) ||
+                             lx_remote_stdin_wanted(job)))
+        n = add(p, src, n, job->in_src, POLLIN, (src_t){ SRC_STDIN, NULL, NULL, NULL });
     if (job->in_dst >= 0 && job->inlen > 0)
-        n = add(p, src, n, job->in_dst, POLLOUT, (src_t){ SRC_STDIN_PIPE, NULL, NULL });
+        n = add(p, src, n, job->in_dst, POLLOUT, (src_t){ SRC_STDIN_PIPE, NULL, NULL, NULL });
+    n = build_channels(job, p, src, n);
+    /* A proxy whose channel is backed up stops reading its ranks. */
+    if (job->opt.proxy_mode && job->up.outlen > LX_CHAN_HIGH)
+        return n;
     for (int i = 0; i < job->n; i++) {
         lx_rank_t *r = &job->ranks[i];
         if (r->pmi_fd >= 0)
-            n = add(p, src, n, r->pmi_fd, POLLIN, (src_t){ SRC_PMI, r, NULL });
+            n = add(p, src, n, r->pmi_fd, POLLIN, (src_t){ SRC_PMI, r, NULL, NULL });
         if (r->out.fd >= 0)
-            n = add(p, src, n, r->out.fd, POLLIN, (src_t){ SRC_STREAM, r, &r->out });
+            n = add(p, src, n, r->out.fd, POLLIN, (src_t){ SRC_STREAM, r, &r->out, NULL });
         if (r->err.fd >= 0)
-            n = add(p, src, n, r->err.fd, POLLIN, (src_t){ SRC_STREAM, r, &r->err });
+            n = add(p, src, n, r->err.fd, POLLIN, (src_t){ SRC_STREAM, r, &r->err, NULL });
     }
     return n;
 }
@@ -73,6 +109,9 @@ static int wait_ms(const lx_job_t *job, double now)
         next = job->timeout_at;
     if (job->nlive == 0 && job->drain_until > 0 && (next == 0 || job->drain_until < next))
         next = job->drain_until;
+    double r = lx_remote_next_deadline(job);
+    if (r > 0 && (next == 0 || r < next))
+        next = r;
     if (next == 0)
         return -1;
     double ms = (next - now) * 1000.0 + 1.0;
@@ -101,12 +140,32 @@ static void handle(lx_job_t *job, const struct pollfd *p, const src_t *s)
         if (s->s->fd == p->fd)
             (void)lx_stream_readable(job, s->r, s->s);
         break;
+    case SRC_PROXY_IN:
+        if (!s->p->done && s->p->ch.rfd == p->fd)
+            lx_remote_readable(job, s->p);
+        break;
+    case SRC_PROXY_OUT:
+        if (!s->p->done && s->p->ch.wfd == p->fd)
+            (void)lx_chan_flush(&s->p->ch);
+        break;
+    case SRC_PROXY_ERR:
+        if (s->p->errfd == p->fd)
+            lx_remote_err_readable(job, s->p);
+        break;
+    case SRC_UP_IN:
+        if (job->up.rfd == p->fd)
+            lx_proxy_readable(job);
+        break;
+    case SRC_UP_OUT:
+        if (job->up.wfd == p->fd)
+            (void)lx_chan_flush(&job->up);
+        break;
     }
 }
 
 int lx_loop_run(lx_job_t *job)
 {
-    size_t cap = 3 + 3 * (size_t)job->n;
+    size_t cap = 5 + 3 * (size_t)job->n + 3 * (size_t)job->nproxies;
     struct pollfd *p = calloc(cap, sizeof *p);
     src_t *src = calloc(cap, sizeof *src);
     if (!p || !src) {
@@ -116,6 +175,7 @@ int lx_loop_run(lx_job_t *job)
     for (;;) {
         double now = lx_now();
         lx_deadlines(job, now);
+        lx_remote_deadlines(job, now);
         if (job->nlive == 0) {
             if (!streams_open(job))
                 break;

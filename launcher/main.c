@@ -19,7 +19,12 @@ double lx_now(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-/* One whole line on stderr, in one write, so it never interleaves. */
+lx_chan_t *lx_msg_chan;
+bool lx_msg_quiet;
+char lx_last_msg[1024];
+
+/* One whole line on stderr, in one write, so it never interleaves. In a
+ * proxy the text goes to mpiexec instead, which prints it. */
 void lx_msg(const char *fmt, ...)
 {
     char line[2048];
@@ -30,6 +35,13 @@ void lx_msg(const char *fmt, ...)
     va_end(ap);
     if (n > (int)sizeof line - 2)
         n = (int)sizeof line - 2;
+    snprintf(lx_last_msg, sizeof lx_last_msg, "%.*s", n - 9, line + 9);
+    if (lx_msg_quiet)
+        return;
+    if (lx_msg_chan && lx_msg_chan->wfd >= 0) {
+        (void)lx_chan_send(lx_msg_chan, LX_F_MSG, -1, line + 9, (size_t)n - 9);
+        return;
+    }
     line[n++] = '\n';
     (void)lx_write_all(2, line, (size_t)n);
 }
@@ -66,7 +78,7 @@ static void ensure_std_fds(void)
         }
 }
 
-static int job_setup(lx_job_t *job)
+int lx_job_setup(lx_job_t *job)
 {
     job->self = getpid();
     job->n = job->opt.nprocs;
@@ -91,6 +103,8 @@ static int job_setup(lx_job_t *job)
         r->pmi_fd = r->out.fd = r->err.fd = -1;
         xb_pmiw_reader_init(&r->rd);
     }
+    if (job->opt.proxy_mode)
+        return 0;                /* everything else came in the setup */
     /* Like -hosts / --local-hosts, for runners that cannot add options. */
     const char *hl = getenv("MPIEXEC_HOSTS"), *lh = getenv("MPIEXEC_LOCAL_HOSTS");
     if (job->opt.nhosts == 0 && hl && *hl && lx_hosts_from_list(&job->opt, hl))
@@ -119,7 +133,9 @@ int main(int argc, char **argv)
         return 0;
     if (rc < 0)
         return LX_EXIT_USAGE;
-    if (job_setup(&job))
+    if (job.opt.proxy_mode)
+        return lx_proxy_main(&job);
+    if (lx_job_setup(&job))
         return LX_EXIT_USAGE;
     if (lx_hosts_place(&job))
         return LX_EXIT_USAGE;
@@ -129,6 +145,8 @@ int main(int argc, char **argv)
     rc = lx_start_local(&job);
     if (rc > 0)
         return rc;               /* nothing started (e.g. 127: no such program) */
+    if (lx_remote_start(&job))   /* proxies for the other hosts; message printed */
+        lx_end_job(&job);
     lx_loop_run(&job);
     lx_kvs_free(job.kvs);
     return job.exit_code;

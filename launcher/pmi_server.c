@@ -24,15 +24,23 @@ typedef void handler_t(lx_job_t *job, lx_rank_t *r, const xb_pmiw_msg_t *m);
 static void send_out(lx_job_t *job, lx_rank_t *r, xb_pmiw_out_t *o)
 {
     char err[XB_PMIW_ERR_MAX];
-    if (r->pmi_fd < 0)
-        return;
     if (xb_pmiw_end(o, err, sizeof err)) {
         lx_msg("internal error: cannot format a PMI answer for rank %d: %s", r->rank, err);
         return;
     }
+    if (r->remote)
+        lx_remote_pmi_send(job, r, o->buf, o->len);
+    else
+        lx_pmi_write(job, r, o->buf, o->len);
+}
+
+void lx_pmi_write(lx_job_t *job, lx_rank_t *r, const char *buf, size_t len)
+{
+    if (r->pmi_fd < 0)
+        return;
     size_t off = 0;
-    while (off < o->len) {
-        ssize_t n = send(r->pmi_fd, o->buf + off, o->len - off, MSG_NOSIGNAL);
+    while (off < len) {
+        ssize_t n = send(r->pmi_fd, buf + off, len - off, MSG_NOSIGNAL);
         if (n > 0) {
             off += (size_t)n;
             continue;
@@ -215,7 +223,7 @@ static void bad_request(lx_job_t *job, lx_rank_t *r, const char *why)
     reply_rc(job, r, "error", -1, msg);
 }
 
-static void dispatch(lx_job_t *job, lx_rank_t *r, const char *line, size_t len)
+void lx_pmi_dispatch(lx_job_t *job, lx_rank_t *r, const char *line, size_t len)
 {
     static xb_pmiw_msg_t m;       /* 3 KiB; one thread */
     char err[XB_PMIW_ERR_MAX];
@@ -247,8 +255,10 @@ int lx_pmi_readable(lx_job_t *job, lx_rank_t *r)
             break;
         if (got < 0)
             bad_request(job, r, err);
+        else if (job->opt.proxy_mode)     /* mpiexec serves it */
+            (void)lx_chan_send(&job->up, LX_F_PMI, r->rank, line, len);
         else
-            dispatch(job, r, line, len);
+            lx_pmi_dispatch(job, r, line, len);
         if (r->pmi_fd < 0)
             return 0;
     }

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* Copyright (c) 2026 The Crossbar authors */
 /*
- * start_local.c - the single-host starter: fork and exec every rank of the
- * job on this host. A multi-host job will start one proxy per host instead,
- * which runs this same code on its host and relays PMI and stdio.
+ * start_local.c - the starter: fork and exec every rank of the job whose
+ * host is started here (this machine, --local-hosts). The other hosts get
+ * a proxy (remote.c), which runs this same code on its host (proxy.c).
  *
  * What each child gets: fd 0 (rank 0: a pipe fed from our stdin; others:
  * /dev/null), fds 1 and 2 (pipes to us), fd 3 = its end of the PMI
@@ -78,9 +78,9 @@ static bool named_by_opts(const lx_opts_t *o, const char *entry)
 /* The part of the environment common to all ranks; NULL-terminated with
  * room for the per-rank variables after it. Strings are never freed (the
  * launcher is short-lived and execs nothing else). */
-static char **base_env(const lx_opts_t *o, int extra, int *nbase)
+char **lx_base_env(const lx_opts_t *o, int *nbase)
 {
-    int n = 0, cap = o->nenv + extra + 1;
+    int n = 0, cap = o->nenv + 1;
     for (char **e = environ; *e; e++)
         cap++;
     char **env = calloc((size_t)cap, sizeof *env);
@@ -103,11 +103,32 @@ static char **base_env(const lx_opts_t *o, int extra, int *nbase)
     return env;
 }
 
+/* The strings lx_base_env made (not environ's), and the array. */
+void lx_free_base_env(char **base, int nbase)
+{
+    if (!base)
+        return;
+    for (int i = 0; i < nbase; i++) {
+        bool mine = true;
+        for (char **e = environ; *e && mine; e++)
+            mine = *e != base[i];
+        if (mine)
+            free(base[i]);
+    }
+    free(base);
+}
+
 /* The per-job secret every tcp connection of the job must show (hex of 32
  * random bytes, src/method/tcp); made once per mpiexec run. */
-static const char *job_secret(void)
+static char hex[65];
+
+void lx_set_job_secret(const char *s)
 {
-    static char hex[65];
+    snprintf(hex, sizeof hex, "%s", s);
+}
+
+const char *lx_job_secret(void)
+{
     unsigned char raw[32];
     if (hex[0] != '\0')
         return hex;
@@ -134,7 +155,7 @@ static char **rank_env(lx_job_t *job, char **base, int nbase, int rank)
     bad |= asprintf(&env[n++], "MPI_LOCALRANKID=%d", r->local) < 0;
     bad |= asprintf(&env[n++], "XB_HOST=%s", lx_rank_host(job, r)) < 0;
     bad |= asprintf(&env[n++], "%s=%d", XB_JOBSEG_ENV, CHILD_SEG_FD) < 0;
-    const char *secret = job_secret();
+    const char *secret = lx_job_secret();
     bad |= secret == NULL || asprintf(&env[n++], "XB_JOB_SECRET=%s", secret) < 0;
     env[n] = NULL;
     return bad ? NULL : env;
@@ -187,7 +208,8 @@ static int cpu_for(const lx_job_t *job, const cpu_set_t *allowed, int rank)
     int n = CPU_COUNT(allowed), k = 0;
     if (!job->opt.bind_core || n == 0)
         return -1;
-    int want = rank % n;
+    /* A proxy binds by the rank's index on its host. */
+    int want = (job->opt.proxy_mode ? job->ranks[rank].local : rank) % n;
     for (int c = 0; c < CPU_SETSIZE; c++)
         if (CPU_ISSET(c, allowed) && k++ == want)
             return c;
@@ -228,10 +250,16 @@ static int start_rank(lx_job_t *job, lx_rank_t *r, char **env, int cpu)
         set_nonblock(in[1]);
         job->in_dst = in[1];
         /* In the background of an interactive shell, reading the terminal
-         * would stop mpiexec (SIGTTIN): rank 0 then gets end of file. */
-        job->in_src = isatty(0) && tcgetpgrp(0) != getpgrp() ? -1 : 0;
-        if (job->in_src < 0)
-            lx_stdin_close(job);
+         * would stop mpiexec (SIGTTIN): rank 0 then gets end of file. A
+         * proxy's stdin is its channel: rank 0's input comes in frames. */
+        if (job->opt.proxy_mode) {
+            job->in_src = -1;
+            job->in_fed = true;
+        } else {
+            job->in_src = isatty(0) && tcgetpgrp(0) != getpgrp() ? -1 : 0;
+            if (job->in_src < 0)
+                lx_stdin_close(job);
+        }
     }
     job->nlive++;
     return ex[0];
@@ -244,6 +272,8 @@ static int collect_exec_status(int *exfd, int n, int *who)
     int first = 0;
     for (int i = 0; i < n; i++) {
         int e = 0;
+        if (exfd[i] < 0)
+            continue;                    /* a remote rank */
         ssize_t got;
         do {
             got = read(exfd[i], &e, sizeof e);
@@ -260,7 +290,7 @@ static int collect_exec_status(int *exfd, int n, int *who)
 static int give_up(lx_job_t *job, int code)
 {
     for (int i = 0; i < job->n; i++)
-        if (job->ranks[i].pid > 0) {
+        if (!job->ranks[i].remote && job->ranks[i].pid > 0) {
             kill(-job->ranks[i].pid, SIGKILL);
             waitpid(job->ranks[i].pid, NULL, 0);
         }
@@ -289,12 +319,16 @@ static int start_all(lx_job_t *job, char **base, int nbase, int *exfd)
     if (!job->opt.bind_set)
         job->opt.bind_core = job->n <= CPU_COUNT(&allowed);
     for (int i = 0; i < job->n; i++) {
+        exfd[i] = -1;
+        if (job->ranks[i].remote)
+            continue;
         char **env = rank_env(job, base, nbase, i);
         exfd[i] = env ? start_rank(job, &job->ranks[i], env, cpu_for(job, &allowed, i)) : -1;
         int saved = errno;
         free_env(env, nbase);
         if (exfd[i] < 0) {
-            lx_msg("cannot start rank %d of %d on %s: %s", i, job->n, job->host, strerror(saved));
+            lx_msg("cannot start rank %d of %d on %s: %s", i, job->n,
+                   lx_rank_host(job, &job->ranks[i]), strerror(saved));
             int who;
             collect_exec_status(exfd, i, &who);
             return give_up(job, LX_EXIT_ERROR);
@@ -303,7 +337,7 @@ static int start_all(lx_job_t *job, char **base, int nbase, int *exfd)
     int who = 0, e = collect_exec_status(exfd, job->n, &who);
     if (e) {
         lx_msg("cannot start '%s' on %s: %s", job->opt.apps[job->ranks[who].app].argv[0],
-               job->host, strerror(e));
+               lx_rank_host(job, &job->ranks[who]), strerror(e));
         return give_up(job, e == ENOENT ? LX_EXIT_NOEXEC : 126);
     }
     return 0;
@@ -311,27 +345,23 @@ static int start_all(lx_job_t *job, char **base, int nbase, int *exfd)
 
 int lx_start_local(lx_job_t *job)
 {
-    int nbase = 0, rc = LX_EXIT_ERROR;
-    char **base = base_env(&job->opt, 0, &nbase);
+    int nbase = 0, rc = LX_EXIT_ERROR, nhere = 0;
+    for (int i = 0; i < job->n; i++)
+        nhere += !job->ranks[i].remote;
+    if (nhere == 0)
+        return 0;                     /* every host has a proxy */
+    char **base = lx_base_env(&job->opt, &nbase);
     int *exfd = calloc((size_t)job->n, sizeof *exfd);
     raise_nofile(job->n);
     if (!base || !exfd)
         lx_msg("out of memory while preparing the environment of the ranks");
     else
         rc = start_all(job, base, nbase, exfd);
-    if (base) {                       /* the strings base_env made, not environ's */
-        for (int i = 0; i < nbase; i++) {
-            bool mine = true;
-            for (char **e = environ; *e && mine; e++)
-                mine = *e != base[i];
-            if (mine)
-                free(base[i]);
-        }
-        free(base);
-    }
+    lx_free_base_env(base, nbase);
     free(exfd);
     if (rc == 0 && job->opt.verbose)
-        lx_msg("started %d rank%s of '%s'%s on %s", job->n, job->n == 1 ? "" : "s",
-               job->opt.apps[0].argv[0], job->opt.napps > 1 ? " and others" : "", job->host);
+        lx_msg("started %d rank%s of '%s'%s on %s", nhere, nhere == 1 ? "" : "s",
+               job->opt.apps[0].argv[0], job->opt.napps > 1 ? " and others" : "",
+               job->opt.proxy_mode ? job->hosts[job->proxy_host].name : job->host);
     return rc;
 }

@@ -38,6 +38,15 @@ static void emit(lx_job_t *job, lx_rank_t *r, lx_stream_t *s, const char *buf, s
 {
     if (!len)
         return;
+    if (job->opt.proxy_mode) {           /* mpiexec writes (and tags) it */
+        while (len) {
+            size_t piece = len < (1u << 20) ? len : (1u << 20);
+            (void)lx_chan_send(&job->up, s->dest == 1 ? LX_F_OUT : LX_F_ERR, r->rank, buf, piece);
+            buf += piece;
+            len -= piece;
+        }
+        return;
+    }
     if (!job->opt.tag_output) {
         (void)lx_write_all(s->dest, buf, len);
         s->midline = buf[len - 1] != '\n';
@@ -79,6 +88,11 @@ static int grow(lx_stream_t *s)
     s->buf = nb;
     s->cap = ncap;
     return 0;
+}
+
+void lx_stream_emit(lx_job_t *job, lx_rank_t *r, lx_stream_t *s, const char *buf, size_t len)
+{
+    emit(job, r, s, buf, len);
 }
 
 int lx_stream_readable(lx_job_t *job, lx_rank_t *r, lx_stream_t *s)
@@ -136,6 +150,10 @@ void lx_stdin_close(lx_job_t *job)
 
 void lx_stdin_readable(lx_job_t *job)
 {
+    if (lx_remote_stdin_proxy(job)) {   /* rank 0 is on a remote host */
+        lx_remote_stdin(job);
+        return;
+    }
     size_t room = sizeof job->inbuf - job->inlen;
     ssize_t n = read(job->in_src, job->inbuf + job->inlen, room);
     if (n < 0 && (errno == EINTR || errno == EAGAIN))
@@ -160,6 +178,8 @@ void lx_stdin_writable(lx_job_t *job)
     }
     memmove(job->inbuf, job->inbuf + n, job->inlen - (size_t)n);
     job->inlen -= (size_t)n;
-    if (job->inlen == 0 && job->in_src < 0)
+    if (job->opt.proxy_mode)             /* mpiexec may send that much more */
+        (void)lx_chan_sendf(&job->up, LX_F_STDIN_ACK, 0, "%zd", n);
+    if (job->inlen == 0 && job->in_src < 0 && !job->in_fed)
         lx_stdin_close(job);
 }

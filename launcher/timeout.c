@@ -3,18 +3,30 @@
 /*
  * timeout.c - --timeout / MPIEXEC_TIMEOUT: when the job runs out of time,
  * print for every rank what it waits in (from its status slot in the job
- * segment, written by the library's progress layer), then end the job with
- * exit status 124.
+ * segment, written by the library's progress layer; a remote rank's slot is
+ * read by its host's proxy), then end the job with exit status 124.
  */
 #include "launcher.h"
 
 #include <stdio.h>
+#include <string.h>
 #include <sys/wait.h>
 
 static void describe(lx_job_t *job, lx_rank_t *r)
 {
     int pid = 0;
-    const char *what = lx_jobseg_waiting(job, r, &pid);
+    const char *what = "";
+    if (!r->remote) {
+        what = lx_jobseg_waiting(job, r, &pid);
+    } else if (r->remote_waiting) {       /* its proxy's answer; "-": not initialised */
+        bool none = strcmp(r->remote_waiting, "-") == 0;
+        what = none ? "" : r->remote_waiting;
+        pid = none ? 0 : 1;
+    } else if (!r->exited && !r->in_barrier) {
+        lx_msg("  rank %d (pid %d) on %s: its host's proxy did not say what it waits in",
+               r->rank, (int)r->pid, lx_rank_host(job, r));
+        return;
+    }
     if (r->exited) {
         if (WIFSIGNALED(r->wstatus))
             lx_msg("  rank %d (pid %d) on %s: already ended by signal %d", r->rank,
@@ -36,10 +48,22 @@ static void describe(lx_job_t *job, lx_rank_t *r)
     }
 }
 
+/* Remote ranks' status slots are on their hosts: ask their proxies first
+ * and report when every one answered, or after LX_STATUS_WAIT_S. */
+#define LX_STATUS_WAIT_S 1.0
+
 void lx_timeout_fire(lx_job_t *job)
 {
     if (job->failed || job->ending)
         return;
+    if (!job->status_asked) {
+        job->status_asked = true;
+        job->status_wait = lx_remote_ask_status(job);
+        if (job->status_wait > 0) {
+            job->timeout_at = lx_now() + LX_STATUS_WAIT_S;
+            return;
+        }
+    }
     lx_msg("the job did not finish within %g seconds (--timeout/MPIEXEC_TIMEOUT); what each "
            "rank was doing:", job->opt.timeout_s);
     for (int i = 0; i < job->n; i++)

@@ -71,6 +71,9 @@ int xb_comm_group_bcast(const xb_group_t *g, int root, int tag, void *buf,
  * c is released. */
 int xb_comm_finish(xb_comm_t *c, xb_comm_t *parent, bool attrs, bool topo,
                    struct xb_info *info, bool inherit_info);
+/* Hand the hints of c that a method uses (xb_tcp_buffer_size) to the
+ * methods serving its members (comm_query.c). */
+int xb_comm_apply_hints(xb_comm_t *c);
 /* MPI_Comm_split's work (also used by split_type). */
 int xb_comm_split_impl(xb_comm_t *comm, int color, int key, MPI_Comm *newcomm);
 /* A new intracommunicator over the members of `world` (n world ranks, in

@@ -5,14 +5,31 @@
  * (MPI_Comm_set_info / _get_info), MPI_Comm_test_inter, _remote_size,
  * _remote_group, MPI_Comm_get_parent.
  *
- * Hints: we recognise none yet, so set_info keeps a copy of every pair and
- * get_info returns a new object with those pairs (the standard lets an
- * implementation return the hints it ignores, and most programs read back
- * what they set).
+ * Hints: set_info keeps a copy of every pair and get_info returns a new
+ * object with those pairs (the standard lets an implementation return the
+ * hints it ignores, and most programs read back what they set). One hint
+ * is acted on: xb_tcp_buffer_size (bytes) sets the socket buffers of the
+ * tcp connections to the communicator's members (src/method/tcp).
  */
 #include "comm/comm_int.h"
 #include "core/info.h"
+#include "method/method.h"
 #include "xb_impl.h"
+
+int xb_comm_apply_hints(xb_comm_t *c)
+{
+    static const char key[] = "xb_tcp_buffer_size";
+    const char *v = c->info != NULL ? xb_info_lookup(c->info, key) : NULL;
+    if (v == NULL)
+        return XB_OK;
+    int rc = XB_OK;
+    for (int g = 0; g < 2 && rc == XB_OK; g++) {
+        const xb_group_t *grp = g == 0 ? c->group : c->remote;
+        for (int r = 0; grp != NULL && r < grp->size && rc == XB_OK; r++)
+            rc = xb_method_peer_hint(xb_group_gpid(grp, r), key, v);
+    }
+    return rc;
+}
 
 int xb_impl_comm_set_info(xb_comm_t *comm, xb_info_t *info)
 {
@@ -22,7 +39,7 @@ int xb_impl_comm_set_info(xb_comm_t *comm, xb_info_t *info)
         return rc;
     xb_info_destroy(comm->info);
     comm->info = copy;
-    return XB_OK;
+    return xb_comm_apply_hints(comm);
 }
 
 int xb_impl_comm_get_info(xb_comm_t *comm, MPI_Info *info_used)

@@ -139,6 +139,10 @@ typedef struct xb_method_ops {
      * (shm: the CPUs the local ranks publish in the segment). Cheap enough
      * for every few dozen polls; may be wrong when a peer has migrated. */
     bool     (*crowded)(xb_method_t *m);
+    /* Optional: a communicator hint (info key, value) about this peer, from
+     * MPI_Comm_set_info or a communicator made with info. Unknown keys are
+     * ignored (XB_OK); a value the method cannot use is XB_ERR_ARG. */
+    int      (*peer_hint)(xb_method_t *m, xb_gpid_t peer, const char *key, const char *value);
 } xb_method_ops_t;
 
 struct xb_method {
@@ -190,6 +194,9 @@ xb_method_t *xb_peer_method(xb_gpid_t peer);
 int  xb_peer_ep(xb_gpid_t peer, xb_ep_t **ep_p);
 /* Human-readable rule and choice, e.g. "rank 3: shm (same node 0)". */
 int  xb_peer_describe(xb_gpid_t peer, char *buf, size_t len);
+/* Hand a communicator hint about peer to the method serving it (XB_OK when
+ * the method has no use for it). */
+int  xb_method_peer_hint(xb_gpid_t peer, const char *key, const char *value);
 
 
 /* ---- crossbar-info (appended for issue 2) ------------------------------- */

@@ -133,6 +133,14 @@ xb_method_t *xb_peer_method(xb_gpid_t peer)
     return xb_method_get(peers[r].method);
 }
 
+int xb_method_peer_hint(xb_gpid_t peer, const char *key, const char *value)
+{
+    xb_method_t *m = xb_peer_method(peer);
+    if (m == NULL || m->ops->peer_hint == NULL)
+        return XB_OK;
+    return m->ops->peer_hint(m, peer, key, value);
+}
+
 int xb_method_send(xb_gpid_t peer, uint8_t am_id, const void *hdr, size_t hdr_len,
                    const xb_payload_t *pl, xb_am_done_t *done)
 {

@@ -6,7 +6,10 @@
  * singleton case. See pmi_client.h for the contract.
  */
 #include "runtime/pmi_client.h"
+#include "runtime/pmi2_client.h"
 #include "runtime/runtime.h"
+#include "runtime/tunable.h"
+#include "util/pmi2_wire.h"
 #include "util/pmi_wire.h"
 
 #include <errno.h>
@@ -25,9 +28,14 @@ typedef struct local_kv {          /* the singleton's KVS */
     char *key, *val;
 } local_kv_t;
 
+XB_TUNABLE(PMI_WIRE, XB_TT_STRING, "auto", XB_TL_USER,
+           "PMI wire protocol on PMI_FD: 1 (PMI-1 lines), 2 (PMI-2 commands, Slurm "
+           "srun --mpi=pmi2) or auto (2 when PMI_JOBID is set, as Slurm does)");
+
 static struct {
     bool   up;
     bool   singleton;
+    bool   v2;                     /* PMI-2 wire (pmi2_client.c) */
     int    fd;
     int    rank, size;
     size_t keylen_max, vallen_max;
@@ -219,6 +227,21 @@ static int port_handshake(long id)
     return rc;
 }
 
+/* PMI-1 or PMI-2 on PMI_FD (XB_PMI_WIRE). Slurm's pmi2 plugin serves both
+ * and sets PMI_JOBID; our mpiexec and Hydra serve PMI-1 and do not. Before
+ * MPI_Init reads the tunables (lhelper) the value is NULL: auto. */
+static int choose_wire(void)
+{
+    const char *w = xb_tn_PMI_WIRE.v.s ? xb_tn_PMI_WIRE.v.s : "auto";
+    if (strcmp(w, "auto") == 0)
+        pmi.v2 = getenv("PMI_JOBID") != NULL;
+    else if (strcmp(w, "1") == 0 || strcmp(w, "2") == 0)
+        pmi.v2 = w[0] == '2';
+    else
+        return xb_err_set(XB_ERR_ARG, "XB_PMI_WIRE='%s' is not 1, 2 or auto", w);
+    return XB_OK;
+}
+
 /* Decide how we were started; sets pmi.fd / rank / size or singleton. */
 static int find_launcher(void)
 {
@@ -246,6 +269,9 @@ static int find_launcher(void)
         pmi.rank = (int)rank;
         pmi.size = (int)size;
         (void)fcntl(pmi.fd, F_SETFD, FD_CLOEXEC);   /* not for the user's children */
+        int rc = choose_wire();
+        if (rc)
+            return rc;
     } else if (port) {
         if (has_id < 0 && has_rank < 0)
             return xb_err_set(XB_ERR_OTHER, "PMI_PORT is set but neither PMI_ID nor PMI_RANK is");
@@ -327,10 +353,22 @@ int xb_pmi_init(xb_pmi_job_t *job)
         return xb_err_set(XB_ERR_OTHER, "the PMI client is already initialised");
     xb_pmiw_reader_init(&pmi.rd);
     pmi.singleton = false;
+    pmi.v2 = false;
     int rc = find_launcher();
     if (rc)
         goto err_close;
-    if (pmi.singleton) {
+    if (pmi.v2) {
+        rc = xb_pmi2c_init(pmi.fd, getenv("PMI_JOBID"), pmi.rank, &j);
+        if (rc == XB_OK && j.size != pmi.size)
+            rc = xb_err_set(XB_ERR_OTHER, "the launcher's PMI-2 fullinit gives a job of %d "
+                            "processes, but PMI_SIZE=%d", j.size, pmi.size);
+        if (rc)
+            goto err_close;
+        pmi.up = true;
+        pmi.keylen_max = XB_PMI2_KEY_MAX;
+        pmi.vallen_max = XB_PMIW_VAL_MAX;
+        memcpy(pmi.kvsname, j.kvsname, sizeof pmi.kvsname);
+    } else if (pmi.singleton) {
         pmi.up = true;
         pmi.keylen_max = XB_PMIW_KEY_MAX;
         pmi.vallen_max = XB_PMIW_VAL_MAX;
@@ -403,6 +441,8 @@ int xb_pmi_put(const char *key, const char *value)
         pmi.local = kv;
         return XB_OK;
     }
+    if (pmi.v2)
+        return xb_pmi2c_put(key, value);
     xb_pmiw_out_t o;
     xb_pmiw_msg_t m;
     xb_pmiw_begin(&o, "put");
@@ -441,6 +481,8 @@ int xb_pmi_get(const char *key, char *value, size_t len)
                 return copy_value(key, kv->val, value, len);
         return xb_err_set(XB_ERR_OTHER, "PMI key '%s' was never put", key);
     }
+    if (pmi.v2)
+        return xb_pmi2c_get(key, value, len);
     xb_pmiw_out_t o;
     xb_pmiw_msg_t m;
     xb_pmiw_begin(&o, "get");
@@ -461,6 +503,8 @@ int xb_pmi_fence(void)
         return not_up();
     if (pmi.singleton)
         return XB_OK;
+    if (pmi.v2)
+        return xb_pmi2c_fence();
     xb_pmiw_msg_t m;
     return simple_query("barrier_in", "barrier_out", &m);
 }
@@ -472,7 +516,7 @@ int xb_pmi_finalize(void)
     int rc = XB_OK;
     if (!pmi.singleton) {
         xb_pmiw_msg_t m;
-        rc = simple_query("finalize", "finalize_ack", &m);
+        rc = pmi.v2 ? xb_pmi2c_finalize() : simple_query("finalize", "finalize_ack", &m);
         close(pmi.fd);
         pmi.fd = -1;
     }
@@ -491,6 +535,10 @@ void xb_pmi_abort(int code, const char *msg)
 {
     if (pmi.fd < 0 || pmi.singleton)
         return;
+    if (pmi.v2) {
+        xb_pmi2c_abort(code, msg);
+        return;
+    }
     char enc[XB_PMIW_VAL_MAX + 1];
     xb_pmiw_out_t o;
     xb_pmiw_begin(&o, "abort");

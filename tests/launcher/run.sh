@@ -255,11 +255,63 @@ hosts)
     [ "$(sort -u "$T/out" | wc -l)" = 1 ] || fail "ranks of one job got different secrets"
     cp "$T/out" "$T/first"; run 20 "$MPIEXEC" -n 1 sh -c 'echo "s=$XB_JOB_SECRET"'
     cmp -s "$T/out" "$T/first" && fail "two jobs got the same secret"
-    # a host that is not this machine is refused, saying why
-    run 20 "$MPIEXEC" -n 2 -hosts "$HOST",elsewhere.invalid "$LH" exit 0
-    expect_rc 2; expect_err "host 'elsewhere.invalid' is not this machine.*not implemented"
+    # another machine gets a proxy over ssh: a name that does not resolve is
+    # one message naming the host and ssh's words, status 255
+    run 30 "$MPIEXEC" -n 2 -hosts "$HOST",elsewhere.invalid "$LH" exit 0
+    expect_rc 255
+    expect_err "^mpiexec: cannot start the proxy on host elsewhere.invalid \(ssh .*elsewhere.invalid .*--xb-proxy\): the command exited with status"
+    [ "$(count '^mpiexec: ' "$T/err")" = 1 ] || fail "expected exactly one message"
     run 20 "$MPIEXEC" -n 2 -hosts a:x "$LH" exit 0
     expect_rc 2; expect_err "cannot read 'a:x'" ;;
+remote)
+    # hosts started through a proxy (--launcher-exec; fake_rsh.sh runs it
+    # here): placement, PMI, output, stdin, exit status and failures as with
+    # local ranks. tests/hosts runs the same over network namespaces.
+    RSH="$(cd "$(dirname "$0")" && pwd)/fake_rsh.sh"
+    show='echo "$PMI_RANK $XB_HOST $MPI_LOCALRANKID/$MPI_LOCALNRANKS"'
+    run 30 "$MPIEXEC" -n 5 -hosts a:2,b:1 --launcher-exec "$RSH" sh -c "$show"
+    expect_rc 0
+    for l in "0 a 0/4" "1 a 1/4" "2 b 0/1" "3 a 2/4" "4 a 3/4"; do expect_out "^$l\$"; done
+    run 30 "$MPIEXEC" -n 4 -hosts "$HOST",b --launcher-exec "$RSH" "$LH" pmi
+    expect_rc 0
+    [ "$(count '^pmi ok rank [0-3] size 4 appnum 0 universe 4 nnodes 2 node [01] kvs set map \(vector,\(0,1,2\),\(1,1,2\)\)$' "$T/out")" = 4 ] ||
+        fail "PMI through a proxy failed"
+    run 30 "$MPIEXEC" -n 4 -l -hosts a,b --launcher-exec "$RSH" "$LH" lines 200
+    expect_rc 0
+    [ "$(wc -l <"$T/out")" = 800 ] || fail "expected 800 lines"
+    [ "$(grep -Ec '^\[([0-3])\] rank \1 line [0-9]+ x+ end$' "$T/out")" = 800 ] || fail "untagged or broken lines"
+    head -c 300000 /dev/urandom >"$T/in"
+    timeout 30 "$MPIEXEC" -n 2 -hosts a,b --launcher-exec "$RSH" sh -c '[ "$PMI_RANK" = 0 ] && cksum; true' \
+        <"$T/in" >"$T/out" 2>"$T/err"; RC=$?
+    expect_rc 0
+    [ "$(cksum <"$T/in")" = "$(cat "$T/out")" ] || fail "stdin did not reach remote rank 0 intact"
+    run 30 "$MPIEXEC" -n 4 -hosts a,b --launcher-exec "$RSH" sh -c '[ "$PMI_RANK" = 3 ] && exit 7; exec sleep 20'
+    expect_rc 7
+    expect_err "^mpiexec: rank 3 \(pid [0-9]+\) on b exited with status 7; ending the job"
+    run 30 "$MPIEXEC" -n 3 -hosts a,b --launcher-exec "$RSH" "$LH" pmi-abort 9
+    expect_rc 9
+    expect_err "^mpiexec: rank 1 \(pid [0-9]+\) on a called MPI_Abort with code 9: helper gave up"
+    [ "$(count '^mpiexec: ' "$T/err")" = 1 ] || fail "expected exactly one message"
+    run 30 "$MPIEXEC" -n 2 -hosts a,b --launcher-exec "$RSH" "$T/nothing-here"
+    expect_rc 127
+    expect_err "^mpiexec: cannot start '$T/nothing-here' on [ab]: No such file or directory"
+    [ "$(count '^mpiexec: ' "$T/err")" = 1 ] || fail "expected exactly one message"
+    run 30 "$MPIEXEC" -n 2 -hosts a,b --launcher-exec "$T/no-rsh -p 22" "$LH" exit 0
+    expect_rc 255
+    expect_err "^mpiexec: cannot start the proxy on host ([ab]) \\($T/no-rsh -p 22 \\1 /.*mpiexec --xb-proxy\\): the command exited with status 127: cannot run '$T/no-rsh'"
+    [ "$(count '^mpiexec: ' "$T/err")" = 1 ] || fail "expected exactly one message"
+    # --timeout: what remote ranks wait in comes from their hosts' proxies
+    run 30 "$MPIEXEC" -n 3 -hosts a:1,b:2 --timeout 1 --launcher-exec "$RSH" "$LH" waiting "MPI_Recv(source=1, tag=7)"
+    expect_rc 124
+    for r in 0 1 2; do
+        expect_err "rank $r \(pid [0-9]+\) on [ab]: waiting in MPI_Recv\(source=1, tag=7\) \(rank $r\)"
+    done
+    # a proxy that never answers: MPIEXEC_PROXY_TIMEOUT
+    printf '#!/bin/sh\nexec sleep 30\n' >"$T/hang-rsh"; chmod +x "$T/hang-rsh"
+    MPIEXEC_PROXY_TIMEOUT=1 run 30 "$MPIEXEC" -n 2 -hosts a,b --launcher-exec "$T/hang-rsh" "$LH" exit 0
+    expect_rc 255
+    expect_err "^mpiexec: the proxy on host [ab] .* did not answer within 1 s"
+    [ "$(count '^mpiexec: ' "$T/err")" = 1 ] || fail "expected exactly one message" ;;
 *)
     echo "usage: run.sh CASE"; exit 2 ;;
 esac

@@ -70,10 +70,10 @@ static int send_to(int r, uint8_t am)
 
 static int raw_connect(const xb_tcp_addr_t *a)
 {
-    int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-    struct sockaddr_in sa = { .sin_family = AF_INET, .sin_addr.s_addr = a->a[0].ip,
-                              .sin_port = a->a[0].port };
-    if (fd < 0 || connect(fd, (struct sockaddr *)&sa, sizeof(sa)) != 0) {
+    struct sockaddr_storage sa;
+    socklen_t sl = xb_tcp_sa_of(a, 0, &sa);
+    int fd = socket(sa.ss_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    if (fd < 0 || connect(fd, (struct sockaddr *)&sa, sl) != 0) {
         TCHECK(0, "raw connect to rank 1: %s", strerror(errno));
         if (fd >= 0)
             close(fd);

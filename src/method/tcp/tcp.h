@@ -32,6 +32,7 @@
 #define XB_TCP_H
 
 #include <netinet/in.h>
+#include <sys/socket.h>
 #include <sys/uio.h>
 #include "method/method_int.h"
 
@@ -39,7 +40,7 @@ enum {
     XB_TCP_MAX_ADDRS = 4,
     XB_TCP_SECRET_LEN = 32,
     XB_TCP_HOST_LEN = 48,
-    TCP_ADDR_VERSION = 1,
+    TCP_ADDR_VERSION = 2,                /* 2: 16-byte addresses (IPv6) */
     TCP_FRAME_MAGIC = 0x5842,            /* "XB" */
 };
 
@@ -47,9 +48,10 @@ typedef struct xb_tcp_addr {               /* the address blob (KVS, hex)   */
     uint32_t version;
     uint32_t naddr;
     struct {
-        uint32_t ip;                       /* network order                 */
+        uint8_t  ip[16];                   /* IPv6, or IPv4 as ::ffff:a.b.c.d */
         uint16_t port;                     /* network order                 */
-        uint16_t loopback;
+        uint8_t  loopback;
+        uint8_t  family;                   /* 4 or 6                        */
     } a[XB_TCP_MAX_ADDRS];
     uint32_t has_secret;                   /* rank 0 without a launcher secret */
     uint32_t pad;
@@ -109,6 +111,7 @@ typedef struct xb_ep {          /* one per peer rank (xb_ep_t of method.h) */
     uint8_t     *rbuf;
     size_t       rcap, rlen;
     char         tried[256];    /* addresses tried and why, for the error  */
+    int          bufsize;       /* xb_tcp_buffer_size hint; 0 none         */
     xb_tcp_addr_t addr;         /* the peer's blob                         */
 } tcp_peer_t;
 
@@ -125,7 +128,7 @@ typedef struct tcp_accept {     /* an accepted socket before its hello */
 typedef struct tcp_listener {
     int          kind;          /* TCP_K_LISTEN */
     int          fd;
-    struct sockaddr_in sa;
+    struct sockaddr_storage sa; /* AF_INET or AF_INET6, with the port */
 } tcp_listener_t;
 
 typedef struct xb_tcp {
@@ -149,12 +152,13 @@ extern xb_tcp_t xb_tcp;
 
 /* tcp_iface.c: choose interfaces, open the listeners (init). */
 int  xb_tcp_listen(xb_tcp_t *st);
-/* Is this IPv4 address (network order) a loopback one? */
-static inline bool xb_tcp_is_loopback(uint32_t ip_be)
-{
-    return (ntohl(ip_be) >> 24) == 127;
-}
-const char *xb_tcp_fmt(uint32_t ip_be, uint16_t port_be, char *buf, size_t len);
+/* Is this address (AF_INET or AF_INET6) a loopback one (127/8, ::1)? */
+bool xb_tcp_sa_loopback(const struct sockaddr *sa);
+/* "1.2.3.4:5" or "[fd00::1]:5". */
+const char *xb_tcp_fmt(const struct sockaddr *sa, char *buf, size_t len);
+/* Blob entry i <-> socket address. */
+socklen_t xb_tcp_sa_of(const xb_tcp_addr_t *a, int i, struct sockaddr_storage *ss);
+void xb_tcp_entry_set(xb_tcp_addr_t *a, int i, const struct sockaddr *sa);
 double xb_tcp_now(void);
 
 /* tcp_conn.c: connections and the handshake. */
@@ -168,6 +172,8 @@ void xb_tcp_hello_readable(xb_tcp_t *st, tcp_accept_t *a);
 void xb_tcp_accept_expire(xb_tcp_t *st);
 void xb_tcp_accept_close(xb_tcp_t *st, tcp_accept_t *a, const char *why);
 void xb_tcp_set_sockopts(int fd);
+void xb_tcp_set_bufsize(int fd, int bytes);                 /* 0: nothing */
+int  xb_tcp_peer_hint(xb_method_t *m, xb_gpid_t peer, const char *key, const char *value);
 int  xb_tcp_epoll(xb_tcp_t *st, int op, int fd, void *ptr, bool out);
 
 /* tcp_io.c: frames out and in. */

@@ -59,6 +59,14 @@ void xb_tcp_set_sockopts(int fd)
     }
 }
 
+void xb_tcp_set_bufsize(int fd, int bytes)
+{
+    if (bytes > 0) {
+        setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &bytes, sizeof(bytes));
+        setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &bytes, sizeof(bytes));
+    }
+}
+
 int xb_tcp_epoll(xb_tcp_t *st, int op, int fd, void *ptr, bool out)
 {
     struct epoll_event ev = { .events = EPOLLIN | (out ? EPOLLOUT : 0), .data.ptr = ptr };
@@ -118,10 +126,12 @@ static int candidate(xb_tcp_t *st, tcp_peer_t *p, int k)
 
 static void note_try(tcp_peer_t *p, int i, const char *why)
 {
-    char a[64];
+    char a[80];
+    struct sockaddr_storage ss;
+    xb_tcp_sa_of(&p->addr, i, &ss);
     size_t off = strlen(p->tried);
     snprintf(p->tried + off, sizeof(p->tried) - off, "%s%s (%s)", off ? ", " : "",
-             xb_tcp_fmt(p->addr.a[i].ip, p->addr.a[i].port, a, sizeof(a)), why);
+             xb_tcp_fmt((struct sockaddr *)&ss, a, sizeof(a)), why);
 }
 
 static XB_NOINLINE void unreachable(xb_tcp_t *st, tcp_peer_t *p)
@@ -175,14 +185,19 @@ int xb_tcp_connect(xb_tcp_t *st, tcp_peer_t *p)
         int i = candidate(st, p, p->next_try++);
         if (i < 0)
             unreachable(st, p);
-        int fd = socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+        struct sockaddr_storage sa;
+        socklen_t sl = xb_tcp_sa_of(&p->addr, i, &sa);
+        int fd = socket(sa.ss_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+        if (fd < 0 && errno == EAFNOSUPPORT) {
+            note_try(p, i, strerror(errno));   /* no IPv6 here: the next address */
+            continue;
+        }
         if (fd < 0)
             return xb_err_sys(XB_ERR_OTHER, errno, "socket for a connection to rank %d",
                               p->rank);
         xb_tcp_set_sockopts(fd);
-        struct sockaddr_in sa = { .sin_family = AF_INET, .sin_addr.s_addr = p->addr.a[i].ip,
-                                  .sin_port = p->addr.a[i].port };
-        int r = connect(fd, (struct sockaddr *)&sa, sizeof(sa));
+        xb_tcp_set_bufsize(fd, p->bufsize);
+        int r = connect(fd, (struct sockaddr *)&sa, sl);
         if (r != 0 && errno != EINPROGRESS) {
             note_try(p, i, strerror(errno));
             close(fd);
@@ -249,11 +264,15 @@ int xb_tcp_verdict_readable(xb_tcp_t *st, tcp_peer_t *p)
         p->state = TCP_WAITING;
         return 0;
     }
-    char a[64];
+    char a[80] = "?";
     int i = candidate(st, p, p->next_try - 1);
-    char how[96];
-    snprintf(how, sizeof(how), "our connection to %s",
-             i >= 0 ? xb_tcp_fmt(p->addr.a[i].ip, p->addr.a[i].port, a, sizeof(a)) : "?");
+    char how[112];
+    struct sockaddr_storage ss;
+    if (i >= 0) {
+        xb_tcp_sa_of(&p->addr, i, &ss);
+        xb_tcp_fmt((struct sockaddr *)&ss, a, sizeof(a));
+    }
+    snprintf(how, sizeof(how), "our connection to %s", a);
     now_up(st, p, how);
     return 1;
 }
@@ -261,7 +280,7 @@ int xb_tcp_verdict_readable(xb_tcp_t *st, tcp_peer_t *p)
 void xb_tcp_accept_ready(xb_tcp_t *st, tcp_listener_t *l)
 {
     for (;;) {
-        struct sockaddr_in sa;
+        struct sockaddr_storage sa;
         socklen_t sl = sizeof(sa);
         int fd = accept4(l->fd, (struct sockaddr *)&sa, &sl, SOCK_NONBLOCK | SOCK_CLOEXEC);
         if (fd < 0)
@@ -274,7 +293,7 @@ void xb_tcp_accept_ready(xb_tcp_t *st, tcp_listener_t *l)
         a->kind = TCP_K_ACCEPT;
         a->fd = fd;
         a->deadline = xb_tcp_now() + (double)xb_tn_TCP_HELLO_TIMEOUT_MS.v.i / 1000.0;
-        xb_tcp_fmt(sa.sin_addr.s_addr, sa.sin_port, a->from, sizeof(a->from));
+        xb_tcp_fmt((struct sockaddr *)&sa, a->from, sizeof(a->from));
         xb_tcp_set_sockopts(fd);
         if (xb_tcp_epoll(st, EPOLL_CTL_ADD, fd, a, false) != XB_OK) {
             close(fd);
@@ -343,6 +362,7 @@ static void hello_valid(xb_tcp_t *st, tcp_accept_t *a)
     if (ours_in_flight)
         close_fd(st, p);
     p->fd = a->fd;
+    xb_tcp_set_bufsize(p->fd, p->bufsize);
     p->initiator = false;
     p->want_out = false;
     if (xb_tcp_epoll(st, EPOLL_CTL_MOD, p->fd, p, false) != XB_OK) {
@@ -399,4 +419,39 @@ void xb_tcp_accept_expire(xb_tcp_t *st)
             xb_tcp_accept_close(st, a, "no hello in time");
         a = next;
     }
+}
+
+/* The communicator hint "xb_tcp_buffer_size" (bytes, "256k" style): the
+ * connection to this peer gets SO_SNDBUF and SO_RCVBUF of that size (fixed:
+ * the kernel's automatic sizing stops), now if it is open, else when it
+ * opens. Connections are per pair, shared by every communicator: the
+ * largest size asked for wins. The I-WAY paper's per-communicator TCP
+ * buffer attribute. */
+int xb_tcp_peer_hint(xb_method_t *m, xb_gpid_t peer, const char *key, const char *value)
+{
+    (void)m;
+    if (strcmp(key, "xb_tcp_buffer_size") != 0)
+        return XB_OK;
+    char *end;
+    unsigned long long v = strtoull(value, &end, 10);
+    int shift = *end == 'k' || *end == 'K' ? 10 : *end == 'm' || *end == 'M' ? 20
+              : *end == 'g' || *end == 'G' ? 30 : 0;
+    if (shift)
+        end++;
+    if (end == value || *end != '\0' || v > (1ull << 30) || (v << shift) < 1024 ||
+        (v << shift) > (1ull << 30))
+        return xb_err_set(XB_ERR_ARG, "info key xb_tcp_buffer_size='%s' is not a size "
+                          "between 1k and 1g (bytes, or with k, m, g)", value);
+    size_t bytes = (size_t)(v << shift);
+    xb_tcp_t *st = &xb_tcp;
+    tcp_peer_t *p = xb_tcp_peer(st, (int)xb_gpid_rank(peer));
+    if (p == NULL)
+        return xb_err_set(XB_ERR_NO_MEM, "out of memory for the tcp peer of rank %u",
+                          xb_gpid_rank(peer));
+    if ((int)bytes > p->bufsize) {
+        p->bufsize = (int)bytes;
+        if (p->fd >= 0)
+            xb_tcp_set_bufsize(p->fd, p->bufsize);
+    }
+    return XB_OK;
 }

@@ -137,11 +137,8 @@ static int tcp_addr_pack(xb_method_t *m, void *buf, size_t *len_p)
     memset(&a, 0, sizeof(a));
     a.version = TCP_ADDR_VERSION;
     a.naddr = (uint32_t)st->nlis;
-    for (int i = 0; i < st->nlis; i++) {
-        a.a[i].ip = st->lis[i].sa.sin_addr.s_addr;
-        a.a[i].port = st->lis[i].sa.sin_port;
-        a.a[i].loopback = xb_tcp_is_loopback(a.a[i].ip);
-    }
+    for (int i = 0; i < st->nlis; i++)
+        xb_tcp_entry_set(&a, i, (const struct sockaddr *)&st->lis[i].sa);
     if (!st->have_secret && st->rt->rank == 0) {
         a.has_secret = 1;
         memcpy(a.secret, st->secret, sizeof(a.secret));
@@ -340,9 +337,9 @@ int xb_tcp_probe(const char **why)
     /* the ports of a probe mean nothing: "eth0=192.0.2.2, lo=127.0.0.1" */
     size_t o = 0;
     for (const char *c = tmp.ifdesc; *c != '\0' && o + 1 < sizeof(tcp_why); c++) {
-        if (*c == ':')
-            while (c[1] >= '0' && c[1] <= '9')
-                c++;
+        size_t d = *c == ':' ? strspn(c + 1, "0123456789") : 0;
+        if (d > 0 && (c[1 + d] == ',' || c[1 + d] == '\0'))
+            c += d;                   /* ":port" at the end of an entry */
         else
             tcp_why[o++] = *c;
     }
@@ -379,12 +376,12 @@ int xb_tcp_peer_describe(int rank, char *buf, size_t len)
         snprintf(buf, len, "host ?, not opened");
         return XB_OK;
     }
-    char a[64] = "";
+    char a[80] = "";
     if (p->state == TCP_UP && p->fd >= 0) {
-        struct sockaddr_in sa;
+        struct sockaddr_storage sa;
         socklen_t sl = sizeof(sa);
         if (getpeername(p->fd, (struct sockaddr *)&sa, &sl) == 0)
-            xb_tcp_fmt(sa.sin_addr.s_addr, sa.sin_port, a, sizeof(a));
+            xb_tcp_fmt((struct sockaddr *)&sa, a, sizeof(a));
     }
     snprintf(buf, len, "host %s%s%s, %s", p->addr.host, a[0] ? " via " : "", a,
              names[p->state]);
@@ -409,4 +406,5 @@ const xb_method_ops_t xb_tcp_ops = {
     .get = NULL,
     .progress = tcp_progress,
     .block = tcp_block,
+    .peer_hint = xb_tcp_peer_hint,
 };
