@@ -48,8 +48,10 @@ static int setup_item(lx_job_t *job, const char *k, const char *v, int *nargs)
         job->proxy_host = atoi(v);
     else if (strcmp(k, "ppn") == 0)
         o->ppn = atoi(v);
-    else if (strcmp(k, "bind") == 0)
+    else if (strcmp(k, "bind") == 0) {
+        o->bind_set = strcmp(v, "auto") != 0;    /* auto: decided per host */
         o->bind_core = strcmp(v, "1") == 0;
+    }
     else if (strcmp(k, "verbose") == 0)
         o->verbose = strcmp(v, "1") == 0;
     else if (strcmp(k, "secret") == 0)

@@ -68,7 +68,8 @@ static char *setup_payload(lx_job_t *job, int host, size_t *lenp)
     bad |= put_str(&b, &len, &cap, "me", num);
     snprintf(num, sizeof num, "%d", o->ppn);
     bad |= put_str(&b, &len, &cap, "ppn", num);
-    bad |= put_str(&b, &len, &cap, "bind", o->bind_core ? "1" : "0");
+    bad |= put_str(&b, &len, &cap, "bind",
+                   !o->bind_set ? "auto" : o->bind_core ? "1" : "0");
     bad |= put_str(&b, &len, &cap, "verbose", o->verbose ? "1" : "0");
     bad |= put_str(&b, &len, &cap, "secret", lx_job_secret() ? lx_job_secret() : "");
     for (int h = 0; h < o->nhosts; h++) {
