@@ -31,6 +31,19 @@ XB_TUNABLE(SPIN_US, XB_TT_INT, "100", XB_TL_TUNER,
  * waiters slept at once, 9-10 us with 16 or 64 yielding polls, 7-11 us with
  * 256 (2026-11-23, loaded machine): a yield hands the core to a rank that
  * has work, a futex sleep costs a wake-up (an IPI in a VM). */
+/* A busy machine (other programs want the CPUs): a rank that spins uses up
+ * its share of the CPU and is then preempted for a whole time slice, while
+ * a rank that sleeps is run soon after the sender wakes it (the scheduler
+ * favours tasks that slept). 8-byte latency with two other programs per CPU
+ * (2026-11-23, docs/PERFORMANCE.md): 6.6 us with no spin, 191 us with the
+ * 100 us spin. So a wait that finds it was preempted while spinning (64
+ * polls that should take a few us took more than PREEMPTED_NS) treats the
+ * machine as busy for BUSY_HOLD_NS and spins only XB_SPIN_BUSY_US. */
+XB_TUNABLE(SPIN_BUSY_US, XB_TT_INT, "5", XB_TL_TUNER,
+           "Microseconds a waiting rank polls before it sleeps while the machine is busy "
+           "(it was preempted while spinning in the last 100 ms)");
+enum { PREEMPTED_NS = 50000 };
+#define BUSY_HOLD_NS ((uint64_t)100000000)
 XB_TUNABLE(SPIN_POLLS_OVERSUB, XB_TT_INT, "64", XB_TL_TUNER,
            "Polls before sleeping when this node runs more ranks than CPUs; each empty poll "
            "yields the CPU (sched_yield) to a rank that has work");
@@ -47,6 +60,8 @@ struct xb_progress {
     int                spin;        /* oversubscribed: polls before sleeping */
     bool               yield;       /* oversubscribed: yield between polls */
     uint64_t           spin_ns;     /* otherwise: time spent polling        */
+    uint64_t           spin_busy_ns; /* ... while the machine is busy        */
+    uint64_t           busy_until;  /* clock until which it counts as busy */
     int                sleep_ms;
 };
 
@@ -73,6 +88,10 @@ int xb_progress_init(void)
     the_ctx.yield = oversubscribed();
     the_ctx.spin = (int)xb_tn_SPIN_POLLS_OVERSUB.v.i;
     the_ctx.spin_ns = xb_tn_SPIN_US.v.i > 0 ? (uint64_t)xb_tn_SPIN_US.v.i * 1000u : 0;
+    the_ctx.spin_busy_ns = xb_tn_SPIN_BUSY_US.v.i > 0 ? (uint64_t)xb_tn_SPIN_BUSY_US.v.i * 1000u : 0;
+    if (the_ctx.spin_busy_ns > the_ctx.spin_ns)
+        the_ctx.spin_busy_ns = the_ctx.spin_ns;
+    the_ctx.busy_until = 0;
     the_ctx.sleep_ms = (int)xb_tn_SLEEP_MS.v.i;
     if (the_ctx.sleep_ms < 1)
         the_ctx.sleep_ms = 1;
@@ -141,7 +160,7 @@ static bool spin_until(xb_progress_t *pc, bool (*ready)(void *), void *arg)
      * rendezvous sends, bench/bw.c) that kept moving went to sleep 100 us
      * after it began, and then paid a futex wake-up per message, and so
      * did its peer (bw 32 KiB 2.6 vs 8.5 GB/s for Open MPI, 2026-11-23). */
-    uint64_t end = 0;
+    uint64_t end = 0, last = 0;
     bool moved = false;
     for (unsigned i = 0;; i++) {
         if (ready(arg))
@@ -154,8 +173,11 @@ static bool spin_until(xb_progress_t *pc, bool (*ready)(void *), void *arg)
             sched_yield();
         if ((i & 63) == 63) {               /* a clock read every 64 polls */
             uint64_t t = now_ns();
+            if (!moved && last != 0 && t - last > PREEMPTED_NS)
+                pc->busy_until = t + BUSY_HOLD_NS;
+            last = t;
             if (end == 0 || moved)
-                end = t + pc->spin_ns;
+                end = t + (t < pc->busy_until ? pc->spin_busy_ns : pc->spin_ns);
             else if (t >= end)
                 return ready(arg);
             moved = false;
