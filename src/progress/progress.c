@@ -16,7 +16,7 @@
 #include <stdio.h>
 #include <time.h>
 #include <unistd.h>
-#include "progress/progress.h"
+#include "progress/progress_int.h"
 #include "method/method.h"
 #include "runtime/runtime.h"
 #include "runtime/tunable.h"
@@ -37,19 +37,7 @@ XB_TUNABLE(SPIN_POLLS_OVERSUB, XB_TT_INT, "64", XB_TL_TUNER,
 XB_TUNABLE(SLEEP_MS, XB_TT_INT, "20", XB_TL_DEV,
            "Longest sleep of a waiting rank between two polls, in milliseconds (a sender wakes it sooner)");
 
-enum { XB_PROGRESS_HOOKS = 4 };
-
-struct xb_progress {
-    xb_progress_hook_t hooks[XB_PROGRESS_HOOKS];
-    int                nhooks;
-    int                backlog;     /* operations queued for retry */
-    int                spin;        /* oversubscribed: polls before sleeping */
-    bool               yield;       /* oversubscribed: yield between polls */
-    uint64_t           spin_ns;     /* otherwise: time spent polling        */
-    int                sleep_ms;
-};
-
-static xb_progress_t the_ctx;
+xb_progress_t the_ctx;
 
 xb_progress_t *xb_progress_default(void) { return &the_ctx; }
 
@@ -75,6 +63,7 @@ int xb_progress_init(void)
     the_ctx.sleep_ms = (int)xb_tn_SLEEP_MS.v.i;
     if (the_ctx.sleep_ms < 1)
         the_ctx.sleep_ms = 1;
+    xb_progress_mt_init(&the_ctx);
     return XB_OK;
 }
 
@@ -98,7 +87,7 @@ int xb_progress_poll(xb_progress_t *pc)
     return n;
 }
 
-static void describe(const xb_request_t *r, char *buf, size_t len)
+void xb_progress_describe(const xb_request_t *r, char *buf, size_t len)
 {
     /* odd context ids carry collective traffic (core.h) */
     const char *fn = r->fn != NULL ? r->fn
@@ -143,15 +132,26 @@ static bool spin_until(xb_progress_t *pc, bool (*ready)(void *), void *arg)
             return true;
         if (xb_progress_poll(pc) > 0)
             moved = true;
-        if ((i & 63) == 63) {               /* a clock read every 64 polls */
-            uint64_t t = now_ns();
-            if (end == 0 || moved)
-                end = t + pc->spin_ns;
-            else if (t >= end)
-                return ready(arg);
-            moved = false;
-        }
+        if (xb_progress_spin_done(pc, i, &moved, &end))
+            return ready(arg);
     }
+}
+
+/* The spin budget after poll number i (see spin_until; *moved: a poll made
+ * progress since the last look at the clock). */
+bool xb_progress_spin_done(xb_progress_t *pc, unsigned i, bool *moved, uint64_t *end)
+{
+    if (pc->yield)
+        return (int)i >= pc->spin;
+    if ((i & 63) != 63)                     /* a clock read every 64 polls */
+        return false;
+    uint64_t t = now_ns();
+    if (*end == 0 || *moved)
+        *end = t + pc->spin_ns;
+    else if (t >= *end)
+        return true;
+    *moved = false;
+    return false;
 }
 
 /* The sleep phase: poll, and sleep in the method when nothing happened. */
@@ -172,6 +172,10 @@ static void sleep_until(xb_progress_t *pc, bool (*ready)(void *), void *arg,
 int xb_progress_wait_until(xb_progress_t *pc, bool (*ready)(void *), void *arg,
                            const char *what)
 {
+    if (XB_UNLIKELY(xb_mt_on)) {
+        xb_progress_mt_wait(pc, ready, arg, what);
+        return XB_OK;
+    }
     if (!spin_until(pc, ready, arg))
         sleep_until(pc, ready, arg, what);
     return XB_OK;
@@ -181,10 +185,16 @@ static bool req_ready(void *arg) { return xb_request_is_done(arg); }
 
 XB_NOINLINE static int wait_slow(xb_progress_t *pc, xb_request_t *r)
 {
+    if (XB_UNLIKELY(xb_mt_on)) {
+        char what[200];
+        xb_progress_describe(r, what, sizeof(what));
+        xb_progress_mt_wait(pc, req_ready, r, what);
+        return XB_OK;
+    }
     if (spin_until(pc, req_ready, r))
         return XB_OK;
     char what[200];                 /* only for a wait that goes to sleep */
-    describe(r, what, sizeof(what));
+    xb_progress_describe(r, what, sizeof(what));
     sleep_until(pc, req_ready, r, what);
     return XB_OK;
 }
@@ -216,7 +226,8 @@ int xb_request_status_rc(const xb_request_t *r)
 int xb_progress_wait(xb_progress_t *pc, xb_request_t *r)
 {
     if (!xb_request_is_done(r)) {
-        xb_progress_poll(pc);
+        if (XB_LIKELY(!xb_mt_on))
+            xb_progress_poll(pc);
         if (!xb_request_is_done(r))
             wait_slow(pc, r);
     }

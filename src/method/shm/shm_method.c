@@ -362,6 +362,14 @@ static void shm_block(xb_method_t *m, int timeout_ms)
     xb_shm_block(m->priv, timeout_ms);
 }
 
+/* Another thread of this process wakes our block() (MPI_THREAD_MULTIPLE). */
+static void shm_wake(xb_method_t *m)
+{
+    xb_shm_t *st = m->priv;
+    if (st->my_ctl != NULL)
+        xb_shm_wake(st, st->my_ctl);
+}
+
 int xb_shm_probe(const char **why)
 {
     int fd = memfd_create("crossbar-probe", MFD_CLOEXEC);
@@ -413,6 +421,7 @@ const xb_method_ops_t xb_shm_ops = {
     .get = shm_get,
     .progress = shm_progress,
     .block = shm_block,
+    .wake = shm_wake,
     .node_arrive = xb_shm_node_arrive,
     .node_released = xb_shm_node_released,
 };
