@@ -30,7 +30,8 @@ struct xb_progress {
     xb_mutex_t        *lock;        /* &xb_mt_big: the bindings' lock        */
     atomic_uint        seq;         /* bumped when requests complete while
                                      * threads sleep on it                  */
-    int                nsleepers;   /* threads asleep on seq                */
+    int                nsleepers;   /* threads waiting on seq (spin or sleep) */
+    atomic_int         nfutex;      /* ... of them inside FUTEX_WAIT          */
     bool               polling;     /* the poller token is taken            */
     bool               poller_async;  /* ... by the progress thread         */
     bool               poller_blocked; /* the poller sleeps in the method   */

@@ -40,6 +40,11 @@ XB_TUNABLE(ASYNC_PROGRESS, XB_TT_BOOL, "0", XB_TL_USER,
            "forward while the application computes (implies the internal locking of "
            "MPI_THREAD_MULTIPLE; the thread sleeps when there is nothing to do)");
 
+/* Pauses a waiting thread that is not the poller spins on seq before it
+ * sleeps: ~10-40 us, about a round trip or two on shared memory; a futex
+ * wake-up costs more than that. */
+enum { MT_SPIN_POLLS = 2000 };
+
 static struct {
     pthread_t   thread;
     bool        running;
@@ -47,23 +52,29 @@ static struct {
     bool        parked;       /* asleep on seq, waiting for the token */
 } async;
 
-/* Wake every thread asleep on seq (lock held). */
+/* Bump seq and wake the threads that wait on it (lock held). The bump is
+ * enough for those still spinning on it; the syscall only when one sleeps
+ * in FUTEX_WAIT (a waiter counts itself in nfutex before it sleeps; both
+ * sides are seq_cst, so either it sees the new seq or we see it counted). */
+static void bump_seq(xb_progress_t *pc)
+{
+    atomic_fetch_add(&pc->seq, 1);
+    if (atomic_load(&pc->nfutex) > 0)
+        xb_futex_wake_all(&pc->seq);
+}
+
 static void ring_sleepers(xb_progress_t *pc)
 {
-    if (pc->nsleepers > 0 || async.parked) {
-        atomic_fetch_add_explicit(&pc->seq, 1, memory_order_release);
-        xb_futex_wake_all(&pc->seq);
-    }
+    if (pc->nsleepers > 0 || async.parked)
+        bump_seq(pc);
 }
 
 /* A request completed (lock held, xb_mt_on). */
 static void mt_completed(void)
 {
     xb_progress_t *pc = &the_ctx;
-    if (pc->nsleepers > 0) {
-        atomic_fetch_add_explicit(&pc->seq, 1, memory_order_release);
-        xb_futex_wake_all(&pc->seq);
-    }
+    if (pc->nsleepers > 0)
+        bump_seq(pc);
     if (pc->poller_blocked && pc->can_wake)
         xb_method_wake();
 }
@@ -72,20 +83,31 @@ void xb_progress_mt_init(xb_progress_t *pc)
 {
     pc->lock = &xb_mt_big;
     atomic_store(&pc->seq, 0);
+    atomic_store(&pc->nfutex, 0);
     pc->nsleepers = 0;
     pc->polling = pc->poller_async = pc->poller_blocked = false;
     pc->can_wake = xb_method_can_wake();
     xb_request_mt_completed = xb_mt_on ? mt_completed : NULL;
 }
 
-/* Sleep on seq with the lock released; back with it held. */
+/* Wait for seq to move with the lock released (spin a little when every
+ * rank has a CPU, then sleep); back with it held. */
 static void sleep_on_seq(xb_progress_t *pc, bool counted)
 {
     uint32_t s = atomic_load_explicit(&pc->seq, memory_order_acquire);
     if (counted)
         pc->nsleepers++;
     xb_mutex_unlock(pc->lock);
-    xb_futex_wait(&pc->seq, s, pc->sleep_ms);
+    bool moved = false;
+    for (int i = 0; counted && !pc->yield && i < MT_SPIN_POLLS && !moved; i++) {
+        xb_cpu_relax();
+        moved = atomic_load_explicit(&pc->seq, memory_order_acquire) != s;
+    }
+    if (!moved) {
+        atomic_fetch_add(&pc->nfutex, 1);
+        xb_futex_wait(&pc->seq, s, pc->sleep_ms);
+        atomic_fetch_sub(&pc->nfutex, 1);
+    }
     xb_mutex_lock(pc->lock);
     if (counted)
         pc->nsleepers--;
@@ -209,7 +231,7 @@ void xb_progress_async_stop(void)
         return;
     xb_progress_t *pc = &the_ctx;
     atomic_store_explicit(&async.stop, 1, memory_order_release);
-    atomic_fetch_add_explicit(&pc->seq, 1, memory_order_release);
+    atomic_fetch_add(&pc->seq, 1);
     xb_futex_wake_all(&pc->seq);
     if (pc->poller_blocked)
         xb_method_wake();

@@ -27,6 +27,7 @@
 #include <unistd.h>
 #include "method/shm/shm.h"
 #include "runtime/tunable.h"
+#include "util/xb_mt.h"
 
 XB_TUNABLE_DECL(SHM_RING_SIZE);
 
@@ -342,8 +343,31 @@ int xb_shm_poll(xb_shm_t *st)
     return n;
 }
 
+/* Under MPI_THREAD_MULTIPLE block() runs without the lock while another
+ * thread polls, so it reads only what the consumer publishes atomically:
+ * the shared head (behind a PAD record it has skipped, look past it). */
+static bool ring_pending_mt(const xb_shm_rx_t *rx)
+{
+    uint64_t h = __atomic_load_n(rx->head_sh, __ATOMIC_ACQUIRE);
+    uint64_t w = __atomic_load_n((const uint64_t *)(rx->data + (h & rx->mask)),
+                                 __ATOMIC_ACQUIRE);
+    if (w != 0 && XB_SHM_W_KIND(w) == XB_SHM_REC_PAD) {
+        h += rx->mask + 1 - (h & rx->mask);
+        w = __atomic_load_n((const uint64_t *)(rx->data + (h & rx->mask)), __ATOMIC_ACQUIRE);
+    }
+    return w != 0;
+}
+
 bool xb_shm_pending(xb_shm_t *st)
 {
+    if (xb_mt_on) {
+        if (xb_shm_node_pending(st))
+            return true;
+        for (int k = 0; k < st->nin; k++)
+            if (ring_pending_mt(&st->in[k].rx))
+                return true;
+        return false;
+    }
     if (xb_shm_node_pending(st))
         return true;
     for (int k = 0; k < st->nin; k++)

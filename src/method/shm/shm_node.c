@@ -45,7 +45,7 @@ uint32_t xb_shm_node_arrive(xb_method_t *m)
         return 0;
     xb_shm_node_t *n = st->node;
     uint32_t g = __atomic_load_n(&n->gen, __ATOMIC_ACQUIRE);
-    st->bar_gen = g;
+    __atomic_store_n(&st->bar_gen, g, __ATOMIC_RELAXED);
     __atomic_store_n(&st->bar_waiting, true, __ATOMIC_RELAXED);
     /* acq_rel: the last one in sees everything the others did before */
     if (__atomic_fetch_add(&n->arrived, 1, __ATOMIC_ACQ_REL) == (uint32_t)st->nlocal - 1) {
