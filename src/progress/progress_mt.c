@@ -14,8 +14,11 @@
  * (xb_method_block) with the lock released. Every other waiting thread
  * sleeps on the context's futex word `seq`, unlocked; whoever completes a
  * request while threads sleep there bumps it and wakes them (the hook
- * xb_request_mt_completed, called by xb_request_complete), and a poller
- * that leaves hands the token over the same way. A thread woken takes the
+ * xb_request_mt_completed, called by xb_request_complete), so does the
+ * poller after a poll that handled events (a Probe waits for an arrival,
+ * not a completion), and a poller that leaves hands the token over the
+ * same way. A waiter spins on `seq` for a few microseconds before it
+ * sleeps in FUTEX_WAIT; the wake syscall is paid only for a sleeper. A thread woken takes the
  * lock back, looks at its own requests, and becomes the poller if nobody
  * is. A completion made by another thread while the poller sleeps in the
  * method rings the method (xb_method_wake), so the poller looks again.
@@ -153,6 +156,8 @@ bool xb_progress_mt_wait(xb_progress_t *pc, bool (*ready)(void *), void *arg,
         }
         mine = pc->polling = true;
         int n = xb_progress_poll(pc);
+        if (n > 0 && pc->nsleepers > 0)
+            bump_seq(pc);   /* what they wait for may not be a request (Probe) */
         if (ready(arg))
             break;
         if (n > 0)
@@ -194,7 +199,10 @@ static void *async_main(void *arg)
             continue;
         }
         pc->polling = pc->poller_async = true;
-        if (xb_progress_poll(pc) == 0)
+        int n = xb_progress_poll(pc);
+        if (n > 0 && pc->nsleepers > 0)
+            bump_seq(pc);
+        if (n == 0)
             block_in_method(pc, block_timeout(pc));
         release_token(pc);
         xb_mutex_yield(pc->lock);
