@@ -34,13 +34,14 @@ mkdir -p "$out/raw"
 build_all threads
 echo "bench: implementations:$have; $rounds round(s)" >&2
 
-# run IMPL NAME ARGS... -> raw/IMPL__NAME__2__ROUND.txt
+# run IMPL NAME ARGS... -> raw/IMPL__NAME__NP__ROUND.txt (NP: $np, default 2)
 run() {
     impl=$1 name=$2
     shift 2
-    f="$out/raw/${impl}__${name}__2__${round}.txt"
+    n=${np:-2}
+    f="$out/raw/${impl}__${name}__${n}__${round}.txt"
     # shellcheck disable=SC2046
-    if ! timeout -k 5 150 $(run_of "$impl") -n 2 "$out/$impl/threads" $quick "$@" \
+    if ! timeout -k 5 150 $(run_of "$impl") -n "$n" "$out/$impl/threads" $quick "$@" \
             >"$f" 2>"$f.err"; then
         echo "bench: $impl $name failed (see $f.err)" >&2
     fi
@@ -50,6 +51,8 @@ round=1
 while [ $round -le "$rounds" ]; do
     order=$(echo $have | awk -v r=$round '{n=NF; for(i=0;i<n;i++) printf "%s ", $(((i+r-1)%n)+1)}')
     echo "bench: round $round: $order" >&2
+    for impl in $order; do np=1 run "$impl" self-single -k self -s; done
+    for impl in $order; do np=1 run "$impl" self -k self; done
     for k in lat rate; do
         for impl in $order; do run "$impl" "$k-T1-single" -k $k -T 1 -s; done
         for t in 1 2 4; do

@@ -243,15 +243,8 @@ void xb_progress_async_stop(void)
     xb_futex_wake_all(&pc->seq);
     if (pc->poller_blocked)
         xb_method_wake();
-    bool held = xb_mt_held == pc->lock;
-    if (held) {
-        xb_mt_held = NULL;
-        xb_mutex_unlock(pc->lock);
-    }
+    xb_mutex_unlock(pc->lock);      /* held: MPI_Finalize, xb_mt_on */
     pthread_join(async.thread, NULL);
-    if (held) {
-        xb_mutex_lock(pc->lock);
-        xb_mt_held = pc->lock;
-    }
+    xb_mutex_lock(pc->lock);
     async.running = false;
 }

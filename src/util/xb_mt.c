@@ -6,7 +6,6 @@
 #include "util/xb_mt.h"
 
 bool                 xb_mt_on;
-__thread xb_mutex_t *xb_mt_held;
 xb_mutex_t           xb_mt_big = XB_MUTEX_INIT;
 
 /* The lock was not free: mark it contended (2) and sleep until it is

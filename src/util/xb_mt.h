@@ -16,10 +16,12 @@
  * never in shared memory.
  *
  * The critical section (xb_cs_enter/exit) is what the generated bindings
- * take around each implementation call when xb_mt_on. The thread that holds
- * it remembers the mutex in a thread-local (xb_mt_held), so code deep inside
- * a call can drop it around a user callback (xb_cb_begin/end) without
- * knowing which progress context it belongs to.
+ * take around each implementation call when xb_mt_on. Code deep inside a
+ * call drops it around a user callback (xb_cb_begin/end): every such call
+ * site runs inside a binding call (or MPI_Finalize), so when xb_mt_on the
+ * calling thread holds it. No thread-local on this path: in a shared
+ * library a TLS access is a call (__tls_get_addr), and the critical
+ * section is taken on every MPI call.
  */
 #ifndef XB_MT_H
 #define XB_MT_H
@@ -52,8 +54,6 @@ static inline void xb_cpu_relax(void)
 
 /* Set at init when MULTIPLE locking is on (never changes while threads run). */
 extern bool xb_mt_on;
-/* The mutex this thread holds through xb_cs_enter, NULL if none. */
-extern __thread xb_mutex_t *xb_mt_held;
 /* The mutex of the (one, for now) progress context: the bindings' lock. */
 extern xb_mutex_t xb_mt_big;
 
@@ -117,39 +117,30 @@ static inline bool xb_cs_enter(void)
     if (XB_LIKELY(!xb_mt_on))
         return false;
     xb_mutex_lock(&xb_mt_big);
-    xb_mt_held = &xb_mt_big;
     return true;
 }
 
 static inline void xb_cs_exit(bool locked)
 {
-    if (XB_UNLIKELY(locked)) {
-        xb_mt_held = NULL;
+    if (XB_UNLIKELY(locked))
         xb_mutex_unlock(&xb_mt_big);
-    }
 }
 
-/* Around a user callback (attribute copy/delete, error handler, generalized
- * request callbacks): drop the lock this thread holds, so the callback may
- * call MPI, and take it back afterwards. */
+/* Around a user callback (attribute copy/delete, error handler): drop the
+ * lock the calling thread holds (inside a binding call), so the callback
+ * may call MPI, and take it back afterwards. */
 static inline xb_mutex_t *xb_cb_begin(void)
 {
     if (XB_LIKELY(!xb_mt_on))
         return NULL;
-    xb_mutex_t *m = xb_mt_held;
-    if (m != NULL) {
-        xb_mt_held = NULL;
-        xb_mutex_unlock(m);
-    }
-    return m;
+    xb_mutex_unlock(&xb_mt_big);
+    return &xb_mt_big;
 }
 
 static inline void xb_cb_end(xb_mutex_t *m)
 {
-    if (m != NULL) {
+    if (m != NULL)
         xb_mutex_lock(m);
-        xb_mt_held = m;
-    }
 }
 
 #endif
