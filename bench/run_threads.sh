@@ -41,7 +41,7 @@ run() {
     n=${np:-2}
     f="$out/raw/${impl}__${name}__${n}__${round}.txt"
     # shellcheck disable=SC2046
-    if ! timeout -k 5 150 $(run_of "$impl") -n "$n" "$out/$impl/threads" $quick "$@" \
+    if ! timeout -k 5 60 $(run_of "$impl") -n "$n" "$out/$impl/threads" $quick "$@" \
             >"$f" 2>"$f.err"; then
         echo "bench: $impl $name failed (see $f.err)" >&2
     fi
