@@ -6,6 +6,7 @@
 #   make run        build, then run the demo (ring and ping-pong on 4 ranks)
 #   make test       build, then the whole test suite (ctest -j2)
 #   make asan-test  the same with ASan+UBSan, in build-asan/
+#   make tsan-test  ThreadSanitizer: the threads tests and a few pt2pt tests, in build-tsan/
 #   make install PREFIX=DIR
 #   make bench      Crossbar vs Open MPI vs MPICH, one table
 #   make deps       install the Debian packages the build needs (needs root/sudo)
@@ -13,6 +14,11 @@
 #   make clean
 BUILD    ?= build
 ASAN     ?= build-asan
+TSAN     ?= build-tsan
+# tsan-test: the MPI_THREAD_MULTIPLE tests, then a few pt2pt tests with the
+# progress thread on (so they run with the internal locking and two threads)
+TSAN_TESTS  ?= ^mpi[.]threads[.]
+TSAN_ASYNC  ?= ^mpi[.]pt2pt[.](basic|nonblocking|probe|persistent|order)[.]
 PREFIX   ?= /usr/local
 JOBS     ?= 2
 NP       ?= 4
@@ -20,7 +26,7 @@ CMAKE    ?= cmake
 GENERATOR := $(shell command -v ninja >/dev/null 2>&1 && echo Ninja || echo "Unix Makefiles")
 CTEST_ARGS ?=
 
-.PHONY: all build run test asan-test install bench deps deps-all clean
+.PHONY: all build run test asan-test tsan-test install bench deps deps-all clean
 
 all: build
 
@@ -47,6 +53,20 @@ $(ASAN)/CMakeCache.txt:
 asan-test: $(ASAN)/CMakeCache.txt
 	$(CMAKE) --build $(ASAN) -j $(JOBS)
 	cd $(ASAN) && ctest --output-on-failure -j $(JOBS) $(CTEST_ARGS)
+
+$(TSAN)/CMakeCache.txt:
+	@sh cmake/deps.sh --check || sh cmake/deps.sh
+	$(CMAKE) -S . -B $(TSAN) -G "$(GENERATOR)" -DXB_SANITIZE=thread
+
+# A report fails the test (TSan exits 66). If TSan cannot map its shadow
+# memory (kernels with vm.mmap_rnd_bits > 28), run it as: setarch -R make tsan-test
+# Only what it runs is built: the library, mpiexec, two areas' programs.
+tsan-test: $(TSAN)/CMakeCache.txt
+	$(CMAKE) --build $(TSAN) -j $(JOBS) --target mpi mpiexec mpitests.threads mpitests.pt2pt
+	cd $(TSAN) && TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1 $(TSAN_OPTIONS)" \
+	    ctest --output-on-failure -j $(JOBS) -R '$(TSAN_TESTS)' $(CTEST_ARGS)
+	cd $(TSAN) && TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1 $(TSAN_OPTIONS)" \
+	    XB_ASYNC_PROGRESS=1 ctest --output-on-failure -j $(JOBS) -R '$(TSAN_ASYNC)' $(CTEST_ARGS)
 
 install: build
 	$(CMAKE) --install $(BUILD) --prefix "$(PREFIX)"

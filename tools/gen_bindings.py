@@ -47,7 +47,7 @@ COUNT_KINDS_RE = re.compile(r"NUM_ELEM|ARRAY_LENGTH")
 ALLOW = {"procnull": "XB_ALLOW_PROC_NULL", "anysource": "XB_ALLOW_ANY_SOURCE",
          "anytag": "XB_ALLOW_ANY_TAG", "root": "XB_ALLOW_ROOT"}
 ARG_FLAGS = set(ALLOW) | {"nullok", "nocheck"}
-FUNC_FLAGS = {"noinit", "custom", "nolarge", "largeform"}
+FUNC_FLAGS = {"noinit", "custom", "nolarge", "largeform", "nolock"}
 
 
 class SpecError(Exception):
@@ -450,6 +450,9 @@ class Wrapper:
             out.append("    %s *%s_obj = NULL;" % (HANDLES[p.kind][0], p.name))
         args, pre, post, cleanup, decls = self.call_args()
         out += ["    " + d for d in decls]
+        lock = "nolock" not in e.flags
+        if lock:       # MPI_THREAD_MULTIPLE: one predicted branch otherwise
+            out.append("    bool xb_cs = xb_cs_enter();")
         out.append("")
         if "noinit" not in e.flags:
             out += ["    if (XB_UNLIKELY(xb_init_state() != XB_STATE_INIT)) {",
@@ -480,13 +483,21 @@ class Wrapper:
             out += ["        " + line for line in post]
             out.append("    }")
         out += ["fail:"] + ["    " + line for line in cleanup]
-        out += ["    if (XB_LIKELY(xb_rc >= 0))", "        return MPI_SUCCESS;"]
+        if lock:
+            out += ["    if (XB_LIKELY(xb_rc >= 0)) {", "        xb_cs_exit(xb_cs);",
+                    "        return MPI_SUCCESS;", "    }"]
+        else:
+            out += ["    if (XB_LIKELY(xb_rc >= 0))", "        return MPI_SUCCESS;"]
         comm = "%s_obj" % self.comm.name if self.comm else "NULL"
         sess = [p for p in hs if p.kind == "SESSION"]
         if self.comm is None and sess:       # the session's errhandler applies
-            out += ["    return xb_errh_raise_session(%s_obj, \"%s\", xb_rc);" % (sess[0].name, self.vname), "}"]
+            raise_ = "xb_errh_raise_session(%s_obj, \"%s\", xb_rc)" % (sess[0].name, self.vname)
         else:
-            out += ["    return xb_errh_raise_comm(%s, \"%s\", xb_rc);" % (comm, self.vname), "}"]
+            raise_ = "xb_errh_raise_comm(%s, \"%s\", xb_rc)" % (comm, self.vname)
+        if lock:       # a user errhandler runs without the lock (errhandler.c)
+            out += ["    xb_rc = %s;" % raise_, "    xb_cs_exit(xb_cs);", "    return xb_rc;", "}"]
+        else:
+            out += ["    return %s;" % raise_, "}"]
         out.append("XB_EXPORT %s __attribute__((weak, alias(\"P%s\")));" %
                    (proto("int", self.vname, self.params), self.vname))
         text = "\n".join(out)

@@ -28,6 +28,7 @@
 #include "datatype/datatype.h"
 #include "runtime/runtime.h"
 #include "runtime/tunable.h"
+#include "util/xb_mt.h"
 
 /* Largest tag (the value of the MPI_TAG_UB attribute): 2^30 - 1. The
  * standard asks for at least 32767; 30 bits leave the matching engine two

@@ -11,19 +11,20 @@
  * intercommunicator), or a job without a node barrier, runs the
  * dissemination barrier instead.
  *
- * Valid while one thread at a time calls MPI (the level granted is at most
- * MPI_THREAD_SERIALIZED): blocking barriers on node-complete communicators
- * are then totally ordered, so they share the one barrier line of the
- * node. Nonblocking barriers may be started in different orders on
+ * Valid while one thread at a time calls MPI (under MPI_THREAD_MULTIPLE it
+ * falls back to dissemination): blocking barriers on node-complete
+ * communicators are then totally ordered, so they share the one barrier
+ * line of the node. Nonblocking barriers may be started in different orders on
  * different communicators, so the selection uses this one only for the
  * blocking form (NEED_BLOCKING in coll_select.c). The wait is a schedule
  * step (XB_CS_NODE_BARRIER, coll_sched.c).
  */
 #include "coll/coll_int.h"
+#include "util/xb_mt.h"
 
 int xb_coll_barrier_shm(xb_coll_sched_t *s, const xb_coll_args_t *a)
 {
-    if (!xb_coll_node_complete(a->comm))
+    if (xb_mt_on || !xb_coll_node_complete(a->comm))
         return xb_coll_barrier_dissemination(s, a);
     return xb_coll_sched_node_barrier(s);
 }

@@ -15,13 +15,15 @@
  * one message per node instead of one per rank. Reductions are staged only
  * for commutative ops (the stages change the order of the operands).
  *
- * Cost: building the node set is O(p) per call (p: the communicator size),
+ * Not under MPI_THREAD_MULTIPLE (the node phases share one barrier line and
+ * one set of slots per process). Cost: building the node set is O(p) per call (p: the communicator size),
  * plus O(world) once for the job's ranks per node.
  */
 #include <stdlib.h>
 #include "coll/coll_int.h"
 #include "method/method.h"
 #include "runtime/runtime.h"
+#include "util/xb_mt.h"
 
 static int *job_per_node;       /* [nnodes] ranks of the job on each node */
 
@@ -102,7 +104,7 @@ int xb_coll_hier_plan(xb_coll_sched_t *s, const xb_comm_t *comm, int root,
 bool xb_coll_hier_fits(xb_coll_kind_t kind, const xb_coll_args_t *a)
 {
     const xb_rt_info_t *rt = xb_rt();
-    if (a->form != XB_COLL_BLOCKING || a->comm->remote != NULL || rt->nnodes < 2 ||
+    if (a->form != XB_COLL_BLOCKING || xb_mt_on || a->comm->remote != NULL || rt->nnodes < 2 ||
         !xb_method_has_node_barrier() || xb_coll_node_slot_size() == 0)
         return false;
     if ((kind == XB_COLL_REDUCE || kind == XB_COLL_ALLREDUCE) && !a->op->commute)

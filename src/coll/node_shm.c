@@ -30,6 +30,7 @@
 #include "coll/coll_int.h"
 #include "method/method.h"
 #include "runtime/runtime.h"
+#include "util/xb_mt.h"
 
 static unsigned parity;
 
@@ -123,7 +124,7 @@ static MPI_Count slot_need(xb_coll_kind_t kind, const xb_coll_args_t *a, int p)
 
 bool xb_coll_node_fits(xb_coll_kind_t kind, const xb_coll_args_t *a)
 {
-    if (a->form != XB_COLL_BLOCKING)
+    if (a->form != XB_COLL_BLOCKING || xb_mt_on)
         return false;
     return xb_coll_node_slot_need_fits(kind, a, a->comm->size) &&
            xb_coll_node_complete(a->comm);

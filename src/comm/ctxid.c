@@ -17,6 +17,17 @@
  * bootstrap communicator, addressed by world rank, separated by tag); over
  * two groups joined by leaders (each side reduces, the leaders swap and
  * AND, each side broadcasts).
+ *
+ * Threads (MPI_THREAD_MULTIPLE). Agreements on different communicators may
+ * run at once in one process (their allreduces release the lock while they
+ * wait), and two of them must not both take the slot they saw free. The mask
+ * is owned by one agreement at a time: an agreement that does not own it
+ * contributes an empty mask, and one more word of the reduction says
+ * whether every contributor owned its mask; if not, nothing is taken and all
+ * members try again. Ownership goes to the agreement with the lowest key
+ * (the parent's context id) among those in progress in the process, so the
+ * lowest one in the whole job eventually owns the mask in every member and
+ * succeeds: no livelock. Below MULTIPLE the first round always owns.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -24,7 +35,71 @@
 #include "coll/coll.h"
 #include "pt2pt/pt2pt.h"
 
-typedef uint64_t mask_t[XB_CTX_MASK_WORDS];
+static int lowest(const uint64_t *mask, uint32_t *ctx_p);
+
+/* the free-slot mask plus the "every contributor owned it" word */
+enum { AGREE_WORDS = XB_CTX_MASK_WORDS + 1 };
+typedef uint64_t mask_t[AGREE_WORDS];
+
+typedef struct claim {
+    struct claim *next;
+    uint64_t      key;
+    bool          own;
+} claim_t;
+
+static claim_t *claims;          /* agreements in progress in this process */
+static bool     mask_owned;
+
+static void claim_enter(claim_t *c, uint64_t key)
+{
+    c->key = key;
+    c->own = false;
+    c->next = claims;
+    claims = c;
+}
+
+static void claim_leave(claim_t *c)
+{
+    for (claim_t **p = &claims; *p != NULL; p = &(*p)->next)
+        if (*p == c) {
+            *p = c->next;
+            break;
+        }
+}
+
+/* Start a round: own the mask if it is free and no lower key waits. */
+static void claim_round(claim_t *c, bool member, uint64_t *mask)
+{
+    c->own = !mask_owned;
+    for (claim_t *o = claims; o != NULL && c->own; o = o->next)
+        if (o != c && o->key < c->key)
+            c->own = false;
+    if (c->own)
+        mask_owned = true;
+    if (!member)
+        memset(mask, 0xff, sizeof(mask_t));     /* restricts nothing */
+    else if (c->own)
+        memcpy(mask, xb_ctx_mask(), XB_CTX_MASK_WORDS * sizeof(uint64_t));
+    else
+        memset(mask, 0, XB_CTX_MASK_WORDS * sizeof(uint64_t));
+    mask[XB_CTX_MASK_WORDS] = c->own || !member ? ~UINT64_C(0) : 0;
+}
+
+/* End a round: true when it decided (then *ctx_p or the error is final). */
+static bool claim_done(claim_t *c, bool member, int *rc_p, const uint64_t *mask,
+                       uint32_t *ctx_p)
+{
+    bool decided = *rc_p != XB_OK || mask[XB_CTX_MASK_WORDS] != 0;
+    if (decided && *rc_p == XB_OK) {
+        *rc_p = lowest(mask, ctx_p);
+        if (*rc_p == XB_OK && member)
+            xb_ctx_take(*ctx_p);     /* before another agreement owns the mask */
+    }
+    if (c->own)
+        mask_owned = false;
+    c->own = false;
+    return decided;
+}
 
 static int lowest(const uint64_t *mask, uint32_t *ctx_p)
 {
@@ -39,23 +114,25 @@ static int lowest(const uint64_t *mask, uint32_t *ctx_p)
                       XB_CTX_SLOTS);
 }
 
-static int reduce_mask(xb_comm_t *parent, bool member, uint64_t *mask)
+static int reduce_mask(xb_comm_t *parent, uint64_t *mask)
 {
-    if (member)
-        memcpy(mask, xb_ctx_mask(), sizeof(mask_t));
-    else
-        memset(mask, 0xff, sizeof(mask_t));
     xb_datatype_t *u64 = xb_dt_from_handle(MPI_UINT64_T);
     xb_op_t *band = xb_op_from_handle(MPI_BAND);
-    return xb_coll_allreduce(MPI_IN_PLACE, mask, XB_CTX_MASK_WORDS, u64, band,
-                             parent);
+    return xb_coll_allreduce(MPI_IN_PLACE, mask, AGREE_WORDS, u64, band, parent);
 }
 
 int xb_comm_ctx_agree(xb_comm_t *parent, bool member, uint32_t *ctx_p)
 {
-    static mask_t mask;
-    int rc = reduce_mask(parent, member, mask);
-    return rc == XB_OK ? lowest(mask, ctx_p) : rc;
+    mask_t mask;
+    claim_t c;
+    int rc;
+    claim_enter(&c, parent->ctx);
+    do {
+        claim_round(&c, member, mask);
+        rc = reduce_mask(parent, mask);
+    } while (!claim_done(&c, member, &rc, mask, ctx_p));
+    claim_leave(&c);
+    return rc;
 }
 
 /* ---- over a group, on the bootstrap communicator ------------------------ */
@@ -94,7 +171,7 @@ int xb_comm_group_bcast(const xb_group_t *g, int root, int tag, void *buf,
 /* Binomial AND-reduce of the masks to group rank 0, then broadcast. */
 static int group_band(const xb_group_t *g, int tag, uint64_t *mask)
 {
-    static mask_t tmp;
+    mask_t tmp;
     int p = g->size, me = g->rank, rc = XB_OK;
     for (int m = 1; m < p && rc == XB_OK; m <<= 1) {
         if (me & m) {
@@ -103,7 +180,7 @@ static int group_band(const xb_group_t *g, int tag, uint64_t *mask)
         }
         if (me + m < p) {
             rc = boot_recv(g, me + m, tag, tmp, sizeof(mask_t));
-            for (int w = 0; w < XB_CTX_MASK_WORDS; w++)
+            for (int w = 0; w < AGREE_WORDS; w++)
                 mask[w] &= tmp[w];
         }
     }
@@ -112,10 +189,16 @@ static int group_band(const xb_group_t *g, int tag, uint64_t *mask)
 
 int xb_comm_ctx_agree_group(const xb_group_t *g, int tag, uint32_t *ctx_p)
 {
-    static mask_t mask;
-    memcpy(mask, xb_ctx_mask(), sizeof(mask_t));
-    int rc = group_band(g, tag, mask);
-    return rc == XB_OK ? lowest(mask, ctx_p) : rc;
+    mask_t mask;
+    claim_t c;
+    int rc;
+    claim_enter(&c, (UINT64_C(1) << 32) | (uint32_t)tag);   /* after every comm */
+    do {
+        claim_round(&c, true, mask);
+        rc = group_band(g, tag, mask);
+    } while (!claim_done(&c, true, &rc, mask, ctx_p));
+    claim_leave(&c);
+    return rc;
 }
 
 /* ---- two groups joined by leaders ------------------------------------------ */
@@ -145,16 +228,23 @@ int xb_comm_ctx_agree_inter2(xb_comm_t *local, bool member, int leader,
                              xb_comm_t *peer, int peer_rank, int tag,
                              uint32_t *ctx_p)
 {
-    static mask_t mask, theirs;
-    int rc = reduce_mask(local, member, mask);
-    if (rc == XB_OK && local->rank == leader) {
-        rc = xb_comm_exchange(peer, peer_rank, tag, mask, sizeof(mask_t), theirs,
-                              sizeof(mask_t));
-        for (int w = 0; w < XB_CTX_MASK_WORDS; w++)
-            mask[w] &= theirs[w];
-    }
-    if (rc == XB_OK)
-        rc = xb_coll_bcast(mask, XB_CTX_MASK_WORDS, xb_dt_from_handle(MPI_UINT64_T),
-                           leader, local);
-    return rc == XB_OK ? lowest(mask, ctx_p) : rc;
+    mask_t mask, theirs;
+    claim_t c;
+    int rc;
+    claim_enter(&c, local->ctx);    /* the two sides' keys differ (threads.md) */
+    do {
+        claim_round(&c, member, mask);
+        rc = reduce_mask(local, mask);
+        if (rc == XB_OK && local->rank == leader) {
+            rc = xb_comm_exchange(peer, peer_rank, tag, mask, sizeof(mask_t), theirs,
+                                  sizeof(mask_t));
+            for (int w = 0; w < AGREE_WORDS; w++)
+                mask[w] &= theirs[w];
+        }
+        if (rc == XB_OK)
+            rc = xb_coll_bcast(mask, AGREE_WORDS, xb_dt_from_handle(MPI_UINT64_T),
+                               leader, local);
+    } while (!claim_done(&c, member, &rc, mask, ctx_p));
+    claim_leave(&c);
+    return rc;
 }

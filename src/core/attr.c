@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "core/attr.h"
+#include "util/xb_mt.h"
 #include "core/errhandler.h"
 
 typedef struct {
@@ -108,6 +109,7 @@ static int call_delete(xb_attr_kind_t kind, keyval_t *k, void *handle, int keyva
     if ((uintptr_t)k->del <= 1)          /* MPI_*_NULL_DELETE_FN */
         return XB_OK;
     int code;
+    xb_mutex_t *held = xb_cb_begin();    /* no lock across a user callback */
     switch (kind) {
     case XB_ATTR_COMM:
         code = ((MPI_Comm_delete_attr_function *)(void *)k->del)(
@@ -122,6 +124,7 @@ static int call_delete(xb_attr_kind_t kind, keyval_t *k, void *handle, int keyva
             (MPI_Win)handle, keyval, val, k->extra);
         break;
     }
+    xb_cb_end(held);
     return code == MPI_SUCCESS ? XB_OK : cb_error("delete", keyval, code);
 }
 
@@ -138,6 +141,7 @@ static int call_copy(xb_attr_kind_t kind, keyval_t *k, void *handle, int keyval,
         return XB_OK;
     }
     int code;
+    xb_mutex_t *held = xb_cb_begin();
     switch (kind) {
     case XB_ATTR_COMM:
         code = ((MPI_Comm_copy_attr_function *)(void *)k->copy)(
@@ -152,6 +156,7 @@ static int call_copy(xb_attr_kind_t kind, keyval_t *k, void *handle, int keyval,
             (MPI_Win)handle, keyval, k->extra, in, (void *)out, flag);
         break;
     }
+    xb_cb_end(held);
     if (code != MPI_SUCCESS) {
         *flag = 0;
         return cb_error("copy", keyval, code);

@@ -11,6 +11,7 @@
 #include "core/errhandler.h"
 #include "core/session.h"
 #include "runtime/runtime.h"
+#include "util/xb_mt.h"
 
 #define PREDEF_FIRST ((uintptr_t)MPI_ERRORS_ARE_FATAL)
 
@@ -120,7 +121,9 @@ void xb_errh_invoke_comm(xb_comm_t *comm, int code, const char *msg)
         MPI_Comm h = comm->handle;
         int c = code;
         xb_errhandler_retain(e);   /* the user may free it inside */
+        xb_mutex_t *held = xb_cb_begin();   /* no lock across a user callback */
         ((MPI_Comm_errhandler_function *)(void *)e->fn)(&h, &c);
+        xb_cb_end(held);
         xb_errhandler_release(e);
         return;
     }
@@ -195,6 +198,8 @@ void xb_errh_invoke_session(xb_session_t *s, int code, const char *msg)
     MPI_Session h = s->handle;
     int c = code;
     xb_errhandler_retain(e);
+    xb_mutex_t *held = xb_cb_begin();
     ((MPI_Session_errhandler_function *)(void *)e->fn)(&h, &c);
+    xb_cb_end(held);
     xb_errhandler_release(e);
 }

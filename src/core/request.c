@@ -5,8 +5,8 @@
  *
  * The pool is a free list refilled by slabs of XB_REQ_SLAB requests (the
  * slow path, out of line); slabs are kept on a list and freed at finalize.
- * Issue 2 has one progress context, so one pool; it is protected by the
- * progress lock (a no-op hook until MPI_THREAD_MULTIPLE).
+ * There is one progress context, so one pool; it is protected by the
+ * progress lock (taken under MPI_THREAD_MULTIPLE only).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -91,17 +91,20 @@ MPI_Request xb_request_to_handle(xb_request_t *r)
     return r == NULL ? MPI_REQUEST_NULL : (MPI_Request)r;
 }
 
+void (*xb_request_mt_completed)(void);
+
 void xb_request_complete(xb_request_t *r)
 {
     if (r->persistent)
         r->active = 0;
     if (r->on_complete != NULL)
         r->on_complete(r);
-    if (r->flags & (XB_REQ_F_AUTOFREE | XB_REQ_F_USERFREED)) {
+    if (r->flags & (XB_REQ_F_AUTOFREE | XB_REQ_F_USERFREED))
         xb_request_free(r);
-        return;
-    }
-    atomic_store_explicit(&r->done, 1, memory_order_release);
+    else
+        atomic_store_explicit(&r->done, 1, memory_order_release);
+    if (XB_UNLIKELY(xb_request_mt_completed != NULL))
+        xb_request_mt_completed();
 }
 
 /* ---- statuses -------------------------------------------------------------- */

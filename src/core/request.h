@@ -27,8 +27,10 @@
  * the standard lets pending operations finish, so the comm layer defers the
  * actual free while requests are pending (issue 2 frees at finalize).
  *
- * Threading: called with the progress lock held (a no-op in issue 2), except
- * xb_request_is_done() which is lock-free.
+ * Threading: called with the progress lock held (under MPI_THREAD_MULTIPLE;
+ * docs/design/threads.md), except xb_request_is_done() which is lock-free.
+ * Under MULTIPLE, xb_request_complete calls xb_request_mt_completed (set by
+ * the progress layer) so threads asleep waiting are woken.
  *
  * MPI_Status (MPI 5.0 ABI: 8 ints). MPI_SOURCE, MPI_TAG, MPI_ERROR are the
  * first three; of the five internal ints we use:
@@ -159,6 +161,8 @@ static inline bool xb_request_is_done(const xb_request_t *req)
 /* Marks the request complete (release store), runs on_complete, frees it if
  * XB_REQ_F_AUTOFREE or XB_REQ_F_USERFREED is set. Status must be final. */
 void xb_request_complete(xb_request_t *req);
+/* Set by the progress layer when MULTIPLE locking is on, else NULL. */
+extern void (*xb_request_mt_completed)(void);
 
 /* ---- statuses -------------------------------------------------------------- */
 /* The empty status (MPI_PROC_NULL, inactive requests): source MPI_PROC_NULL,

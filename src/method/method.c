@@ -35,6 +35,7 @@
 #include <time.h>
 #include "method/method_int.h"
 #include "runtime/tunable.h"
+#include "util/xb_mt.h"
 
 XB_TUNABLE(METHODS, XB_TT_STRING, "self,shm,tcp", XB_TL_USER,
            "Methods allowed, in the order the per-peer rule tries them "
@@ -360,8 +361,27 @@ bool xb_method_crowded(void)
     return false;
 }
 
+void xb_method_wake(void)
+{
+    if (blockable >= 0 && registry[blockable].ops->wake != NULL)
+        registry[blockable].ops->wake(&registry[blockable]);
+}
+
+bool xb_method_can_wake(void)
+{
+    return blockable >= 0 && registry[blockable].ops->wake != NULL;
+}
+
 void xb_method_block(int timeout_ms)
 {
+    if (blockable >= 0 && blockable2 >= 0 && xb_mt_on) {
+        /* MPI_THREAD_MULTIPLE: no lock here, so only sleep, in a slice of
+         * the cheap method; the caller polls both. */
+        xb_method_t *a = &registry[blockable];
+        int slice = (int)xb_tn_TCP_MIXED_SLEEP_MS.v.i;
+        a->ops->block(a, slice < 1 ? 1 : slice < timeout_ms ? slice : timeout_ms);
+        return;
+    }
     if (blockable >= 0 && blockable2 >= 0) {
         /* shm (first in rule order) and tcp: sleep on the futex in slices,
          * then look at the sockets without waiting. */

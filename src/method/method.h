@@ -120,6 +120,11 @@ typedef struct xb_method_ops {
      * timeout_ms passed. Returns at once if something is already pending.
      * Senders wake a sleeping peer (futex/eventfd), never the other way. */
     void (*block)(xb_method_t *m, int timeout_ms);
+    /* Optional: make a block() of this process return now (another thread
+     * of the process completed something; MPI_THREAD_MULTIPLE). Under
+     * MULTIPLE, block() runs without the lock and must only sleep: it may
+     * not move messages (the next progress(), under the lock, does). */
+    void (*wake)(xb_method_t *m);
     /* Optional: the barrier of all local ranks of the job on this node
      * (shm: through its segment). arrive() counts this process in and
      * returns a ticket; released(ticket) is true once every local rank has
@@ -168,6 +173,10 @@ void xb_method_block(int timeout_ms);
 /* A waiting rank's CPU is shared with a peer that has work (crowded above,
  * of any enabled method): the wait should yield the CPU between polls. */
 bool xb_method_crowded(void);
+/* Wake this process's thread that sleeps in xb_method_block (another thread
+ * completed a request); can_wake: the sleeping method has a wake(). */
+void xb_method_wake(void);
+bool xb_method_can_wake(void);
 /* The node barrier (node_arrive above) of the first enabled method that has
  * one; without one the caller uses a message-based barrier. */
 bool     xb_method_has_node_barrier(void);

@@ -16,7 +16,7 @@
 #include <stdio.h>
 #include <time.h>
 #include <unistd.h>
-#include "progress/progress.h"
+#include "progress/progress_int.h"
 #include "method/method.h"
 #include "runtime/runtime.h"
 #include "runtime/tunable.h"
@@ -50,22 +50,7 @@ XB_TUNABLE(SPIN_POLLS_OVERSUB, XB_TT_INT, "64", XB_TL_TUNER,
 XB_TUNABLE(SLEEP_MS, XB_TT_INT, "20", XB_TL_DEV,
            "Longest sleep of a waiting rank between two polls, in milliseconds (a sender wakes it sooner)");
 
-enum { XB_PROGRESS_HOOKS = 4 };
-
-struct xb_progress {
-    xb_progress_hook_t hooks[XB_PROGRESS_HOOKS];
-    const int         *armed[XB_PROGRESS_HOOKS];
-    int                nhooks;
-    int                backlog;     /* operations queued for retry */
-    int                spin;        /* oversubscribed: polls before sleeping */
-    bool               yield;       /* oversubscribed: yield between polls */
-    uint64_t           spin_ns;     /* otherwise: time spent polling        */
-    uint64_t           spin_busy_ns; /* ... while the machine is busy        */
-    uint64_t           busy_until;  /* clock until which it counts as busy */
-    int                sleep_ms;
-};
-
-static xb_progress_t the_ctx;
+xb_progress_t the_ctx;
 
 xb_progress_t *xb_progress_default(void) { return &the_ctx; }
 
@@ -95,6 +80,7 @@ int xb_progress_init(void)
     the_ctx.sleep_ms = (int)xb_tn_SLEEP_MS.v.i;
     if (the_ctx.sleep_ms < 1)
         the_ctx.sleep_ms = 1;
+    xb_progress_mt_init(&the_ctx);
     return XB_OK;
 }
 
@@ -122,7 +108,7 @@ int xb_progress_poll(xb_progress_t *pc)
     return n;
 }
 
-static void describe(const xb_request_t *r, char *buf, size_t len)
+void xb_progress_describe(const xb_request_t *r, char *buf, size_t len)
 {
     /* odd context ids carry collective traffic (core.h) */
     const char *fn = r->fn != NULL ? r->fn
@@ -160,29 +146,42 @@ static bool spin_until(xb_progress_t *pc, bool (*ready)(void *), void *arg)
      * rendezvous sends, bench/bw.c) that kept moving went to sleep 100 us
      * after it began, and then paid a futex wake-up per message, and so
      * did its peer (bw 32 KiB 2.6 vs 8.5 GB/s for Open MPI, 2026-11-23). */
-    uint64_t end = 0, last = 0;
-    bool moved = false;
+    xb_spin_t sp = { 0, 0, false };
     for (unsigned i = 0;; i++) {
         if (ready(arg))
             return true;
         if (xb_progress_poll(pc) > 0)
-            moved = true;
-        /* A peer that shares our CPU (the machine is busy) cannot run
-         * while we spin: let it (~1 ns per poll; shm_wait.c). */
-        if ((i & 15) == 15 && xb_method_crowded())
-            sched_yield();
-        if ((i & 63) == 63) {               /* a clock read every 64 polls */
-            uint64_t t = now_ns();
-            if (!moved && last != 0 && t - last > PREEMPTED_NS)
-                pc->busy_until = t + BUSY_HOLD_NS;
-            last = t;
-            if (end == 0 || moved)
-                end = t + (t < pc->busy_until ? pc->spin_busy_ns : pc->spin_ns);
-            else if (t >= end)
-                return ready(arg);
-            moved = false;
-        }
+            sp.moved = true;
+        if (xb_progress_spin_done(pc, i, &sp))
+            return ready(arg);
     }
+}
+
+/* The spin budget after poll number i (see spin_until; sp->moved: a poll
+ * made progress since the last look at the clock). Also the two guards of
+ * a busy machine (docs/design/progress.md): a peer that shares our CPU
+ * cannot run while we spin, so yield to it (single-threaded waits only:
+ * an MT waiter holds the lock here); and 64 polls without progress that
+ * took more than PREEMPTED_NS mean we were preempted, so the budget is
+ * XB_SPIN_BUSY_US for the next BUSY_HOLD_NS. */
+bool xb_progress_spin_done(xb_progress_t *pc, unsigned i, xb_spin_t *sp)
+{
+    if (pc->yield)
+        return (int)i >= pc->spin;
+    if ((i & 15) == 15 && !xb_mt_on && xb_method_crowded())
+        sched_yield();
+    if ((i & 63) != 63)                     /* a clock read every 64 polls */
+        return false;
+    uint64_t t = now_ns();
+    if (!sp->moved && sp->last != 0 && t - sp->last > PREEMPTED_NS)
+        pc->busy_until = t + BUSY_HOLD_NS;
+    sp->last = t;
+    if (sp->end == 0 || sp->moved)
+        sp->end = t + (t < pc->busy_until ? pc->spin_busy_ns : pc->spin_ns);
+    else if (t >= sp->end)
+        return true;
+    sp->moved = false;
+    return false;
 }
 
 /* The sleep phase: poll, and sleep in the method when nothing happened. */
@@ -203,6 +202,10 @@ static void sleep_until(xb_progress_t *pc, bool (*ready)(void *), void *arg,
 int xb_progress_wait_until(xb_progress_t *pc, bool (*ready)(void *), void *arg,
                            const char *what)
 {
+    if (XB_UNLIKELY(xb_mt_on)) {
+        xb_progress_mt_wait(pc, ready, arg, what);
+        return XB_OK;
+    }
     if (!spin_until(pc, ready, arg))
         sleep_until(pc, ready, arg, what);
     return XB_OK;
@@ -212,10 +215,16 @@ static bool req_ready(void *arg) { return xb_request_is_done(arg); }
 
 XB_NOINLINE static int wait_slow(xb_progress_t *pc, xb_request_t *r)
 {
+    if (XB_UNLIKELY(xb_mt_on)) {
+        char what[200];
+        xb_progress_describe(r, what, sizeof(what));
+        xb_progress_mt_wait(pc, req_ready, r, what);
+        return XB_OK;
+    }
     if (spin_until(pc, req_ready, r))
         return XB_OK;
     char what[200];                 /* only for a wait that goes to sleep */
-    describe(r, what, sizeof(what));
+    xb_progress_describe(r, what, sizeof(what));
     sleep_until(pc, req_ready, r, what);
     return XB_OK;
 }
@@ -247,7 +256,8 @@ int xb_request_status_rc(const xb_request_t *r)
 int xb_progress_wait(xb_progress_t *pc, xb_request_t *r)
 {
     if (!xb_request_is_done(r)) {
-        xb_progress_poll(pc);
+        if (XB_LIKELY(!xb_mt_on))
+            xb_progress_poll(pc);
         if (!xb_request_is_done(r))
             wait_slow(pc, r);
     }

@@ -5,11 +5,17 @@
  *
  * A progress context (xb_progress_t) owns the lock that protects
  * communication state, the request pool and the polling of the methods.
- * Issue 2 has exactly one (xb_progress_default()), but functions take it
+ * There is exactly one (xb_progress_default()), but functions take it
  * explicitly so more contexts (per-communicator VCIs) can come later without
- * changing signatures. The lock is a no-op hook in issue 2
- * (MPI_THREAD_MULTIPLE is a later issue): xb_progress_lock/unlock mark where
- * it will be taken.
+ * changing signatures.
+ *
+ * Threading (docs/design/threads.md). Under MPI_THREAD_MULTIPLE (xb_mt_on,
+ * util/xb_mt.h) the context's lock is the critical section the generated
+ * bindings take around every call, so every function here is called with it
+ * held. Waiting releases it: at most one waiting thread polls (the poller,
+ * which also sleeps in the method), the others sleep on the context's futex
+ * until a completion wakes them (progress_mt.c). Below MULTIPLE the lock
+ * operations are one predicted branch.
  *
  * Polling. xb_progress_poll() polls every method (xb_method_progress_all())
  * and then runs the hooks registered by upper layers (pt2pt retries its
@@ -33,6 +39,7 @@
 
 #include "util/xb_common.h"
 #include "core/request.h"
+#include "util/xb_mt.h"
 
 typedef struct xb_progress xb_progress_t;
 
@@ -47,8 +54,20 @@ void xb_progress_fini(void);
  * so an idle poll does not call it. */
 int  xb_progress_hook_add(xb_progress_hook_t hook, const int *armed);
 
-static inline void xb_progress_lock(xb_progress_t *pc)   { (void)pc; }
-static inline void xb_progress_unlock(xb_progress_t *pc) { (void)pc; }
+/* The context's lock, for code that runs outside a binding call (the lock
+ * of the one context is the bindings' lock, util/xb_mt.h). */
+static inline void xb_progress_lock(xb_progress_t *pc)   { (void)pc; (void)xb_cs_enter(); }
+static inline void xb_progress_unlock(xb_progress_t *pc) { (void)pc; xb_cs_exit(xb_mt_on); }
+
+/* The asynchronous progress thread (XB_ASYNC_PROGRESS): wanted() tells init
+ * to turn the internal locking on; start() after init, stop() in
+ * MPI_Finalize (with the lock held; it drops it while it joins). */
+bool xb_progress_async_wanted(void);
+/* Turn the MULTIPLE locking on (init, before other threads may call MPI)
+ * or off (the end of MPI_Finalize). */
+void xb_progress_threads(bool on);
+int  xb_progress_async_start(void);
+void xb_progress_async_stop(void);
 
 /* One round of polling; returns the number of events handled. */
 int  xb_progress_poll(xb_progress_t *pc);

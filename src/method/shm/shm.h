@@ -185,8 +185,10 @@ void    *xb_shm_node_slot(xb_method_t *m, int parity, int local, size_t *size);
 /* The barrier this rank waits in was released (block's re-check). */
 static inline bool xb_shm_node_pending(const xb_shm_t *st)
 {
-    return st->bar_waiting &&
-           __atomic_load_n(&st->node->gen, __ATOMIC_ACQUIRE) != st->bar_gen;
+    /* atomic: block() reads them without the lock (MPI_THREAD_MULTIPLE) */
+    return __atomic_load_n(&st->bar_waiting, __ATOMIC_RELAXED) &&
+           __atomic_load_n(&st->node->gen, __ATOMIC_ACQUIRE) !=
+               __atomic_load_n(&st->bar_gen, __ATOMIC_RELAXED);
 }
 
 /* shm_cma.c */

@@ -28,6 +28,7 @@
 #include <unistd.h>
 #include "method/shm/shm.h"
 #include "runtime/tunable.h"
+#include "util/xb_mt.h"
 
 XB_TUNABLE_DECL(SHM_RING_SIZE);
 
@@ -355,8 +356,31 @@ int xb_shm_poll(xb_shm_t *st)
     return 0;
 }
 
+/* Under MPI_THREAD_MULTIPLE block() runs without the lock while another
+ * thread polls, so it reads only what the consumer publishes atomically:
+ * the shared head (behind a PAD record it has skipped, look past it). */
+static bool ring_pending_mt(const xb_shm_rx_t *rx)
+{
+    uint64_t h = __atomic_load_n(rx->head_sh, __ATOMIC_ACQUIRE);
+    uint64_t w = __atomic_load_n((const uint64_t *)(rx->data + (h & rx->mask)),
+                                 __ATOMIC_ACQUIRE);
+    if (w != 0 && XB_SHM_W_KIND(w) == XB_SHM_REC_PAD) {
+        h += rx->mask + 1 - (h & rx->mask);
+        w = __atomic_load_n((const uint64_t *)(rx->data + (h & rx->mask)), __ATOMIC_ACQUIRE);
+    }
+    return w != 0;
+}
+
 bool xb_shm_pending(xb_shm_t *st)
 {
+    if (xb_mt_on) {
+        if (xb_shm_node_pending(st))
+            return true;
+        for (int k = 0; k < st->nin; k++)
+            if (ring_pending_mt(&st->in[k].rx))
+                return true;
+        return false;
+    }
     if (xb_shm_node_pending(st))
         return true;
     for (int k = 0; k < st->nin; k++)
@@ -378,6 +402,14 @@ static void shm_block(xb_method_t *m, int timeout_ms)
 static bool shm_crowded(xb_method_t *m)
 {
     return m->priv != NULL && xb_shm_crowded(m->priv);
+}
+
+/* Another thread of this process wakes our block() (MPI_THREAD_MULTIPLE). */
+static void shm_wake(xb_method_t *m)
+{
+    xb_shm_t *st = m->priv;
+    if (st->my_ctl != NULL)
+        xb_shm_wake(st, st->my_ctl);
 }
 
 int xb_shm_probe(const char **why)
@@ -435,6 +467,7 @@ const xb_method_ops_t xb_shm_ops = {
     .crowded = shm_crowded,
     .progress = shm_progress,
     .block = shm_block,
+    .wake = shm_wake,
     .node_arrive = xb_shm_node_arrive,
     .node_released = xb_shm_node_released,
     .node_slot = xb_shm_node_slot,

@@ -45,8 +45,8 @@ uint32_t xb_shm_node_arrive(xb_method_t *m)
         return 0;
     xb_shm_node_t *n = st->node;
     uint32_t g = __atomic_load_n(&n->gen, __ATOMIC_ACQUIRE);
-    st->bar_gen = g;
-    st->bar_waiting = true;
+    __atomic_store_n(&st->bar_gen, g, __ATOMIC_RELAXED);
+    __atomic_store_n(&st->bar_waiting, true, __ATOMIC_RELAXED);
     /* acq_rel: the last one in sees everything the others did before */
     if (__atomic_fetch_add(&n->arrived, 1, __ATOMIC_ACQ_REL) == (uint32_t)st->nlocal - 1) {
         __atomic_store_n(&n->arrived, 0, __ATOMIC_RELAXED);
@@ -80,7 +80,7 @@ bool xb_shm_node_released(xb_method_t *m, uint32_t ticket)
         return true;
     if (__atomic_load_n(&st->node->gen, __ATOMIC_ACQUIRE) == ticket)
         return false;
-    st->bar_waiting = false;
+    __atomic_store_n(&st->bar_waiting, false, __ATOMIC_RELAXED);
     return true;
 }
 

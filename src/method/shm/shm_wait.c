@@ -71,6 +71,7 @@
 #include <linux/membarrier.h>
 #include "method/shm/shm.h"
 #include "runtime/tunable.h"
+#include "util/xb_mt.h"
 
 XB_TUNABLE(SHM_ASYM_FENCE, XB_TT_BOOL, "on", XB_TL_TUNER,
            "Senders skip the memory fence of the wake-up handshake; sleepers "
@@ -126,14 +127,18 @@ void xb_shm_block(xb_shm_t *st, int timeout_ms)
 {
     xb_shm_ctl_t *me = st->my_ctl;
     if (me == NULL) {
-        /* No node segment (alone on the node): nothing can wake us. */
+        /* No node segment (alone on the node): nothing can wake us (so
+         * under MPI_THREAD_MULTIPLE, where other threads may complete
+         * what we wait for, nap 1 ms at most). */
+        if (xb_mt_on && timeout_ms > 1)
+            timeout_ms = 1;
         struct timespec ts = { timeout_ms / 1000, (timeout_ms % 1000) * 1000000L };
         nanosleep(&ts, NULL);
         return;
     }
     /* In a node barrier, sleep on the node's bell: the last one in rings it
      * once for everybody; senders ring it too (xb_shm_wake). */
-    bool bell = st->bar_waiting;
+    bool bell = __atomic_load_n(&st->bar_waiting, __ATOMIC_RELAXED);
     uint32_t *word = bell ? &st->node->bell : &me->wake;
     uint32_t w = __atomic_load_n(word, __ATOMIC_ACQUIRE);
     __atomic_store_n(&me->sleeping, bell ? XB_SHM_SLEEP_BELL : XB_SHM_SLEEP_CTL,
@@ -145,7 +150,10 @@ void xb_shm_block(xb_shm_t *st, int timeout_ms)
     if (can_membarrier && membarrier(MEMBARRIER_CMD_GLOBAL_EXPEDITED) != 0 &&
         timeout_ms > 1)
         timeout_ms = 1;   /* a wake-up may be missed: sleep in short naps */
-    xb_ep_t *full = st->full_ep;
+    /* Under MPI_THREAD_MULTIPLE block() runs without the lock while other
+     * threads send: it only sleeps (the caller's timeout is short while
+     * sends wait for room), it does not look at full_ep. */
+    xb_ep_t *full = xb_mt_on ? NULL : st->full_ep;
     if (full != NULL &&
         __atomic_load_n(full->tx.head, __ATOMIC_ACQUIRE) != full->full_head) {
         st->full_ep = NULL;       /* space was released: let the caller retry */

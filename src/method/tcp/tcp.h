@@ -81,7 +81,7 @@ typedef struct tcp_verdict {
     uint32_t accept;       /* 1 accepted, 0 the other connection wins */
 } tcp_verdict_t;
 
-enum { TCP_K_LISTEN = 1, TCP_K_PEER = 2, TCP_K_ACCEPT = 3 };
+enum { TCP_K_LISTEN = 1, TCP_K_PEER = 2, TCP_K_ACCEPT = 3, TCP_K_WAKE = 4 };
 enum { TCP_IDLE, TCP_CONNECTING, TCP_HELLO, TCP_WAITING, TCP_UP, TCP_CLOSED };
 
 /* A queued outgoing message (or raw handshake bytes). */
@@ -135,6 +135,8 @@ typedef struct xb_tcp {
     xb_method_t   *m;
     const xb_rt_info_t *rt;
     int            epfd;
+    int            wake_kind;     /* TCP_K_WAKE: epoll dispatch of wakefd   */
+    int            wakefd;        /* eventfd: another thread wakes block()  */
     tcp_listener_t lis[XB_TCP_MAX_ADDRS];
     int            nlis;
     tcp_peer_t   **peers;        /* [size], created on first need         */

@@ -25,11 +25,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/epoll.h>
+#include <sys/eventfd.h>
 #include <sys/random.h>
 #include <sys/socket.h>
 #include <unistd.h>
 #include "method/tcp/tcp.h"
 #include "runtime/tunable.h"
+#include "util/xb_mt.h"
 
 XB_TUNABLE_DECL(TCP_IF);
 XB_TUNABLE(TCP_EAGER_MAX, XB_TT_SIZE, "64k", XB_TL_TUNER,
@@ -91,6 +93,7 @@ static int tcp_init(xb_method_t *m, const xb_rt_info_t *rt, const char **why)
     st->m = m;
     st->rt = rt;
     st->epfd = -1;
+    st->wakefd = -1;
     m->caps.eager_max = xb_tn_TCP_EAGER_MAX.v.size;
     m->caps.frag_max = xb_tn_TCP_FRAG_MAX.v.size < 4096 ? 4096 : xb_tn_TCP_FRAG_MAX.v.size;
     if (m->caps.frag_max > (1u << 30))
@@ -107,10 +110,14 @@ static int tcp_init(xb_method_t *m, const xb_rt_info_t *rt, const char **why)
         return fail_why(why);
     st->peers = calloc((size_t)rt->size, sizeof(*st->peers));
     st->epfd = epoll_create1(EPOLL_CLOEXEC);
-    if (st->peers == NULL || st->epfd < 0) {
-        xb_err_sys(XB_ERR_OTHER, errno, "epoll_create1");
+    st->wake_kind = TCP_K_WAKE;
+    st->wakefd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+    if (st->peers == NULL || st->epfd < 0 || st->wakefd < 0) {
+        xb_err_sys(XB_ERR_OTHER, errno, "epoll_create1/eventfd");
         goto err_free;
     }
+    if (xb_tcp_epoll(st, EPOLL_CTL_ADD, st->wakefd, &st->wake_kind, false) != XB_OK)
+        goto err_free;
     if (xb_tcp_listen(st) != XB_OK)
         goto err_free;
     for (int i = 0; i < st->nlis; i++)
@@ -124,6 +131,8 @@ err_free:
     close_listeners(st);
     if (st->epfd >= 0)
         close(st->epfd);
+    if (st->wakefd >= 0)
+        close(st->wakefd);
     free(st->peers);
     st->peers = NULL;
     st->epfd = -1;
@@ -214,9 +223,11 @@ static void tcp_fini(xb_method_t *m)
         xb_tcp_accept_close(st, st->accepts, NULL);
     close_listeners(st);
     close(st->epfd);
+    close(st->wakefd);
     free(st->peers);
     st->peers = NULL;
     st->epfd = -1;
+    st->wakefd = -1;
     m->priv = NULL;
 }
 
@@ -267,6 +278,12 @@ static int tcp_send_am(xb_ep_t *ep, uint8_t am_id, const void *hdr, size_t hdr_l
 static int handle(xb_tcp_t *st, const struct epoll_event *ev)
 {
     int kind = *(const int *)ev->data.ptr;
+    if (kind == TCP_K_WAKE) {
+        uint64_t v;
+        ssize_t r = read(st->wakefd, &v, sizeof(v));
+        (void)r;
+        return 0;
+    }
     if (kind == TCP_K_LISTEN) {
         xb_tcp_accept_ready(st, ev->data.ptr);
         return 0;
@@ -318,6 +335,19 @@ static int tcp_progress(xb_method_t *m)
 static void tcp_block(xb_method_t *m, int timeout_ms)
 {
     xb_tcp_t *st = m->priv;
+    if (xb_mt_on) {
+        /* MPI_THREAD_MULTIPLE: called without the lock, so only wait for an
+         * event (level-triggered: the next poll, under the lock, handles it),
+         * or for the wake-up eventfd (tcp_wake). */
+        struct epoll_event ev[1];
+        if (epoll_wait(st->epfd, ev, 1, timeout_ms > 1000 ? 1000 : timeout_ms) == 1 &&
+            ev[0].data.ptr == &st->wake_kind) {
+            uint64_t v;
+            ssize_t r = read(st->wakefd, &v, sizeof(v));
+            (void)r;
+        }
+        return;
+    }
     if (st->accepts != NULL && timeout_ms > 1000)
         timeout_ms = 1000;        /* look at hello deadlines now and then */
     poll_events(st, timeout_ms);
@@ -393,6 +423,15 @@ unsigned long xb_tcp_rejected(void)
     return xb_tcp.rejected;
 }
 
+/* Another thread wakes a block() (MPI_THREAD_MULTIPLE). */
+static void tcp_wake(xb_method_t *m)
+{
+    xb_tcp_t *st = m->priv;
+    uint64_t one = 1;
+    ssize_t r = write(st->wakefd, &one, sizeof(one));
+    (void)r;
+}
+
 const xb_method_ops_t xb_tcp_ops = {
     .name = "tcp",
     .init = tcp_init,
@@ -407,4 +446,5 @@ const xb_method_ops_t xb_tcp_ops = {
     .progress = tcp_progress,
     .block = tcp_block,
     .peer_hint = xb_tcp_peer_hint,
+    .wake = tcp_wake,
 };

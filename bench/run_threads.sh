@@ -1,0 +1,76 @@
+#!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright (c) 2026 The Crossbar authors
+#
+# bench/run_threads.sh - multithreaded MPI, Crossbar vs Open MPI vs MPICH,
+# side by side (bench/threads.c, 2 ranks): 8-byte ping-pong latency and
+# message rate with T = 1, 2, 4 threads per rank (each pair on its own
+# communicator and tag), T = 1 at MPI_THREAD_SINGLE too (the cost of
+# MULTIPLE), and the fraction of a 4 MiB Isend/Irecv hidden behind
+# computation without and with a progress thread (XB_ASYNC_PROGRESS=1 for
+# Crossbar, MPIR_CVAR_ASYNC_PROGRESS=1 for MPICH; Open MPI has no such
+# switch, so its two rows are the same thing). Interleaved, the order
+# rotating every round; one markdown table (bench/table.py).
+#
+#   sh bench/run_threads.sh                  ~3 minutes
+#   BENCH_ROUNDS=1 BENCH_QUICK=1 sh bench/run_threads.sh   a quick smoke run
+# Environment: XB_BUILD_DIR (default build), BENCH_OUT (default
+# <build>/bench-threads), BENCH_ROUNDS (3), BENCH_QUICK (0), BENCH_IMPLS.
+set -eu
+here=$(cd -P -- "$(dirname -- "$0")" && pwd -P)
+root=$(dirname -- "$here")
+build=${XB_BUILD_DIR:-$root/build}
+out=${BENCH_OUT:-$build/bench-threads}
+rounds=${BENCH_ROUNDS:-3}
+quick=""
+[ "${BENCH_QUICK:-0}" = 1 ] && quick="-q"
+impls=${BENCH_IMPLS:-"crossbar openmpi mpich"}
+python=${PYTHON:-python3}
+
+. "$here/lib.sh"
+
+rm -rf "$out/raw"
+mkdir -p "$out/raw"
+build_all threads
+echo "bench: implementations:$have; $rounds round(s)" >&2
+
+# run IMPL NAME ARGS... -> raw/IMPL__NAME__NP__ROUND.txt (NP: $np, default 2)
+run() {
+    impl=$1 name=$2
+    shift 2
+    n=${np:-2}
+    f="$out/raw/${impl}__${name}__${n}__${round}.txt"
+    # shellcheck disable=SC2046
+    if ! timeout -k 5 60 $(run_of "$impl") -n "$n" "$out/$impl/threads" $quick "$@" \
+            >"$f" 2>"$f.err"; then
+        echo "bench: $impl $name failed (see $f.err)" >&2
+    fi
+}
+
+round=1
+while [ $round -le "$rounds" ]; do
+    order=$(echo $have | awk -v r=$round '{n=NF; for(i=0;i<n;i++) printf "%s ", $(((i+r-1)%n)+1)}')
+    echo "bench: round $round: $order" >&2
+    for impl in $order; do np=1 run "$impl" self-single -k self -s; done
+    for impl in $order; do np=1 run "$impl" self -k self; done
+    for k in lat rate; do
+        for impl in $order; do run "$impl" "$k-T1-single" -k $k -T 1 -s; done
+        for t in 1 2 4; do
+            for impl in $order; do run "$impl" "$k-T$t" -k $k -T $t; done
+        done
+    done
+    for impl in $order; do run "$impl" overlap -k overlap; done
+    for impl in $order; do
+        XB_ASYNC_PROGRESS=1 MPIR_CVAR_ASYNC_PROGRESS=1 run "$impl" overlap-async -k overlap
+    done
+    round=$((round + 1))
+done
+
+{
+    echo "Measured $(date -u '+%Y-%m-%d %H:%M UTC') on $(uname -srm);" \
+         "$(nproc) CPUs ($(sed -n 's/^model name[^:]*: //p' /proc/cpuinfo | head -1));" \
+         "load average $(cut -d' ' -f1-3 /proc/loadavg); $rounds round(s)."
+    echo
+    "$python" "$here/table.py" "$out/raw"
+} | tee "$out/table.md"
+echo "bench: table written to $out/table.md" >&2

@@ -1,0 +1,248 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* Copyright (c) 2026 The Crossbar authors */
+/*
+ * threads.c - multithreaded MPI (plain MPI + pthreads; builds with any mpicc:
+ * `mpicc -O2 -pthread -o threads threads.c`). Two ranks.
+ *
+ *   -k lat -T N     ping-pong of 8-byte messages by N threads per rank at
+ *                   once, each pair on its own communicator and tag: the
+ *                   one-way time seen by a thread, in microseconds
+ *   -k rate -T N    message rate: N threads per rank each stream windows of
+ *                   64 8-byte messages to their partner (own communicator,
+ *                   own tag): aggregate millions of messages per second
+ *   -k overlap      4 MiB Isend/Irecv, then compute (no MPI calls) for as
+ *                   long as the transfer alone takes, then Wait: the
+ *                   fraction of the transfer hidden behind the computation
+ *                   (1 = fully hidden). Run it with and without a progress
+ *                   thread (XB_ASYNC_PROGRESS=1, MPIR_CVAR_ASYNC_PROGRESS=1).
+ *   -k self         one rank sends 8 bytes to itself (Irecv, Send, Wait):
+ *                   the software cost of a message, without a second
+ *                   process to wait for, so a loaded machine blurs it
+ *                   least; with and without -s it is the cost of MULTIPLE
+ *   -s              ask for MPI_THREAD_SINGLE instead of MULTIPLE (lat and
+ *                   rate with -T 1: the cost of MULTIPLE)
+ * Output: bench.h's format (one line, the size column is the message size).
+ * Two ranks (one for -k self).
+ */
+#include <pthread.h>
+#include "bench.h"
+
+enum { MAXT = 16, WINDOW = 64 };
+
+static int rank, nthreads = 1, kind_rate, nb;
+static MPI_Comm comms[MAXT];
+static double results[MAXT][64];
+
+static double lat_batch(MPI_Comm c, int tag, int k)
+{
+    char buf[8] = { 0 };
+    int peer = 1 - rank;
+    double t0 = MPI_Wtime();
+    for (int i = 0; i < k; i++) {
+        if (rank == 0) {
+            MPI_Send(buf, 8, MPI_BYTE, peer, tag, c);
+            MPI_Recv(buf, 8, MPI_BYTE, peer, tag, c, MPI_STATUS_IGNORE);
+        } else {
+            MPI_Recv(buf, 8, MPI_BYTE, peer, tag, c, MPI_STATUS_IGNORE);
+            MPI_Send(buf, 8, MPI_BYTE, peer, tag, c);
+        }
+    }
+    return (MPI_Wtime() - t0) / k / 2 * 1e6;
+}
+
+/* k windows of WINDOW messages and an acknowledgement; returns seconds. */
+static double rate_batch(MPI_Comm c, int tag, int k)
+{
+    char buf[WINDOW][8], ack = 0;
+    MPI_Request r[WINDOW];
+    int peer = 1 - rank;
+    double t0 = MPI_Wtime();
+    for (int i = 0; i < k; i++) {
+        for (int w = 0; w < WINDOW; w++) {
+            if (rank == 0)
+                MPI_Isend(buf[w], 8, MPI_BYTE, peer, tag, c, &r[w]);
+            else
+                MPI_Irecv(buf[w], 8, MPI_BYTE, peer, tag, c, &r[w]);
+        }
+        MPI_Waitall(WINDOW, r, MPI_STATUSES_IGNORE);
+        if (rank == 0)
+            MPI_Recv(&ack, 1, MPI_BYTE, peer, tag + 1000, c, MPI_STATUS_IGNORE);
+        else
+            MPI_Send(&ack, 1, MPI_BYTE, peer, tag + 1000, c);
+    }
+    return MPI_Wtime() - t0;
+}
+
+static pthread_barrier_t start;
+
+static void *worker(void *arg)
+{
+    int t = (int)(long)arg;
+    MPI_Comm c = comms[t];
+    /* batch length from the fastest of a few probes (bench/latency.c) */
+    double one = 1e30;
+    for (int p = 0; p < 5; p++) {
+        double x = kind_rate ? rate_batch(c, t, 2) / 2 : lat_batch(c, t, 4) * 2e-6;
+        one = x < one ? x : one;
+    }
+    int k = (int)(1e-3 / one);      /* short batches (see self_msgs) */
+    k = k < 1 ? 1 : k > 2000 ? 2000 : k;
+    MPI_Bcast(&k, 1, MPI_INT, 0, c);   /* the same on both ranks */
+    for (int b = 0; b < nb; b++) {
+        pthread_barrier_wait(&start);
+        results[t][b] = kind_rate ? rate_batch(c, t, k) / ((double)k * WINDOW) : lat_batch(c, t, k);
+    }
+    return NULL;
+}
+
+static void threaded(void)
+{
+    pthread_t th[MAXT];
+    pthread_barrier_init(&start, NULL, (unsigned)nthreads);
+    if (nthreads == 1) {
+        worker(NULL);              /* the main thread: valid at THREAD_SINGLE */
+    } else {
+        for (long t = 0; t < nthreads; t++)
+            pthread_create(&th[t], NULL, worker, (void *)t);
+        for (int t = 0; t < nthreads; t++)
+            pthread_join(th[t], NULL);
+    }
+    double v[64];
+    for (int b = 0; b < nb; b++) {
+        double sum = 0;            /* lat: mean over threads; rate: aggregate */
+        for (int t = 0; t < nthreads; t++)
+            sum += kind_rate ? 1.0 / results[t][b] : results[t][b];
+        v[b] = kind_rate ? sum / 1e6 : sum / nthreads;
+    }
+    if (rank == 0) {
+        printf(kind_rate ? "# msgrate Mmsg/s higher\n" : "# latency us lower\n");
+        bench_report(8, v, nb);
+    }
+}
+
+static double self_batch(int k)
+{
+    char a[8] = { 0 }, b[8];
+    MPI_Request r;
+    double t0 = MPI_Wtime();
+    for (int i = 0; i < k; i++) {
+        MPI_Irecv(b, 8, MPI_BYTE, 0, 3, MPI_COMM_SELF, &r);
+        MPI_Send(a, 8, MPI_BYTE, 0, 3, MPI_COMM_SELF);
+        MPI_Wait(&r, MPI_STATUS_IGNORE);
+    }
+    return (MPI_Wtime() - t0) / k * 1e6;
+}
+
+static void self_msgs(void)
+{
+    double v[64], one = 1e30;
+    for (int p = 0; p < 5; p++) {
+        double x = self_batch(100) * 1e-6;
+        one = x < one ? x : one;
+    }
+    /* short batches, many of them: on a loaded machine most 1 ms batches
+     * run without being preempted, so the median is the unloaded cost */
+    int k = (int)(1e-3 / one), n = 61;
+    k = k < 1 ? 1 : k > 100000 ? 100000 : k;
+    for (int b = 0; b < n; b++)
+        v[b] = self_batch(k);
+    if (rank == 0) {
+        printf("# self-msg us lower\n");
+        bench_report(8, v, n);
+    }
+}
+
+static volatile double sink;
+
+static void compute(double seconds)
+{
+    double t0 = MPI_Wtime(), x = 1.0;
+    while (MPI_Wtime() - t0 < seconds)
+        for (int i = 0; i < 200; i++)
+            x = x * 1.000001 + 1e-9;
+    sink = x;
+}
+
+static double xfer(char *buf, long n, double work)
+{
+    MPI_Request r;
+    MPI_Barrier(MPI_COMM_WORLD);
+    double t0 = MPI_Wtime();
+    if (rank == 0)
+        MPI_Isend(buf, (int)n, MPI_BYTE, 1, 5, MPI_COMM_WORLD, &r);
+    else
+        MPI_Irecv(buf, (int)n, MPI_BYTE, 0, 5, MPI_COMM_WORLD, &r);
+    if (work > 0)
+        compute(work);
+    MPI_Wait(&r, MPI_STATUS_IGNORE);
+    double t = MPI_Wtime() - t0;
+    MPI_Allreduce(MPI_IN_PLACE, &t, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+    return t;
+}
+
+static void overlap(void)
+{
+    long n = 4L << 20;
+    char *buf = bench_alloc(n);
+    double v[64], alone = 1e30;
+    for (int i = 0; i < 7; i++) {
+        double t = xfer(buf, n, 0);
+        alone = t < alone ? t : alone;
+    }
+    for (int b = 0; b < nb; b++) {
+        double t = xfer(buf, n, alone);
+        /* hidden part of the transfer: what the total saved over doing
+         * the two one after the other */
+        double h = (alone + alone - t) / alone;
+        v[b] = h < 0 ? 0 : h > 1 ? 1 : h;
+    }
+    if (rank == 0) {
+        printf("# overlap hidden-fraction higher\n");
+        bench_report(n, v, nb);
+    }
+    free(buf);
+}
+
+int main(int argc, char **argv)
+{
+    const char *kind = "lat";
+    int single = 0, provided, size;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "-k") && i + 1 < argc)
+            kind = argv[++i];
+        else if (!strcmp(argv[i], "-T") && i + 1 < argc)
+            nthreads = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "-s"))
+            single = 1;
+    }
+    bench_opts_t o = bench_parse(argc, argv, 4L << 20);
+    nb = o.quick ? 3 : 61;
+    MPI_Init_thread(&argc, &argv, single ? MPI_THREAD_SINGLE : MPI_THREAD_MULTIPLE, &provided);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    if (!strcmp(kind, "self")) {
+        if (rank == 0)
+            self_msgs();
+        MPI_Finalize();
+        return 0;
+    }
+    if (size != 2 || nthreads < 1 || nthreads > MAXT ||
+        (nthreads > 1 && provided != MPI_THREAD_MULTIPLE)) {
+        if (rank == 0)
+            fprintf(stderr, "threads: needs 2 ranks, 1..%d threads, and MPI_THREAD_MULTIPLE "
+                    "for more than one (provided %d)\n", MAXT, provided);
+        MPI_Abort(MPI_COMM_WORLD, 1);
+    }
+    for (int t = 0; t < nthreads; t++)
+        MPI_Comm_dup(MPI_COMM_WORLD, &comms[t]);
+    if (!strcmp(kind, "overlap")) {
+        overlap();
+    } else {
+        kind_rate = !strcmp(kind, "rate");
+        threaded();
+    }
+    for (int t = 0; t < nthreads; t++)
+        MPI_Comm_free(&comms[t]);
+    MPI_Finalize();
+    return 0;
+}

@@ -1,0 +1,250 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* Copyright (c) 2026 The Crossbar authors */
+/*
+ * progress_mt.c - waiting under MPI_THREAD_MULTIPLE, and the asynchronous
+ * progress thread (docs/design/threads.md).
+ *
+ * Every caller holds the context's lock (the bindings' critical section).
+ * Polling needs only the lock: the methods' block() only sleeps (it moves
+ * nothing while the lock is free), so whoever holds the lock may poll.
+ *
+ * Waiting. At most one waiting thread is the *poller* (pc->polling): it
+ * polls, lets go of the lock between polls when another thread wants it
+ * (xb_mutex_yield), and, when its spin budget is spent, sleeps in the method
+ * (xb_method_block) with the lock released. Every other waiting thread
+ * sleeps on the context's futex word `seq`, unlocked; whoever completes a
+ * request while threads sleep there bumps it and wakes them (the hook
+ * xb_request_mt_completed, called by xb_request_complete), so does the
+ * poller after a poll that handled events (a Probe waits for an arrival,
+ * not a completion), and a poller that leaves hands the token over the
+ * same way. A waiter spins on `seq` for a few microseconds before it
+ * sleeps in FUTEX_WAIT; the wake syscall is paid only for a sleeper. A thread woken takes the
+ * lock back, looks at its own requests, and becomes the poller if nobody
+ * is. A completion made by another thread while the poller sleeps in the
+ * method rings the method (xb_method_wake), so the poller looks again.
+ *
+ * The progress thread (XB_ASYNC_PROGRESS=1) is a poller of last resort: it
+ * takes the token only when no application thread waits, polls once, and
+ * sleeps in the method when nothing moved: it never spins, so it costs no
+ * CPU on an oversubscribed node. An application thread that starts to wait
+ * rings the method; the progress thread wakes, hands the token over and
+ * parks on `seq` until the application's poller leaves.
+ */
+#include <pthread.h>
+#include <stdio.h>
+#include <time.h>
+#include "progress/progress_int.h"
+#include "method/method.h"
+#include "runtime/runtime.h"
+#include "runtime/tunable.h"
+
+XB_TUNABLE(ASYNC_PROGRESS, XB_TT_BOOL, "0", XB_TL_USER,
+           "Run a progress thread that moves rendezvous transfers and nonblocking collectives "
+           "forward while the application computes (implies the internal locking of "
+           "MPI_THREAD_MULTIPLE; the thread sleeps when there is nothing to do)");
+
+/* Pauses a waiting thread that is not the poller spins on seq before it
+ * sleeps: ~10-40 us, about a round trip or two on shared memory; a futex
+ * wake-up costs more than that. */
+enum { MT_SPIN_POLLS = 2000 };
+
+static struct {
+    pthread_t   thread;
+    bool        running;
+    atomic_uint stop;
+    bool        parked;       /* asleep on seq, waiting for the token */
+} async;
+
+/* Bump seq and wake the threads that wait on it (lock held). The bump is
+ * enough for those still spinning on it; the syscall only when one sleeps
+ * in FUTEX_WAIT (a waiter counts itself in nfutex before it sleeps; both
+ * sides are seq_cst, so either it sees the new seq or we see it counted). */
+static void bump_seq(xb_progress_t *pc)
+{
+    atomic_fetch_add(&pc->seq, 1);
+    if (atomic_load(&pc->nfutex) > 0)
+        xb_futex_wake_all(&pc->seq);
+}
+
+static void ring_sleepers(xb_progress_t *pc)
+{
+    if (pc->nsleepers > 0 || async.parked)
+        bump_seq(pc);
+}
+
+/* A request completed (lock held, xb_mt_on). */
+static void mt_completed(void)
+{
+    xb_progress_t *pc = &the_ctx;
+    if (pc->nsleepers > 0)
+        bump_seq(pc);
+    if (pc->poller_blocked && pc->can_wake)
+        xb_method_wake();
+}
+
+void xb_progress_mt_init(xb_progress_t *pc)
+{
+    pc->lock = &xb_mt_big;
+    atomic_store(&pc->seq, 0);
+    atomic_store(&pc->nfutex, 0);
+    pc->nsleepers = 0;
+    pc->polling = pc->poller_async = pc->poller_blocked = false;
+    pc->can_wake = xb_method_can_wake();
+    xb_request_mt_completed = xb_mt_on ? mt_completed : NULL;
+}
+
+/* Wait for seq to move with the lock released (spin a little when every
+ * rank has a CPU, then sleep); back with it held. */
+static void sleep_on_seq(xb_progress_t *pc, bool counted)
+{
+    uint32_t s = atomic_load_explicit(&pc->seq, memory_order_acquire);
+    if (counted)
+        pc->nsleepers++;
+    xb_mutex_unlock(pc->lock);
+    bool moved = false;
+    for (int i = 0; counted && !pc->yield && i < MT_SPIN_POLLS && !moved; i++) {
+        xb_cpu_relax();
+        moved = atomic_load_explicit(&pc->seq, memory_order_acquire) != s;
+    }
+    if (!moved) {
+        atomic_fetch_add(&pc->nfutex, 1);
+        xb_futex_wait(&pc->seq, s, pc->sleep_ms);
+        atomic_fetch_sub(&pc->nfutex, 1);
+    }
+    xb_mutex_lock(pc->lock);
+    if (counted)
+        pc->nsleepers--;
+}
+
+/* The poller sleeps in the method with the lock released. */
+static void block_in_method(xb_progress_t *pc, int timeout_ms)
+{
+    pc->poller_blocked = true;
+    xb_mutex_unlock(pc->lock);
+    xb_method_block(timeout_ms);
+    xb_mutex_lock(pc->lock);
+    pc->poller_blocked = false;
+}
+
+static int block_timeout(const xb_progress_t *pc)
+{
+    /* without a wake-up, other threads' completions are seen on timeout */
+    return pc->backlog > 0 || !pc->can_wake ? 1 : pc->sleep_ms;
+}
+
+static void release_token(xb_progress_t *pc)
+{
+    pc->polling = false;
+    pc->poller_async = false;
+    ring_sleepers(pc);
+}
+
+bool xb_progress_mt_wait(xb_progress_t *pc, bool (*ready)(void *), void *arg,
+                         const char *what)
+{
+    bool mine = false, published = false, slept = false;
+    xb_spin_t sp = { 0, 0, false };
+    unsigned i = 0;
+    while (!ready(arg)) {
+        if (pc->polling && !mine) {
+            /* another thread polls: the progress thread hands over, an
+             * application poller wakes us when something completes */
+            if (pc->poller_blocked && (pc->poller_async || pc->backlog > 0))
+                xb_method_wake();
+            sleep_on_seq(pc, true);
+            continue;
+        }
+        mine = pc->polling = true;
+        int n = xb_progress_poll(pc);
+        if (n > 0 && pc->nsleepers > 0)
+            bump_seq(pc);   /* what they wait for may not be a request (Probe) */
+        if (ready(arg))
+            break;
+        if (n > 0)
+            sp.moved = true;
+        bool spent = slept ? n == 0 : xb_progress_spin_done(pc, i++, &sp);
+        if (spent) {
+            if (!published && what != NULL) {
+                xb_rt_set_waiting(what);
+                published = true;
+            }
+            block_in_method(pc, block_timeout(pc));
+            slept = true;
+        } else if (pc->yield && n == 0) {
+            xb_mutex_unlock(pc->lock);      /* oversubscribed: hand the core over */
+            sched_yield();
+            xb_mutex_lock(pc->lock);
+        } else {
+            xb_mutex_yield(pc->lock);       /* let a thread that wants it in */
+        }
+    }
+    if (mine)
+        release_token(pc);
+    if (published)
+        xb_rt_set_waiting("");
+    return true;
+}
+
+/* ---- the progress thread ----------------------------------------------------- */
+
+static void *async_main(void *arg)
+{
+    xb_progress_t *pc = arg;
+    xb_mutex_lock(pc->lock);
+    while (!atomic_load_explicit(&async.stop, memory_order_acquire)) {
+        if (pc->polling || pc->nsleepers > 0) {
+            async.parked = true;            /* an application thread polls */
+            sleep_on_seq(pc, false);
+            async.parked = false;
+            continue;
+        }
+        pc->polling = pc->poller_async = true;
+        int n = xb_progress_poll(pc);
+        if (n > 0 && pc->nsleepers > 0)
+            bump_seq(pc);
+        if (n == 0)
+            block_in_method(pc, block_timeout(pc));
+        release_token(pc);
+        xb_mutex_yield(pc->lock);
+    }
+    xb_mutex_unlock(pc->lock);
+    return NULL;
+}
+
+void xb_progress_threads(bool on)
+{
+    xb_mt_on = on;
+    xb_progress_mt_init(&the_ctx);
+}
+
+bool xb_progress_async_wanted(void) { return xb_tn_ASYNC_PROGRESS.v.b; }
+
+int xb_progress_async_start(void)
+{
+    if (!xb_tn_ASYNC_PROGRESS.v.b || async.running)
+        return XB_OK;
+    atomic_store(&async.stop, 0);
+    async.parked = false;
+    int e = pthread_create(&async.thread, NULL, async_main, &the_ctx);
+    if (e != 0)
+        return xb_err_sys(XB_ERR_OTHER, e, "pthread_create of the progress thread");
+    async.running = true;
+    return XB_OK;
+}
+
+/* Called with the lock held (MPI_Finalize); returns with it held. */
+void xb_progress_async_stop(void)
+{
+    if (!async.running)
+        return;
+    xb_progress_t *pc = &the_ctx;
+    atomic_store_explicit(&async.stop, 1, memory_order_release);
+    atomic_fetch_add(&pc->seq, 1);
+    xb_futex_wake_all(&pc->seq);
+    if (pc->poller_blocked)
+        xb_method_wake();
+    xb_mutex_unlock(pc->lock);      /* held: MPI_Finalize, xb_mt_on */
+    pthread_join(async.thread, NULL);
+    xb_mutex_lock(pc->lock);
+    async.running = false;
+}

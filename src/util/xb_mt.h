@@ -1,0 +1,146 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* Copyright (c) 2026 The Crossbar authors */
+/*
+ * xb_mt.h - the thread-safety primitives: a futex mutex, the process-wide
+ * "MULTIPLE locking is on" flag, and the critical section of the bindings.
+ *
+ * xb_mt_on is false unless MPI_Init_thread granted MPI_THREAD_MULTIPLE (or
+ * the asynchronous progress thread runs); it is written once, during init,
+ * before any other thread may call MPI. Every lock operation is one
+ * predicted branch on it when it is false, so the levels below MULTIPLE pay
+ * nothing measurable (docs/design/threads.md).
+ *
+ * The mutex is non-recursive: 0 free, 1 held, 2 held with sleepers. lock is
+ * one compare-and-swap when free; unlock is one atomic exchange, plus a
+ * FUTEX_WAKE only when somebody sleeps on it. Private futexes: the word is
+ * never in shared memory.
+ *
+ * The critical section (xb_cs_enter/exit) is what the generated bindings
+ * take around each implementation call when xb_mt_on. Code deep inside a
+ * call drops it around a user callback (xb_cb_begin/end): every such call
+ * site runs inside a binding call (or MPI_Finalize), so when xb_mt_on the
+ * calling thread holds it. No thread-local on this path: in a shared
+ * library a TLS access is a call (__tls_get_addr), and the critical
+ * section is taken on every MPI call.
+ */
+#ifndef XB_MT_H
+#define XB_MT_H
+
+#include <limits.h>
+#include <linux/futex.h>
+#include <sched.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+#include "util/xb_common.h"
+
+typedef struct xb_mutex {
+    atomic_uint state;          /* 0 free, 1 held, 2 held and contended */
+} xb_mutex_t;
+
+#define XB_MUTEX_INIT { 0 }
+
+static inline void xb_cpu_relax(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#else
+    atomic_signal_fence(memory_order_seq_cst);
+#endif
+}
+
+/* Set at init when MULTIPLE locking is on (never changes while threads run). */
+extern bool xb_mt_on;
+/* The mutex of the (one, for now) progress context: the bindings' lock. */
+extern xb_mutex_t xb_mt_big;
+
+static inline long xb_futex(void *uaddr, int op, uint32_t val, const struct timespec *ts)
+{
+    return syscall(SYS_futex, uaddr, op, val, ts, NULL, 0);
+}
+
+/* Sleep while *word == val, at most timeout_ms (<= 0: no limit). */
+static inline void xb_futex_wait(atomic_uint *word, uint32_t val, int timeout_ms)
+{
+    struct timespec ts = { timeout_ms / 1000, (long)(timeout_ms % 1000) * 1000000L };
+    xb_futex(word, FUTEX_WAIT_PRIVATE, val, timeout_ms > 0 ? &ts : NULL);
+}
+
+static inline void xb_futex_wake_all(atomic_uint *word)
+{
+    xb_futex(word, FUTEX_WAKE_PRIVATE, INT_MAX, NULL);
+}
+
+XB_NOINLINE void xb_mutex_lock_slow(xb_mutex_t *m);
+
+static inline void xb_mutex_lock(xb_mutex_t *m)
+{
+    unsigned zero = 0;
+    if (XB_UNLIKELY(!atomic_compare_exchange_strong_explicit(&m->state, &zero, 1,
+                                                             memory_order_acquire,
+                                                             memory_order_relaxed)))
+        xb_mutex_lock_slow(m);
+}
+
+static inline bool xb_mutex_trylock(xb_mutex_t *m)
+{
+    unsigned zero = 0;
+    return atomic_compare_exchange_strong_explicit(&m->state, &zero, 1, memory_order_acquire,
+                                                   memory_order_relaxed);
+}
+
+static inline void xb_mutex_unlock(xb_mutex_t *m)
+{
+    if (XB_UNLIKELY(atomic_exchange_explicit(&m->state, 0, memory_order_release) == 2))
+        xb_futex(&m->state, FUTEX_WAKE_PRIVATE, 1, NULL);
+}
+
+/* True when another thread sleeps waiting for m (the holder should let go). */
+static inline bool xb_mutex_contended(xb_mutex_t *m)
+{
+    return atomic_load_explicit(&m->state, memory_order_relaxed) == 2;
+}
+
+/* Held and contended: unlock, let a sleeper take it, lock again (behind it).
+ * A bare unlock+lock would win the race against the woken thread every time. */
+XB_NOINLINE void xb_mutex_yield(xb_mutex_t *m);
+
+/* ---- the bindings' critical section -------------------------------------- */
+
+/* Returns whether it locked (pass that to xb_cs_exit: the flag may change
+ * inside MPI_Init_thread/MPI_Finalize). */
+static inline bool xb_cs_enter(void)
+{
+    if (XB_LIKELY(!xb_mt_on))
+        return false;
+    xb_mutex_lock(&xb_mt_big);
+    return true;
+}
+
+static inline void xb_cs_exit(bool locked)
+{
+    if (XB_UNLIKELY(locked))
+        xb_mutex_unlock(&xb_mt_big);
+}
+
+/* Around a user callback (attribute copy/delete, error handler): drop the
+ * lock the calling thread holds (inside a binding call), so the callback
+ * may call MPI, and take it back afterwards. */
+static inline xb_mutex_t *xb_cb_begin(void)
+{
+    if (XB_LIKELY(!xb_mt_on))
+        return NULL;
+    xb_mutex_unlock(&xb_mt_big);
+    return &xb_mt_big;
+}
+
+static inline void xb_cb_end(xb_mutex_t *m)
+{
+    if (m != NULL)
+        xb_mutex_lock(m);
+}
+
+#endif
