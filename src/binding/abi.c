@@ -145,6 +145,7 @@ ABI_HANDLE_PAIR(Message, MPI_Message, MPI_MESSAGE_NULL);
 ABI_HANDLE_PAIR(Op, MPI_Op, MPI_OP_NULL);
 ABI_HANDLE_PAIR(Request, MPI_Request, MPI_REQUEST_NULL);
 ABI_HANDLE_PAIR(Type, MPI_Datatype, MPI_DATATYPE_NULL);
+ABI_HANDLE_PAIR(Session, MPI_Session, MPI_SESSION_NULL);
 
 /* ---- version ---------------------------------------------------------- */
 XB_EXPORT int PMPI_Abi_get_version(int *abi_major, int *abi_minor)

@@ -15,22 +15,33 @@ struct xb_coll_mem {
     void          *pad;
 };
 
-/* Tags: the collective kind in the low bits, the sequence number above, so
- * collectives outstanding at once never match each other's messages. */
-enum { SEQ_BITS = 20 };
-_Static_assert((32u << SEQ_BITS) <= (unsigned)XB_COLL_LOCAL_TAG,
+/* Tags: the collective kind in the low 5 bits, then one bit for the form
+ * (blocking, or nonblocking/persistent), then the sequence number of that
+ * form. Blocking and nonblocking collectives count separately, so a rank
+ * may start a nonblocking collective before a blocking one while the
+ * others start it after (mpi4py's MPI_Comm_iagree fallback does; MPICH and
+ * Open MPI allow it too): each form still matches in its own order. */
+enum { SEQ_BITS = 19 };
+_Static_assert((32u << (SEQ_BITS + 1)) <= (unsigned)XB_COLL_LOCAL_TAG,
                "local phases of intercommunicator collectives: tags above");
 
-void xb_coll_sched_init(xb_coll_sched_t *s, xb_comm_t *comm, int kind)
+void xb_coll_sched_init_form(xb_coll_sched_t *s, xb_comm_t *comm, int kind,
+                             bool nonblocking)
 {
     memset(s, 0, offsetof(xb_coll_sched_t, inline_steps));
     s->comm = comm;
-    uint32_t seq = comm->coll_seq++ & ((1u << SEQ_BITS) - 1);
-    s->tag = XB_COLL_TAG(kind) + (int)(seq * 32u);
+    uint32_t *counter = nonblocking ? &comm->coll_nbseq : &comm->coll_seq;
+    uint32_t seq = (*counter)++ & ((1u << SEQ_BITS) - 1);
+    s->tag = XB_COLL_TAG(kind) + (int)((seq * 2u + (nonblocking ? 1u : 0u)) * 32u);
     s->steps = s->inline_steps;
     s->cap = XB_COLL_SCHED_INLINE;
     s->reqs = s->inline_reqs;
     s->reqcap = XB_COLL_SCHED_INLINE;
+}
+
+void xb_coll_sched_init(xb_coll_sched_t *s, xb_comm_t *comm, int kind)
+{
+    xb_coll_sched_init_form(s, comm, kind, false);
 }
 
 static xb_coll_step_t *add(xb_coll_sched_t *s, int op)

@@ -17,11 +17,14 @@
  * Local steps (copy, reduce) run when they are reached, so a step that uses
  * received data comes after a fence. The end of a schedule is a fence.
  *
- * Building. xb_coll_sched_init() takes the next collective sequence number
- * of the communicator (every rank calls collectives in the same order, so
- * all agree) and derives the tag from it and the collective kind: two
- * collectives outstanding at once on one communicator never match each
- * other's messages. Builders read the caller's arrays (counts,
+ * Building. xb_coll_sched_init() takes the next blocking-collective
+ * sequence number of the communicator, xb_coll_sched_init_form(..., true)
+ * the next nonblocking/persistent one (every rank calls the collectives of
+ * one form in the same order, so all agree; the two forms count apart, so
+ * a nonblocking collective may start before a blocking one on one rank and
+ * after it on another), and derives the tag from it, the form and the
+ * collective kind: two collectives outstanding at once on one communicator
+ * never match each other's messages. Builders read the caller's arrays (counts,
  * displacements, types) once, at build time: steps hold copies, so the
  * binding's temporary arrays may go as soon as the call returns.
  * xb_coll_sched_tmp() gives temporary buffers owned by the schedule (freed
@@ -108,6 +111,8 @@ typedef struct xb_coll_sched {
 /* ---- building ------------------------------------------------------------ */
 /* kind: xb_coll_kind_t (coll_int.h). */
 void  xb_coll_sched_init(xb_coll_sched_t *s, xb_comm_t *comm, int kind);
+void  xb_coll_sched_init_form(xb_coll_sched_t *s, xb_comm_t *comm, int kind,
+                              bool nonblocking);
 int   xb_coll_sched_send(xb_coll_sched_t *s, const void *buf, MPI_Count count,
                          xb_datatype_t *dt, int peer);
 int   xb_coll_sched_recv(xb_coll_sched_t *s, void *buf, MPI_Count count,

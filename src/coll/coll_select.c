@@ -382,7 +382,7 @@ int xb_coll_run(xb_coll_kind_t kind, const xb_coll_args_t *args, int form,
     if (s == NULL)
         return xb_err_set(XB_ERR_NO_MEM, "out of memory for a collective "
                           "schedule");
-    xb_coll_sched_init(s, a->comm, kind);
+    xb_coll_sched_init_form(s, a->comm, kind, true);
     s->heap = true;
     s->fn = fn;
     int rc = build(s, a);

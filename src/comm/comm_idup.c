@@ -133,7 +133,8 @@ static void on_done(xb_request_t *r)
 }
 
 /* Where a process starts looking for the slots it reserves: a region that
- * depends only on how many collectives the parent has started, the same on
+ * depends only on how many nonblocking collectives the parent has started
+ * (coll_nbseq: they are started in one order on every member), the same on
  * every member. Starting from the lowest free slot instead made the
  * reservations depend on which earlier idups had already completed here
  * (their unused slots go back to the pool at completion): a process whose
@@ -230,7 +231,7 @@ static int idup_common(xb_comm_t *comm, xb_info_t *info, bool inherit,
         rc = xb_attr_copy_all(XB_ATTR_COMM, comm->attrs, comm->handle, &d->attrs,
                               MPI_COMM_NULL);
     if (rc == XB_OK)
-        rc = reserve(d, comm->coll_seq);
+        rc = reserve(d, comm->coll_nbseq);
     MPI_Request h = MPI_REQUEST_NULL;
     if (rc == XB_OK && xb_comm_is_inter(comm))
         rc = inter_and(d, comm, &h);

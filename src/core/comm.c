@@ -238,10 +238,12 @@ int xb_impl_comm_set_name(xb_comm_t *comm, const char *comm_name)
     return XB_OK;
 }
 
+/* MPI 4.1: MPI_COMM_NULL (arriving as NULL) is named "MPI_COMM_NULL". */
 int xb_impl_comm_get_name(xb_comm_t *comm, char *comm_name, int *resultlen)
 {
-    size_t n = strlen(comm->name);
-    memcpy(comm_name, comm->name, n + 1);
+    const char *name = comm != NULL ? comm->name : "MPI_COMM_NULL";
+    size_t n = strlen(name);
+    memcpy(comm_name, name, n + 1);
     *resultlen = (int)n;
     return XB_OK;
 }

@@ -72,7 +72,8 @@ typedef struct xb_comm {
     xb_group_t      *remote;      /* intercommunicators (later); else NULL   */
     xb_errhandler_t *errh;
     MPI_Comm         handle;      /* what the user sees                      */
-    uint32_t         coll_seq;    /* collectives issued (debug checks)       */
+    uint32_t         coll_seq;    /* blocking collectives issued (coll tags) */
+    uint32_t         coll_nbseq;  /* nonblocking and persistent ones         */
     char             name[MPI_MAX_OBJECT_NAME];
     /* issue 4 (src/comm, docs/design/comm.md) */
     struct xb_comm  *local_comm;  /* intercommunicators: an intracommunicator

@@ -214,10 +214,12 @@ int xb_impl_type_get_true_extent(xb_datatype_t *datatype, MPI_Count *true_lb,
     return XB_OK;
 }
 
+/* MPI 4.1: MPI_DATATYPE_NULL (arriving as NULL) is named "MPI_DATATYPE_NULL". */
 int xb_impl_type_get_name(xb_datatype_t *datatype, char *type_name, int *resultlen)
 {
-    size_t n = strnlen(datatype->name, MPI_MAX_OBJECT_NAME - 1);
-    memcpy(type_name, datatype->name, n);
+    const char *name = datatype != NULL ? datatype->name : "MPI_DATATYPE_NULL";
+    size_t n = strnlen(name, MPI_MAX_OBJECT_NAME - 1);
+    memcpy(type_name, name, n);
     type_name[n] = '\0';
     *resultlen = (int)n;
     return XB_OK;

@@ -105,6 +105,18 @@ bool xb_match_posted_remove(xb_match_ctx_t *c, xb_mq_item_t *target)
     return false;
 }
 
+bool xb_match_unexp_remove(xb_match_ctx_t *c, xb_mq_item_t *target)
+{
+    xb_mq_item_t *prev = NULL;
+    for (xb_mq_item_t *it = c->unexp.head; it != NULL; prev = it, it = it->next) {
+        if (it == target) {
+            mq_unlink(&c->unexp, prev, it);
+            return true;
+        }
+    }
+    return false;
+}
+
 xb_mq_item_t *xb_match_unexp_find(xb_match_ctx_t *c, int src, int tag, bool take)
 {
     xb_mq_item_t *prev = NULL;

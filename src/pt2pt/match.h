@@ -56,6 +56,8 @@ bool          xb_match_posted_remove(xb_match_ctx_t *c, xb_mq_item_t *it);
  * unexpected message it matches; removed from the queue when `take`. */
 xb_mq_item_t *xb_match_unexp_find(xb_match_ctx_t *c, int src, int tag, bool take);
 void          xb_match_unexp_add(xb_match_ctx_t *c, xb_mq_item_t *it);
+/* Remove a given unexpected message (a cancelled send); false if absent. */
+bool          xb_match_unexp_remove(xb_match_ctx_t *c, xb_mq_item_t *it);
 
 static inline bool xb_match_pattern(int psrc, int ptag, int src, int tag)
 {

@@ -31,6 +31,26 @@ void xb_pt2pt_queue_req(xb_request_t *r)
     backlog_changed(1);
 }
 
+bool xb_pt2pt_unqueue_req(xb_request_t *r)
+{
+    xb_pt2pt_peer_t *p = xb_pt2pt_peer(r->gpid);
+    xb_request_t *prev = NULL;
+    for (xb_request_t *q = p->rq_head; q != NULL; prev = q, q = q->next) {
+        if (q != r)
+            continue;
+        if (prev != NULL)
+            prev->next = r->next;
+        else
+            p->rq_head = r->next;
+        if (p->rq_tail == r)
+            p->rq_tail = prev;
+        r->next = NULL;
+        backlog_changed(-1);
+        return true;
+    }
+    return false;
+}
+
 static void push_front(xb_pt2pt_peer_t *p, xb_request_t *r)
 {
     r->next = p->rq_head;

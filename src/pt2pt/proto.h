@@ -13,6 +13,9 @@
  *   CTS      receiver -> sender: stream `len` bytes (the part that fits).
  *   DATA     sender -> receiver: one fragment (<= frag_max) at offset addr.
  *   SYNC_ACK receiver -> sender: a synchronous eager send was matched.
+ *   CANCEL   sender -> receiver: drop the unmatched RTS / synchronous eager
+ *            message of request sreq (MPI_Cancel; cancel.c).
+ *   CANCEL_ACK receiver -> sender: len = 1 dropped, 0 already matched.
  *
  * Cookies: sreq/rreq are the sender's/receiver's request pointers; each side
  * keeps its request alive until the last message that names it.
@@ -29,7 +32,7 @@
 
 enum xb_pt2pt_am {
     XB_AM_EAGER = 1, XB_AM_RTS = 2, XB_AM_CTS = 3, XB_AM_DATA = 4,
-    XB_AM_FIN = 5, XB_AM_SYNC_ACK = 6,
+    XB_AM_FIN = 5, XB_AM_SYNC_ACK = 6, XB_AM_CANCEL = 7, XB_AM_CANCEL_ACK = 8,
 };
 
 enum { XB_HDR_SYNC = 1u << 0, XB_HDR_RNDV = 1u << 1 };
@@ -127,6 +130,7 @@ void xb_pt2pt_fail_req(xb_request_t *req, int rc);
 void xb_pt2pt_on_cts(xb_request_t *sreq, uint64_t rreq, uint64_t limit);
 /* pending.c */
 void xb_pt2pt_queue_req(xb_request_t *req);
+bool xb_pt2pt_unqueue_req(xb_request_t *req);  /* false: it was not queued */
 int  xb_pt2pt_send_ctl(xb_gpid_t g, uint8_t am_id, const xb_pt2pt_hdr_t *hdr);
 int  xb_pt2pt_retry(xb_progress_t *pc);
 /* recv.c */
@@ -136,6 +140,8 @@ void xb_pt2pt_recv_matched(xb_request_t *r, xb_gpid_t g, const xb_pt2pt_hdr_t *h
 void xb_pt2pt_register_handlers(void);
 void xb_pt2pt_unexp_free(xb_unexp_t *u);
 void xb_pt2pt_unexp_cache_fini(void);
+/* cancel.c */
+void xb_pt2pt_register_cancel_handlers(void);
 /* Unexpected eager messages up to this size reuse cached records (no
  * malloc when a sender runs ahead of its receiver with small messages). */
 enum { XB_UNEXP_SMALL = 256, XB_UNEXP_CACHE_MAX = 1024 };

@@ -119,6 +119,7 @@ int xb_pt2pt_start(xb_request_t *r)
     r->status.error = MPI_SUCCESS;
     r->status.cancelled = false;
     r->status.count = 0;
+    r->flags &= ~XB_REQ_F_CANCEL;
     if (r->kind == XB_REQ_RECV || r->kind == XB_REQ_PRECV)
         return xb_pt2pt_recv_start(r);
     if (r->mode == XB_MODE_BUFFERED)

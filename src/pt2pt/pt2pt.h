@@ -73,8 +73,9 @@ int xb_pt2pt_isend_mode(const void *buf, MPI_Count count, xb_datatype_t *dt,
  * the fields buf/count/dt/comm/peer/tag/ctx/mode are already set). */
 int xb_pt2pt_start(xb_request_t *req);
 
-/* Cancel a receive that has not matched yet (XB_OK either way; status tells
- * whether it was cancelled). Sends are not cancelled. */
+/* MPI_Cancel: a receive that has not matched yet, or a send whose message
+ * the receiver has not matched yet (cancel.c). XB_OK either way; the status
+ * of the completed request tells whether it was cancelled. */
 int xb_pt2pt_cancel(xb_request_t *req);
 
 /* MPI_Message handles: a message taken from the unexpected queue by

@@ -153,22 +153,6 @@ int xb_pt2pt_recv_start(xb_request_t *r)
     return XB_OK;
 }
 
-int xb_pt2pt_cancel(xb_request_t *r)
-{
-    if ((r->kind != XB_REQ_RECV && r->kind != XB_REQ_PRECV) || !(r->flags & XB_REQ_F_POSTED))
-        return XB_OK;
-    xb_match_ctx_t *c = xb_match_ctx(&xb_pt2pt.table, r->ctx);
-    if (c != NULL && xb_match_posted_remove(c, &r->mq)) {
-        r->flags &= ~XB_REQ_F_POSTED;
-        r->status.cancelled = true;
-        r->status.source = MPI_ANY_SOURCE;
-        r->status.tag = MPI_ANY_TAG;
-        r->status.count = 0;
-        xb_request_complete(r);
-    }
-    return XB_OK;
-}
-
 static struct {
     xb_unexp_t *head;   /* linked through mq.next */
     int         n;
@@ -287,4 +271,5 @@ void xb_pt2pt_register_handlers(void)
     xb_am_register(XB_AM_DATA, am_data);
     xb_am_register(XB_AM_FIN, am_sender_event);
     xb_am_register(XB_AM_SYNC_ACK, am_sender_event);
+    xb_pt2pt_register_cancel_handlers();
 }

@@ -172,6 +172,14 @@ static void test_abi(void)
     CHECK(MPI_Comm_toint(a) == ia);                 /* stable */
     CHECK(MPI_Comm_fromint(ia) == a && MPI_Comm_fromint(ib) == b);
     CHECK(MPI_Comm_fromint(0x7ffffff0) == MPI_COMM_NULL);
+    /* sessions (issue 8): the null handle is its constant, a session a pointer */
+    static int obj_s;
+    MPI_Session sess = (MPI_Session)(void *)&obj_s;
+    CHECK(MPI_Session_toint(MPI_SESSION_NULL) == (int)(uintptr_t)MPI_SESSION_NULL);
+    CHECK(MPI_Session_fromint(MPI_Session_toint(MPI_SESSION_NULL)) == MPI_SESSION_NULL);
+    int is = MPI_Session_toint(sess);
+    CHECK(is >= 0x1000 && MPI_Session_fromint(is) == sess);
+    CHECK(MPI_Session_fromint(0x7ffffff1) == MPI_SESSION_NULL);
     /* many handles: the table grows and keeps every mapping */
     static char many[1000];
     int first = MPI_Request_toint((MPI_Request)(void *)&many[0]);

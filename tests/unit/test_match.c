@@ -2,7 +2,8 @@
 /* Copyright (c) 2026 The Crossbar authors */
 /*
  * test_match.c - the matching engine alone: wildcards, arrival order,
- * unexpected before posted, several contexts, unknown contexts, cancel.
+ * unexpected before posted, several contexts, unknown contexts, cancel
+ * (posted receives and unexpected messages).
  */
 #include <stdio.h>
 #include "pt2pt/match.h"
@@ -102,6 +103,19 @@ static void test_cancel(void)
     CHECK(xb_match_posted_take(c, 1, 1) == &a);
     CHECK(xb_match_posted_take(c, 1, 1) == &b);
     CHECK(xb_match_posted_take(c, 1, 1) == NULL);
+    /* a cancelled send leaves the unexpected queue (middle, then tail) */
+    xb_mq_item_t u1 = item(2, 7), u2 = item(2, 7), u3 = item(2, 7);
+    xb_match_unexp_add(c, &u1);
+    xb_match_unexp_add(c, &u2);
+    xb_match_unexp_add(c, &u3);
+    CHECK(xb_match_unexp_remove(c, &u2));
+    CHECK(!xb_match_unexp_remove(c, &u2));
+    CHECK(xb_match_unexp_remove(c, &u3));
+    CHECK(c->unexp.tail == &u1);
+    xb_match_unexp_add(c, &u3);
+    CHECK(xb_match_unexp_find(c, 2, 7, true) == &u1);
+    CHECK(xb_match_unexp_find(c, 2, 7, true) == &u3);
+    CHECK(xb_match_unexp_find(c, 2, 7, true) == NULL);
     xb_match_table_fini(&t, NULL);
 }
 

@@ -90,6 +90,9 @@ int main(int argc, char **argv)
     CHECK(strcmp(name, "MPI_COMM_WORLD") == 0 && len == 14, "world name '%s'", name);
     MPI_Comm_get_name(MPI_COMM_SELF, name, &len);
     CHECK(strcmp(name, "MPI_COMM_SELF") == 0, "self name '%s'", name);
+    len = -1;
+    CHECK_RC(MPI_Comm_get_name(MPI_COMM_NULL, name, &len));   /* MPI 4.1 */
+    CHECK(strcmp(name, "MPI_COMM_NULL") == 0 && len == 13, "null name '%s'", name);
     MPI_Comm_get_name(dup, name, &len);
     CHECK(len == 0 && name[0] == '\0', "a dup has no name: '%s'", name);
     MPI_Comm_set_name(dup, "my dup");

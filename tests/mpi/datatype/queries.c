@@ -86,6 +86,10 @@ static void contents(void)
     CHECK(strcmp(name, "my resized struct") == 0 && len == 17, "name '%s'", name);
     MPI_Type_get_name(MPI_DOUBLE, name, &len);
     CHECK(strcmp(name, "MPI_DOUBLE") == 0, "predefined name '%s'", name);
+    len = -1;
+    int rc = MPI_Type_get_name(MPI_DATATYPE_NULL, name, &len);   /* MPI 4.1 */
+    CHECK(rc == MPI_SUCCESS && strcmp(name, "MPI_DATATYPE_NULL") == 0 && len == 17,
+          "MPI_DATATYPE_NULL's name: rc %d, '%s'", rc, name);
     MPI_Type_free(&r);
     MPI_Type_free(&s);
 
