@@ -12,6 +12,7 @@
 
 #include <stdlib.h>
 #include "core/op.h"
+#include "util/xb_mt.h"
 
 int xb_impl_barrier(xb_comm_t *comm)
 {
@@ -244,6 +245,20 @@ int xb_impl_op_commutative(xb_op_t *op, int *commute)
     return XB_OK;
 }
 
+/* A user function runs without the MULTIPLE lock (it may call MPI, as
+ * mpi4py's Python operations do: MPI_Op_create's function converting its
+ * datatype argument); a predefined one runs as it is. */
+static int apply_unlocked(const xb_op_t *op, const void *in, void *inout, MPI_Count n,
+                          const xb_datatype_t *dt)
+{
+    if (op->predefined)
+        return xb_op_apply(op, in, inout, n, dt);
+    xb_mutex_t *held = xb_cb_begin();
+    int rc = xb_op_apply(op, in, inout, n, dt);
+    xb_cb_end(held);
+    return rc;
+}
+
 /* inoutbuf = inbuf op inoutbuf. A predefined op on a derived type works on
  * working copies of the basic elements (coll_util.c). */
 int xb_impl_reduce_local(const void *inbuf, void *inoutbuf, MPI_Count count,
@@ -256,7 +271,7 @@ int xb_impl_reduce_local(const void *inbuf, void *inoutbuf, MPI_Count count,
     if (rc != XB_OK)
         return rc;
     if (r.direct)
-        return xb_op_apply(op, inbuf, inoutbuf, count, datatype);
+        return apply_unlocked(op, inbuf, inoutbuf, count, datatype);
     size_t bytes = (size_t)(r.wcount > 0 ? r.wcount : 1) * (size_t)xb_dt_extent(r.wdt);
     char *win = malloc(bytes), *wio = malloc(bytes);
     if (win == NULL || wio == NULL)
@@ -267,7 +282,7 @@ int xb_impl_reduce_local(const void *inbuf, void *inoutbuf, MPI_Count count,
     if (rc == XB_OK)
         rc = xb_dt_copy(inoutbuf, count, datatype, wio, r.wcount, r.wdt);
     if (rc == XB_OK)
-        rc = xb_op_apply(op, win, wio, r.wcount, r.wdt);
+        rc = apply_unlocked(op, win, wio, r.wcount, r.wdt);
     if (rc == XB_OK)
         rc = xb_dt_copy(wio, r.wcount, r.wdt, inoutbuf, count, datatype);
     free(win);

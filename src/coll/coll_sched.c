@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "coll/coll_int.h"
+#include "util/xb_mt.h"
 #include "method/method.h"
 #include "pt2pt/pt2pt.h"
 
@@ -236,8 +237,18 @@ static int do_step(xb_coll_sched_t *s, const xb_coll_step_t *st)
     case XB_CS_COPY:
         return xb_dt_copy(st->src, st->scount, st->sdt, st->dst, st->dcount,
                           st->ddt);
-    case XB_CS_REDUCE:
-        return xb_op_apply(s->red.op, st->src, st->dst, st->scount, s->red.wdt);
+    case XB_CS_REDUCE: {
+        /* A user function of a blocking collective runs without the
+         * MULTIPLE lock (it may call MPI): the schedule belongs to this call
+         * alone. One of a nonblocking schedule runs in the progress hook,
+         * where another thread could reach the active list: it keeps the
+         * lock (docs/design/threads.md). */
+        bool drop = s->req == NULL && !s->red.op->predefined;
+        xb_mutex_t *held = drop ? xb_cb_begin() : NULL;
+        int rrc = xb_op_apply(s->red.op, st->src, st->dst, st->scount, s->red.wdt);
+        xb_cb_end(held);
+        return rrc;
+    }
     default:
         return XB_OK;
     }
