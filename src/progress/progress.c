@@ -39,7 +39,7 @@ XB_TUNABLE(SPIN_US, XB_TT_INT, "100", XB_TL_TUNER,
  * 100 us spin. So a wait that finds it was preempted while spinning (64
  * polls that should take a few us took more than PREEMPTED_NS) treats the
  * machine as busy for BUSY_HOLD_NS and spins only XB_SPIN_BUSY_US. */
-XB_TUNABLE(SPIN_BUSY_US, XB_TT_INT, "5", XB_TL_TUNER,
+XB_TUNABLE(SPIN_BUSY_US, XB_TT_INT, "20", XB_TL_TUNER,
            "Microseconds a waiting rank polls before it sleeps while the machine is busy "
            "(it was preempted while spinning in the last 100 ms)");
 enum { PREEMPTED_NS = 50000 };
