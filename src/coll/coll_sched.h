@@ -139,6 +139,8 @@ int   xb_coll_sched_red(xb_coll_sched_t *s, MPI_Count count, xb_datatype_t *dt,
 /* Working buffer of n working elements (n < 0: the whole s->red.wcount). */
 void *xb_coll_sched_wtmp(xb_coll_sched_t *s, MPI_Count n);
 void  xb_coll_sched_destroy(xb_coll_sched_t *s);
+/* Free the cache of large temporary buffers (MPI_Finalize). */
+void  xb_coll_sched_cache_fini(void);
 
 /* ---- running --------------------------------------------------------------- */
 int   xb_coll_sched_run(xb_coll_sched_t *s);

@@ -309,6 +309,7 @@ void xb_coll_fini(void)
 {
     memset(forced, 0, sizeof(forced));
     xb_coll_hier_fini();
+    xb_coll_sched_cache_fini();
 }
 
 void xb_coll_print_table(FILE *f)
