@@ -15,19 +15,8 @@
 # <build>/bench), BENCH_ROUNDS (3), BENCH_QUICK (0), BENCH_IMPLS.
 set -eu
 here=$(cd -P -- "$(dirname -- "$0")" && pwd -P)
-root=$(dirname -- "$here")
-build=${XB_BUILD_DIR:-$root/build}
-out=${BENCH_OUT:-$build/bench}
-rounds=${BENCH_ROUNDS:-5}
-quick=""
-[ "${BENCH_QUICK:-0}" = 1 ] && quick="-q"
-impls=${BENCH_IMPLS:-"crossbar openmpi mpich"}
-python=${PYTHON:-python3}
-
 . "$here/lib.sh"
-
-rm -rf "$out/raw"
-mkdir -p "$out/raw"
+bench_setup bench 5
 build_all latency bw barrier pack
 echo "bench: implementations:$have; $rounds round(s)" >&2
 
@@ -46,7 +35,7 @@ run() {
 round=1
 while [ $round -le "$rounds" ]; do
     # Rotate the order so no implementation always runs on a cooler machine.
-    order=$(echo $have | awk -v r=$round '{n=NF; for(i=0;i<n;i++) printf "%s ", $(((i+r-1)%n)+1)}')
+    order=$(bench_order $round)
     echo "bench: round $round: $order" >&2
     for impl in $order; do run "$impl" latency 2 latency; done
     for impl in $order; do run "$impl" bw 2 bw; done

@@ -18,24 +18,13 @@
 # application patterns of bench/apps.c; "" skips them), BENCH_MATMUL_N (1024).
 set -eu
 here=$(cd -P -- "$(dirname -- "$0")" && pwd -P)
-root=$(dirname -- "$here")
-build=${XB_BUILD_DIR:-$root/build}
-out=${BENCH_OUT:-$build/bench-coll}
-rounds=${BENCH_ROUNDS:-3}
-quick=""
-[ "${BENCH_QUICK:-0}" = 1 ] && quick="-q"
-impls=${BENCH_IMPLS:-"crossbar openmpi mpich"}
+. "$here/lib.sh"
+bench_setup bench-coll 3
 nps=${BENCH_NPS:-"2 4 8"}
 colls=${BENCH_COLLS:-"barrier bcast allreduce alltoall"}
 max=${BENCH_MAX:-4194304}
 apps=${BENCH_APPS-"round matmul"}
 matmul_n=${BENCH_MATMUL_N:-1024}
-python=${PYTHON:-python3}
-
-. "$here/lib.sh"
-
-rm -rf "$out/raw"
-mkdir -p "$out/raw"
 build_all coll apps
 echo "bench: implementations:$have; $rounds round(s)" >&2
 
@@ -63,7 +52,7 @@ app() {
 
 round=1
 while [ $round -le "$rounds" ]; do
-    order=$(echo $have | awk -v r=$round '{n=NF; for(i=0;i<n;i++) printf "%s ", $(((i+r-1)%n)+1)}')
+    order=$(bench_order $round)
     echo "bench: round $round: $order" >&2
     for np in $nps; do
         for coll in $colls; do

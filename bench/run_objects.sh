@@ -16,19 +16,8 @@
 # <build>/bench-objects), BENCH_ROUNDS (3), BENCH_QUICK (0), BENCH_IMPLS.
 set -eu
 here=$(cd -P -- "$(dirname -- "$0")" && pwd -P)
-root=$(dirname -- "$here")
-build=${XB_BUILD_DIR:-$root/build}
-out=${BENCH_OUT:-$build/bench-objects}
-rounds=${BENCH_ROUNDS:-3}
-quick=""
-[ "${BENCH_QUICK:-0}" = 1 ] && quick="-q"
-impls=${BENCH_IMPLS:-"crossbar openmpi mpich"}
-python=${PYTHON:-python3}
-
 . "$here/lib.sh"
-
-rm -rf "$out/raw"
-mkdir -p "$out/raw"
+bench_setup bench-objects 3
 build_all pack comm_create
 echo "bench: implementations:$have; $rounds round(s)" >&2
 
@@ -46,7 +35,7 @@ run() {
 
 round=1
 while [ $round -le "$rounds" ]; do
-    order=$(echo $have | awk -v r=$round '{n=NF; for(i=0;i<n;i++) printf "%s ", $(((i+r-1)%n)+1)}')
+    order=$(bench_order $round)
     echo "bench: round $round: $order" >&2
     for t in vector indexed struct contig bytes; do
         for k in pack unpack; do

@@ -19,19 +19,9 @@
 # BENCH_ROUNDS (5), BENCH_QUICK (0), BENCH_IMPLS.
 set -eu
 here=$(cd -P -- "$(dirname -- "$0")" && pwd -P)
-root=$(dirname -- "$here")
-build=${XB_BUILD_DIR:-$root/build}
-out=${BENCH_OUT:-$build/bench-tcp}
-rounds=${BENCH_ROUNDS:-5}
-quick=""
-[ "${BENCH_QUICK:-0}" = 1 ] && quick="-q"
-impls=${BENCH_IMPLS:-"crossbar openmpi mpich"}
-python=${PYTHON:-python3}
-
 . "$here/lib.sh"
-
-rm -rf "$out/raw"
-mkdir -p "$out/raw" "$out/raw-shm"
+bench_setup bench-tcp 5
+mkdir -p "$out/raw-shm"
 build_all latency bw
 ${CC:-cc} -O2 -o "$out/sock" "$here/sock.c"
 # crossbar0: the same with XB_SPIN_US=0 (block at once instead of polling
@@ -69,7 +59,7 @@ run() {
 
 round=1
 while [ $round -le "$rounds" ]; do
-    order=$(echo $have | awk -v r=$round '{n=NF; for(i=0;i<n;i++) printf "%s ", $(((i+r-1)%n)+1)}')
+    order=$(bench_order $round)
     echo "bench: round $round: $order" >&2
     for impl in $order; do run "$impl" latency latency; done
     for impl in $order; do run "$impl" bw bw; done

@@ -18,19 +18,8 @@
 # <build>/bench-threads), BENCH_ROUNDS (3), BENCH_QUICK (0), BENCH_IMPLS.
 set -eu
 here=$(cd -P -- "$(dirname -- "$0")" && pwd -P)
-root=$(dirname -- "$here")
-build=${XB_BUILD_DIR:-$root/build}
-out=${BENCH_OUT:-$build/bench-threads}
-rounds=${BENCH_ROUNDS:-3}
-quick=""
-[ "${BENCH_QUICK:-0}" = 1 ] && quick="-q"
-impls=${BENCH_IMPLS:-"crossbar openmpi mpich"}
-python=${PYTHON:-python3}
-
 . "$here/lib.sh"
-
-rm -rf "$out/raw"
-mkdir -p "$out/raw"
+bench_setup bench-threads 3
 build_all threads
 echo "bench: implementations:$have; $rounds round(s)" >&2
 
@@ -49,7 +38,7 @@ run() {
 
 round=1
 while [ $round -le "$rounds" ]; do
-    order=$(echo $have | awk -v r=$round '{n=NF; for(i=0;i<n;i++) printf "%s ", $(((i+r-1)%n)+1)}')
+    order=$(bench_order $round)
     echo "bench: round $round: $order" >&2
     for impl in $order; do np=1 run "$impl" self-single -k self -s; done
     for impl in $order; do np=1 run "$impl" self -k self; done
