@@ -103,6 +103,8 @@ bool xb_coll_hier_fits(xb_coll_kind_t kind, const xb_coll_args_t *a);
 int  xb_coll_hier_plan(xb_coll_sched_t *s, const xb_comm_t *comm, int root,
                        xb_coll_nodeset_t *ns);
 void xb_coll_hier_fini(void);
+/* At a head: the other heads' partial results reduced into acc. */
+int  xb_coll_hier_combine(xb_coll_sched_t *s, const xb_coll_nodeset_t *ns, void *acc);
 
 /* algorithms, one per file */
 #define XB_COLL_ALGO_DECL(name) \

@@ -113,3 +113,29 @@ bool xb_coll_hier_fits(xb_coll_kind_t kind, const xb_coll_args_t *a)
      * node stage against the smallest possible node (one rank). */
     return kind == XB_COLL_BARRIER || xb_coll_node_slot_need_fits(kind, a, 1);
 }
+
+/* Steps of the heads' combination at this head: receive every other head's
+ * partial result (working representation of s->red) and reduce them into
+ * acc, in node order (the ops here are commutative). */
+int xb_coll_hier_combine(xb_coll_sched_t *s, const xb_coll_nodeset_t *ns, void *acc)
+{
+    MPI_Count n = s->red.wcount;
+    void **part = xb_coll_sched_tmp(s, ns->nheads * (MPI_Count)sizeof(void *),
+                                    xb_dt_from_handle(MPI_BYTE));
+    if (part == NULL)
+        return XB_ERR_NO_MEM;
+    int rc = XB_OK;
+    for (int j = 0; j < ns->nheads && rc == XB_OK; j++) {
+        if (j == ns->mynode)
+            continue;
+        part[j] = xb_coll_sched_wtmp(s, -1);
+        rc = part[j] != NULL ? xb_coll_sched_recv(s, part[j], n, s->red.wdt, ns->heads[j])
+                             : XB_ERR_NO_MEM;
+    }
+    if (rc == XB_OK)
+        rc = xb_coll_sched_fence(s);
+    for (int j = 0; j < ns->nheads && rc == XB_OK; j++)
+        if (j != ns->mynode)
+            rc = xb_coll_sched_reduce(s, part[j], acc, n);
+    return rc;
+}

@@ -30,21 +30,6 @@ int xb_coll_reduce_hier(xb_coll_sched_t *s, const xb_coll_args_t *a)
         rc = xb_coll_sched_send(s, acc, n, s->red.wdt, a->root);
         return rc == XB_OK ? xb_coll_sched_fence(s) : rc;
     }
-    void **part = xb_coll_sched_tmp(s, ns.nheads * (MPI_Count)sizeof(void *),
-                                    xb_dt_from_handle(MPI_BYTE));
-    if (part == NULL)
-        return XB_ERR_NO_MEM;
-    for (int j = 0; j < ns.nheads && rc == XB_OK; j++) {
-        if (j == ns.mynode)
-            continue;
-        part[j] = xb_coll_sched_wtmp(s, -1);
-        rc = part[j] != NULL ? xb_coll_sched_recv(s, part[j], n, s->red.wdt, ns.heads[j])
-                             : XB_ERR_NO_MEM;
-    }
-    if (rc == XB_OK)
-        rc = xb_coll_sched_fence(s);
-    for (int j = 0; j < ns.nheads && rc == XB_OK; j++)
-        if (j != ns.mynode)
-            rc = xb_coll_sched_reduce(s, part[j], acc, n);
+    rc = xb_coll_hier_combine(s, &ns, acc);
     return rc == XB_OK ? xb_coll_red_store(s, acc, a->rbuf) : rc;
 }
