@@ -99,7 +99,7 @@ static const char *why_errno(int err)
     case EPERM:  return read_seccomp_mode() == 2
                         ? "process_vm_readv: Operation not permitted (seccomp filter)"
                         : "process_vm_readv: Operation not permitted";
-    case ENOSYS: return "process_vm_readv: not implemented (seccomp filter?)";
+    case ENOSYS: return "process_vm_readv: ENOSYS, the kernel refuses the call (seccomp filter?)";
     case EACCES: return "process_vm_readv: Permission denied";
     default:     return "process_vm_readv failed";
     }
