@@ -56,7 +56,7 @@ xb_comm_t *xb_comm_from_handle(MPI_Comm h)
     if (xb_handle_is_predef(h))
         return NULL;
     xb_comm_t *c = (xb_comm_t *)h;
-    return c->magic == XB_MAGIC_COMM ? c : NULL;
+    return c->magic == XB_MAGIC_COMM && !c->user_freed ? c : NULL;
 }
 
 MPI_Comm xb_comm_to_handle(xb_comm_t *c)

@@ -63,6 +63,9 @@ void xb_request_free(xb_request_t *r)
     if (r->dt != NULL)
         xb_dt_release(r->dt);
     r->dt = NULL;
+    if (r->comm != NULL)
+        xb_comm_release(r->comm);
+    r->comm = NULL;
     r->magic = XB_MAGIC_FREED;
     r->next = pool.free;
     pool.free = r;

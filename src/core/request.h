@@ -22,10 +22,11 @@
  * which clears `done`.
  *
  * References. A request holds a datatype reference (xb_dt_retain) while it
- * lives, since it may still touch the user's buffer through the type. It
- * does not hold a communicator reference: MPI_Comm_free is collective and
- * the standard lets pending operations finish, so the comm layer defers the
- * actual free while requests are pending (issue 2 frees at finalize).
+ * lives, since it may still touch the user's buffer through the type, and a
+ * communicator reference (xb_comm_retain, taken by whoever sets req->comm):
+ * MPI_Comm_free lets pending operations complete, and the communicator's
+ * context id must not be reused (by a new communicator, whose messages the
+ * pending receive would match) until the last request using it is freed.
  *
  * Threading: called with the progress lock held (under MPI_THREAD_MULTIPLE;
  * docs/design/threads.md), except xb_request_is_done() which is lock-free.
@@ -115,7 +116,7 @@ struct xb_request {
     void           *buf;
     MPI_Count       count;
     xb_datatype_t  *dt;          /* retained while the request lives         */
-    xb_comm_t      *comm;        /* not reference counted (see above)        */
+    xb_comm_t      *comm;        /* retained while the request lives, or NULL */
     int             peer;        /* comm rank (dest or source; may be ANY)   */
     int             tag;         /* may be MPI_ANY_TAG for receives          */
     uint32_t        ctx;         /* comm->ctx or comm->ctx + 1               */
