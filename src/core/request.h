@@ -161,7 +161,9 @@ static inline bool xb_request_is_done(const xb_request_t *req)
     return atomic_load_explicit(&req->done, memory_order_acquire) != 0;
 }
 /* Marks the request complete (release store), runs on_complete, frees it if
- * XB_REQ_F_AUTOFREE or XB_REQ_F_USERFREED is set. Status must be final. */
+ * XB_REQ_F_AUTOFREE or XB_REQ_F_USERFREED is set. Status must be final. A
+ * persistent request that its on_complete hook restarted (ops->start: the
+ * rounds of MPI_Comm_idup) stays pending. */
 void xb_request_complete(xb_request_t *req);
 /* Set by the progress layer when MULTIPLE locking is on, else NULL. */
 extern void (*xb_request_mt_completed)(void);
