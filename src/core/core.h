@@ -133,8 +133,17 @@ int xb_errh_raise_session(xb_session_t *session, const char *fn, int rc);
  * frees the object (a communicator returns its context id to the pool), so
  * a context id is not reused while an operation on a freed communicator
  * is pending (MPI_Comm_free lets pending operations complete). */
-void xb_comm_retain(xb_comm_t *c);
-void xb_comm_release(xb_comm_t *c);
+void xb_comm_destroy(xb_comm_t *c);     /* the last reference went */
+static inline void xb_comm_retain(xb_comm_t *c)
+{
+    c->refcount++;
+}
+/* Inline: every request free drops one (the hot path pays no call). */
+static inline void xb_comm_release(xb_comm_t *c)
+{
+    if (--c->refcount == 0)
+        xb_comm_destroy(c);
+}
 void xb_group_retain(xb_group_t *g);
 void xb_group_release(xb_group_t *g);
 /* A group of n members with the given world ranks (copied; NULL = identity
