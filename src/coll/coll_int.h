@@ -59,6 +59,9 @@ typedef struct xb_coll_args {
 
 /* An algorithm builds the steps of one collective into s. */
 typedef int (*xb_coll_fn_t)(xb_coll_sched_t *s, const xb_coll_args_t *a);
+/* A direct algorithm runs one blocking collective itself, with the tag of
+ * xb_coll_seq_tag (pair.c: two ranks, no schedule). */
+typedef int (*xb_coll_direct_fn_t)(const xb_coll_args_t *a, int tag);
 
 /* Forms of a collective call. */
 enum { XB_COLL_BLOCKING, XB_COLL_NONBLOCKING, XB_COLL_PERSISTENT };
@@ -148,6 +151,15 @@ XB_COLL_ALGO_DECL(reduce_scatter_halving);
 XB_COLL_ALGO_DECL(reduce_scatter_block_pairwise);
 XB_COLL_ALGO_DECL(reduce_scatter_block_halving);
 XB_COLL_ALGO_DECL(scan_recdbl);
+#define XB_COLL_DIRECT_DECL(name) \
+    int xb_coll_##name(const xb_coll_args_t *a, int tag)
+XB_COLL_DIRECT_DECL(bcast_pair);
+XB_COLL_DIRECT_DECL(reduce_pair);
+XB_COLL_DIRECT_DECL(allreduce_pair);
+XB_COLL_DIRECT_DECL(gather_pair);
+XB_COLL_DIRECT_DECL(scatter_pair);
+XB_COLL_DIRECT_DECL(allgather_pair);
+XB_COLL_DIRECT_DECL(alltoall_pair);
 XB_COLL_ALGO_DECL(exscan_recdbl);
 XB_COLL_ALGO_DECL(neighbor_allgather_linear);
 XB_COLL_ALGO_DECL(neighbor_allgatherv_linear);
