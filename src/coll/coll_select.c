@@ -99,13 +99,16 @@ static const algo_t algos[] = {
     A(ALLREDUCE, "ring", allreduce_ring, NEED_COMMUTE),
     A(ALLREDUCE, "reduce_bcast", allreduce_reduce_bcast, 0),
     D(GATHER, "pair", gather_pair, NEED_PAIR),
+    A(GATHER, "hier", gather_hier, NEED_HIER),
     A(GATHER, "binomial", gather_binomial, 0),
     A(GATHER, "linear", gather_linear, 0),
     D(SCATTER, "pair", scatter_pair, NEED_PAIR),
+    A(SCATTER, "hier", scatter_hier, NEED_HIER),
     A(SCATTER, "binomial", scatter_binomial, 0),
     A(SCATTER, "linear", scatter_linear, 0),
     D(ALLGATHER, "pair", allgather_pair, NEED_PAIR),
     A(ALLGATHER, "shm", allgather_shm, NEED_NODE),
+    A(ALLGATHER, "hier", allgather_hier, NEED_HIER),
     A(ALLGATHER, "recdbl", allgather_recdbl, NEED_POF2),
     A(ALLGATHER, "bruck", allgather_bruck, 0),
     A(ALLGATHER, "ring", allgather_ring, 0),
@@ -170,13 +173,16 @@ static const rule_t rules[] = {
     { XB_COLL_ALLREDUCE, 3, 1 << 30, 64 KiB, 0, "rabenseifner" },
     { XB_COLL_ALLREDUCE, ANY_P, 0, 0, "recdbl" },
     { XB_COLL_GATHER,    2, 2, 0, 0, "pair" },          /* blocking */
+    { XB_COLL_GATHER,    ANY_P, 0, 0, "hier" },     /* blocking, several nodes */
     { XB_COLL_GATHER,    3, 1 << 30, 0, 16 KiB, "binomial" },
     { XB_COLL_GATHER,    ANY_P, 0, 0, "linear" },
     { XB_COLL_SCATTER,   2, 2, 0, 0, "pair" },          /* blocking */
+    { XB_COLL_SCATTER,   ANY_P, 0, 0, "hier" },     /* blocking, several nodes */
     { XB_COLL_SCATTER,   3, 1 << 30, 0, 16 KiB, "binomial" },
     { XB_COLL_SCATTER,   ANY_P, 0, 0, "linear" },
     { XB_COLL_ALLGATHER, 2, 2, 0, 64 KiB, "pair" },     /* blocking */
     { XB_COLL_ALLGATHER, 3, 1 << 30, 0, 0, "shm" },       /* whole node, fits */
+    { XB_COLL_ALLGATHER, ANY_P, 0, 0, "hier" },     /* blocking, several nodes */
     { XB_COLL_ALLGATHER, ANY_P, 0, 8 KiB, "recdbl" },
     { XB_COLL_ALLGATHER, ANY_P, 0, 8 KiB, "bruck" },
     { XB_COLL_ALLGATHER, ANY_P, 0, 0, "ring" },
@@ -237,16 +243,18 @@ static bool fits(const algo_t *al, const xb_coll_args_t *a)
     return true;
 }
 
-/* Bytes of one block as every rank sees it (0 for the v/w forms). */
-static MPI_Count block_bytes(xb_coll_kind_t kind, const xb_coll_args_t *a)
+MPI_Count xb_coll_block_bytes(xb_coll_kind_t kind, const xb_coll_args_t *a)
 {
     if (kind >= XB_COLL_NEIGHBOR_ALLGATHER)
         return 0;
     if (kind == XB_COLL_BARRIER || kind >= XB_COLL_GATHERV)
         return kind >= XB_COLL_REDUCE_SCATTER_BLOCK && a->rdt != NULL
              ? a->rcount * xb_dt_size(a->rdt) : 0;
+    /* the send side counts, except where it is not significant: the
+     * reductions (one buffer), a root's MPI_IN_PLACE, a scatter's leaves */
+    bool leaf = kind == XB_COLL_SCATTER && a->comm->rank != a->root;
     if (a->sdt != NULL && a->sbuf != MPI_IN_PLACE && kind != XB_COLL_REDUCE &&
-        kind != XB_COLL_ALLREDUCE)
+        kind != XB_COLL_ALLREDUCE && !leaf)
         return a->scount * xb_dt_size(a->sdt);
     return a->rdt != NULL ? a->rcount * xb_dt_size(a->rdt) : 0;
 }
@@ -259,7 +267,7 @@ static const algo_t *select_algo(xb_coll_kind_t kind, const xb_coll_args_t *a,
     if (f != NULL && (direct_ok || f->fn != NULL) && fits(f, a))
         return f;
     int p = a->comm->size;
-    MPI_Count bytes = block_bytes(kind, a);
+    MPI_Count bytes = xb_coll_block_bytes(kind, a);
     for (size_t i = (size_t)rule_first[kind];
          i < XB_ARRAY_LEN(rules) && rules[i].kind == kind; i++) {
         const rule_t *ru = &rules[i];
