@@ -80,7 +80,8 @@ typedef struct xb_coll_red {
     bool           direct;
 } xb_coll_red_t;
 
-enum { XB_COLL_SCHED_INLINE = 24 };
+enum { XB_COLL_SCHED_INLINE = 24,
+       XB_COLL_SCHED_ARENA = 512 };   /* small temporary buffers, inline */
 
 typedef struct xb_coll_mem xb_coll_mem_t;
 
@@ -104,8 +105,10 @@ typedef struct xb_coll_sched {
     bool            heap;        /* the struct itself was malloc'ed           */
     struct xb_request *req;      /* nonblocking/persistent: its request       */
     struct xb_coll_sched *next;  /* list of active schedules                  */
+    size_t          arena_used;  /* bytes of arena[] handed out               */
     xb_coll_step_t  inline_steps[XB_COLL_SCHED_INLINE];
     struct xb_request *inline_reqs[XB_COLL_SCHED_INLINE];
+    _Alignas(16) char arena[XB_COLL_SCHED_ARENA];
 } xb_coll_sched_t;
 
 /* ---- building ------------------------------------------------------------ */
@@ -113,6 +116,9 @@ typedef struct xb_coll_sched {
 void  xb_coll_sched_init(xb_coll_sched_t *s, xb_comm_t *comm, int kind);
 void  xb_coll_sched_init_form(xb_coll_sched_t *s, xb_comm_t *comm, int kind,
                               bool nonblocking);
+/* The tag of the communicator's next collective of that form (takes its
+ * sequence number): what a schedule uses, and the direct algorithms. */
+int   xb_coll_seq_tag(xb_comm_t *comm, int kind, bool nonblocking);
 int   xb_coll_sched_send(xb_coll_sched_t *s, const void *buf, MPI_Count count,
                          xb_datatype_t *dt, int peer);
 int   xb_coll_sched_recv(xb_coll_sched_t *s, void *buf, MPI_Count count,
