@@ -281,6 +281,23 @@ static int push_req(xb_coll_sched_t *s, xb_request_t *r)
     return XB_OK;
 }
 
+static int apply(xb_coll_sched_t *s, const xb_coll_step_t *st)
+{
+    xb_mutex_t *held = s->red.op->predefined ? NULL : xb_cb_begin();
+    int rc = xb_op_apply(s->red.op, st->src, st->dst, st->scount, s->red.wdt);
+    xb_cb_end(held);
+    return rc;
+}
+
+int xb_coll_sched_user_op(xb_coll_sched_t *s)
+{
+    int rc = apply(s, &s->steps[s->pc]);
+    if (rc != XB_OK)
+        return s->rc = rc;
+    s->pc++;
+    return XB_OK;
+}
+
 static int do_step(xb_coll_sched_t *s, const xb_coll_step_t *st)
 {
     xb_request_t *r = NULL;
@@ -308,18 +325,15 @@ static int do_step(xb_coll_sched_t *s, const xb_coll_step_t *st)
     case XB_CS_COPY:
         return xb_dt_copy(st->src, st->scount, st->sdt, st->dst, st->dcount,
                           st->ddt);
-    case XB_CS_REDUCE: {
-        /* A user function of a blocking collective runs without the
-         * MULTIPLE lock (it may call MPI): the schedule belongs to this call
-         * alone. One of a nonblocking schedule runs in the progress hook,
-         * where another thread could reach the active list: it keeps the
-         * lock (docs/design/threads.md). */
-        bool drop = s->req == NULL && !s->red.op->predefined;
-        xb_mutex_t *held = drop ? xb_cb_begin() : NULL;
-        int rrc = xb_op_apply(s->red.op, st->src, st->dst, st->scount, s->red.wdt);
-        xb_cb_end(held);
-        return rrc;
-    }
+    case XB_CS_REDUCE:
+        /* A user function runs without the MULTIPLE lock (it may call MPI,
+         * or wait for an interpreter lock whose holder calls MPI). A
+         * blocking schedule belongs to this call alone: drop the lock here.
+         * A nonblocking one is on the active list, which other threads
+         * walk: its owner takes it off first (XB_COLL_USER_OP, coll_nb.c). */
+        if (!s->red.op->predefined && s->req != NULL && xb_mt_on)
+            return XB_COLL_USER_OP;
+        return apply(s, st);
     default:
         return XB_OK;
     }
@@ -371,7 +385,7 @@ int xb_coll_sched_advance(xb_coll_sched_t *s)
         int rc = st->op == XB_CS_FENCE ? reap(s)
                : st->op == XB_CS_NODE_BARRIER ? node_barrier(s)
                : do_step(s, st);
-        if (rc == XB_INPROGRESS)
+        if (rc == XB_INPROGRESS || rc == XB_COLL_USER_OP)
             return rc;
         if (rc != XB_OK)
             return s->rc = rc;

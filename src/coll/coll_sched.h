@@ -111,6 +111,14 @@ typedef struct xb_coll_sched {
     _Alignas(16) char arena[XB_COLL_SCHED_ARENA];
 } xb_coll_sched_t;
 
+/* xb_coll_sched_advance of a nonblocking schedule under MULTIPLE stops
+ * before a user op's reduce step: the owner takes the schedule where no
+ * other thread can reach it, then runs xb_coll_sched_user_op(), which
+ * drops the lock around the op and moves past the step. */
+enum { XB_COLL_USER_OP = 2 };
+_Static_assert((int)XB_COLL_USER_OP != (int)XB_OK &&
+               (int)XB_COLL_USER_OP != (int)XB_INPROGRESS, "a code of its own");
+
 /* ---- building ------------------------------------------------------------ */
 /* kind: xb_coll_kind_t (coll_int.h). */
 void  xb_coll_sched_init(xb_coll_sched_t *s, xb_comm_t *comm, int kind);
@@ -150,8 +158,11 @@ void  xb_coll_sched_cache_fini(void);
 
 /* ---- running --------------------------------------------------------------- */
 int   xb_coll_sched_run(xb_coll_sched_t *s);
-/* Advance as far as possible: XB_OK when finished, XB_INPROGRESS, or error. */
+/* Advance as far as possible: XB_OK when finished, XB_INPROGRESS,
+ * XB_COLL_USER_OP (above), or error. */
 int   xb_coll_sched_advance(xb_coll_sched_t *s);
+/* Run the user op's reduce step at s->pc without the lock; XB_OK or error. */
+int   xb_coll_sched_user_op(xb_coll_sched_t *s);
 void  xb_coll_sched_restart(xb_coll_sched_t *s);
 /* Hand a heap schedule to a new collective request (coll_nb.c). */
 int   xb_coll_sched_post(xb_coll_sched_t *s, bool persistent, MPI_Request *req);
