@@ -61,7 +61,8 @@ const char *xb_coll_kind_name(xb_coll_kind_t kind) { return kind_names[kind]; }
  * the call falls back to the table: correctness first). */
 enum { NEED_COMMUTE = 1, NEED_POF2 = 2, NEED_BLOCKING = 4,
        NEED_NODE = 8 /* node shared memory: xb_coll_node_fits() */,
-       NEED_HIER = 16 /* several nodes: xb_coll_hier_fits() */ };
+       NEED_HIER = 16 /* several nodes: xb_coll_hier_fits() */,
+       NEED_ROUNDS = 32 /* node shared memory, any size: xb_coll_node_rounds_fit() */ };
 
 typedef struct {
     xb_coll_kind_t kind;
@@ -85,6 +86,7 @@ static const algo_t algos[] = {
     A(REDUCE, "binomial", reduce_binomial, NEED_COMMUTE),
     A(REDUCE, "ordered", reduce_ordered, 0),
     A(ALLREDUCE, "shm", allreduce_shm, NEED_NODE),
+    A(ALLREDUCE, "shm_rsag", allreduce_shm_rsag, NEED_ROUNDS),
     A(ALLREDUCE, "hier", allreduce_hier, NEED_HIER),
     A(ALLREDUCE, "recdbl", allreduce_recdbl, 0),
     A(ALLREDUCE, "rabenseifner", allreduce_rabenseifner, NEED_COMMUTE),
@@ -149,6 +151,10 @@ static const rule_t rules[] = {
     { XB_COLL_REDUCE,    ANY_P, 0, 0, "hier" },     /* several nodes, commutative */
     { XB_COLL_REDUCE,    ANY_P, 0, 0, "binomial" },  /* commutative ops */
     { XB_COLL_REDUCE,    ANY_P, 0, 0, "ordered" },
+    /* large vectors, whole node: reduce-scatter + allgather through the
+     * slots (allreduce_shm_rsag.c); see docs/PERFORMANCE.md 2026-11-24 */
+    { XB_COLL_ALLREDUCE, 3, 1 << 30, 32 KiB, 0, "shm_rsag" },
+    { XB_COLL_ALLREDUCE, 2, 2, 64 KiB, 0, "shm_rsag" },
     { XB_COLL_ALLREDUCE, 3, 1 << 30, 0, 0, "shm" },       /* whole node, fits */
     { XB_COLL_ALLREDUCE, ANY_P, 0, 0, "hier" },     /* several nodes, commutative */
     { XB_COLL_ALLREDUCE, 3, 1 << 30, 64 KiB, 0, "rabenseifner" },
@@ -206,6 +212,8 @@ static bool fits(const algo_t *al, const xb_coll_args_t *a)
     if ((al->needs & NEED_NODE) && !xb_coll_node_fits(al->kind, a))
         return false;
     if ((al->needs & NEED_HIER) && !xb_coll_hier_fits(al->kind, a))
+        return false;
+    if ((al->needs & NEED_ROUNDS) && !xb_coll_node_rounds_fit(al->kind, a))
         return false;
     return true;
 }

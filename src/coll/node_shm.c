@@ -130,6 +130,26 @@ bool xb_coll_node_fits(xb_coll_kind_t kind, const xb_coll_args_t *a)
            xb_coll_node_complete(a->comm);
 }
 
+/* The large node algorithms (allreduce_shm_rsag.c ...) move any size in
+ * rounds of a slot: blocking, node-complete, and for reductions a working
+ * type that is predefined (the slots hold working elements). */
+bool xb_coll_node_rounds_fit(xb_coll_kind_t kind, const xb_coll_args_t *a)
+{
+    if (a->form != XB_COLL_BLOCKING || xb_mt_on || xb_coll_node_slot_size() == 0)
+        return false;
+    if (kind == XB_COLL_ALLREDUCE || kind == XB_COLL_REDUCE) {
+        xb_coll_red_t red;
+        if (xb_coll_red_init(&red, a->rcount, a->rdt, a->op) != XB_OK) {
+            xb_err_clear();
+            return false;
+        }
+        if (!xb_dt_is_predefined(red.wdt) ||
+            (size_t)xb_dt_extent(red.wdt) * 4 > xb_coll_node_slot_size())
+            return false;
+    }
+    return xb_coll_node_complete(a->comm);
+}
+
 bool xb_coll_node_slot_need_fits(xb_coll_kind_t kind, const xb_coll_args_t *a, int p)
 {
     MPI_Count need = slot_need(kind, a, p);

@@ -118,8 +118,15 @@ typedef struct xb_shm {
 
 /* Bytes of one rank's slot of the collective area (per parity): a rank's
  * contribution to a node allreduce/allgather/alltoall fits one slot, a
- * node bcast moves nlocal slots per step. 32 KiB x 2 x 8 ranks = 512 KiB. */
-#define XB_SHM_COLL_SLOT ((size_t)32 << 10)
+ * node bcast moves nlocal slots per step, a large node allreduce moves a
+ * slot of each rank's vector per round (src/coll/allreduce_shm_rsag.c).
+ * 256 KiB x 2 x 8 ranks = 4 MiB of the segment; memfd pages are touched
+ * only when a collective uses them. The size is the same on every node
+ * (the two-stage collectives decide by it on every rank alike). 32 KiB
+ * slots cost the node collectives of 256 KiB-1 MiB one node barrier per
+ * 32 KiB per rank: bcast of 1 MiB on 4 ranks 321 us (Open MPI 176 us);
+ * with 256 KiB see docs/PERFORMANCE.md (2026-11-24). */
+#define XB_SHM_COLL_SLOT ((size_t)256 << 10)
 
 /* shm_seg.c */
 size_t xb_shm_seg_layout(int nlocal, size_t ring_size, size_t *rings_off_p);
