@@ -120,6 +120,7 @@ XB_COLL_ALGO_DECL(allreduce_shm);
 XB_COLL_ALGO_DECL(allreduce_shm_rsag);
 XB_COLL_ALGO_DECL(allgather_shm);
 XB_COLL_ALGO_DECL(alltoall_shm);
+XB_COLL_ALGO_DECL(alltoall_shm_rounds);
 XB_COLL_ALGO_DECL(barrier_hier);
 XB_COLL_ALGO_DECL(bcast_hier);
 XB_COLL_ALGO_DECL(reduce_hier);

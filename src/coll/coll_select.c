@@ -101,6 +101,7 @@ static const algo_t algos[] = {
     A(ALLGATHER, "bruck", allgather_bruck, 0),
     A(ALLGATHER, "ring", allgather_ring, 0),
     A(ALLTOALL, "shm", alltoall_shm, NEED_NODE),
+    A(ALLTOALL, "shm_rounds", alltoall_shm_rounds, NEED_ROUNDS),
     A(ALLTOALL, "bruck", alltoall_bruck, 0),
     A(ALLTOALL, "pairwise", alltoall_pairwise, 0),
     A(GATHERV, "linear", gatherv_linear, 0),
@@ -143,7 +144,7 @@ static const rule_t rules[] = {
     { XB_COLL_BARRIER,   ANY_P, 0, 0, "shm" },      /* blocking, whole node */
     { XB_COLL_BARRIER,   ANY_P, 0, 0, "hier" },     /* blocking, several nodes */
     { XB_COLL_BARRIER,   ANY_P, 0, 0, "dissemination" },
-    { XB_COLL_BCAST,     3, 1 << 30, 32 KiB, 1024 KiB, "shm" },  /* whole node */
+    { XB_COLL_BCAST,     3, 1 << 30, 32 KiB, 0, "shm" },  /* whole node */
     { XB_COLL_BCAST,     ANY_P, 0, 0, "hier" },     /* blocking, several nodes */
     { XB_COLL_BCAST,     3, 1 << 30, 512 KiB, 0, "scatter_allgather" },
     { XB_COLL_BCAST,     ANY_P, 0, 0, "binomial" },
@@ -168,6 +169,7 @@ static const rule_t rules[] = {
     { XB_COLL_ALLGATHER, ANY_P, 0, 8 KiB, "bruck" },
     { XB_COLL_ALLGATHER, ANY_P, 0, 0, "ring" },
     { XB_COLL_ALLTOALL,  3, 1 << 30, 0, 0, "shm" },       /* whole node, fits */
+    { XB_COLL_ALLTOALL,  3, 1 << 30, 0, 0, "shm_rounds" }, /* whole node, contiguous */
     { XB_COLL_ALLTOALL,  4, 1 << 30, 0, 256, "bruck" },
     { XB_COLL_ALLTOALL,  ANY_P, 0, 0, "pairwise" },
     { XB_COLL_GATHERV,   ANY_P, 0, 0, "linear" },

@@ -126,7 +126,7 @@ typedef struct xb_shm {
  * slots cost the node collectives of 256 KiB-1 MiB one node barrier per
  * 32 KiB per rank: bcast of 1 MiB on 4 ranks 321 us (Open MPI 176 us);
  * with 256 KiB see docs/PERFORMANCE.md (2026-11-24). */
-#define XB_SHM_COLL_SLOT ((size_t)256 << 10)
+#define XB_SHM_COLL_SLOT ((size_t)1024 << 10)
 
 /* shm_seg.c */
 size_t xb_shm_seg_layout(int nlocal, size_t ring_size, size_t *rings_off_p);
