@@ -164,7 +164,10 @@ int xb_coll_allreduce_shm_rsag(xb_coll_sched_t *s, const xb_coll_args_t *a)
             return XB_ERR_NO_MEM;
     }
     g.inplace = g.in == g.out;
-    rc = rounds(&g, s->red.wcount);
+    /* rounds of equal size: the pipeline stays balanced */
+    MPI_Count n = s->red.wcount, nr = (n + g.per - 1) / g.per;
+    g.per = (n + nr - 1) / nr;
+    rc = rounds(&g, n);
     if (rc == XB_OK && !s->red.direct)
         rc = xb_coll_red_store(s, g.out, a->rbuf);
     return rc;

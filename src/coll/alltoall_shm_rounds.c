@@ -40,6 +40,9 @@ int xb_coll_alltoall_shm_rounds(xb_coll_sched_t *s, const xb_coll_args_t *a)
     if (c == 0)
         return xb_err_set(XB_ERR_INTERN, "node slots of %zu bytes are too small for "
                           "an alltoall in rounds on %d ranks", xb_coll_node_slot_size(), p);
+    /* rounds of equal size (whole cache lines): the pipeline stays balanced */
+    MPI_Count nr = (b + c - 1) / c;
+    c = ((b + nr - 1) / nr + 63) & ~(MPI_Count)63;
     int rc = XB_OK;
     if (!inplace)
         rc = xb_coll_sched_copy(s, sb + me * b, b, byte, rb + me * b, b, byte);
