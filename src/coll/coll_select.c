@@ -196,9 +196,10 @@ static const rule_t rules[] = {
     { XB_COLL_ALLTOALL,  2, 2, 0, 64 KiB, "pair" },     /* blocking */
     { XB_COLL_ALLTOALL,  3, 1 << 30, 0, 0, "shm" },       /* whole node, fits */
     { XB_COLL_ALLTOALL,  3, 1 << 30, 0, 0, "shm_rounds" }, /* whole node, contiguous */
-    /* 2 ranks, 2026-11-24: blocks of 32 KiB pairwise 7.7-10 us, shm_rounds
-     * 7.9-12; of 256 KiB pairwise 29-32, shm_rounds 22 (Open MPI 28) */
-    { XB_COLL_ALLTOALL,  2, 2, 256 KiB, 0, "shm_rounds" },
+    /* Not at 2 ranks: quiet, shm_rounds beats pairwise (256 KiB blocks 22
+     * vs 30 us, 1 MiB 70 vs 130; 2026-11-24), but with other processes on
+     * the cores it lost 4x (each rank waits for its peer to fill its slot,
+     * where the single copy of pairwise needs no CPU time of the peer). */
     { XB_COLL_ALLTOALL,  4, 1 << 30, 0, 256, "bruck" },
     { XB_COLL_ALLTOALL,  ANY_P, 0, 0, "pairwise" },
     { XB_COLL_GATHERV,   ANY_P, 0, 0, "linear" },
