@@ -169,6 +169,7 @@ XB_COLL_ALGO_DECL(scan_recdbl);
 #define XB_COLL_DIRECT_DECL(name) \
     int xb_coll_##name(const xb_coll_args_t *a, int tag)
 XB_COLL_DIRECT_DECL(bcast_pair);
+XB_COLL_DIRECT_DECL(bcast_binomial_direct);
 XB_COLL_DIRECT_DECL(reduce_pair);
 XB_COLL_DIRECT_DECL(allreduce_pair);
 XB_COLL_DIRECT_DECL(gather_pair);

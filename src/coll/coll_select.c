@@ -65,8 +65,9 @@ enum { NEED_COMMUTE = 1, NEED_POF2 = 2, NEED_BLOCKING = 4,
        NEED_PAIR = 32 /* exactly two ranks */,
        NEED_ROUNDS = 64 /* node shared memory, any size: xb_coll_node_rounds_fit() */ };
 
-/* A schedule builder (fn), or a direct algorithm (direct: blocking only,
- * never inside another algorithm's schedule). */
+/* A schedule builder (fn), a direct algorithm (direct: blocking only,
+ * never inside another algorithm's schedule), or both (the blocking form
+ * runs the direct one). */
 typedef struct {
     xb_coll_kind_t kind;
     const char    *name;
@@ -77,6 +78,7 @@ typedef struct {
 
 #define A(k, n, f, needs) { XB_COLL_##k, n, xb_coll_##f, NULL, needs }
 #define D(k, n, f, needs) { XB_COLL_##k, n, NULL, xb_coll_##f, (needs) | NEED_BLOCKING }
+#define AD(k, n, f, needs) { XB_COLL_##k, n, xb_coll_##f, xb_coll_##f##_direct, needs }
 static const algo_t algos[] = {
     A(BARRIER, "shm", barrier_shm, NEED_BLOCKING),
     A(BARRIER, "hier", barrier_hier, NEED_HIER),
@@ -84,7 +86,7 @@ static const algo_t algos[] = {
     D(BCAST, "pair", bcast_pair, NEED_PAIR),
     A(BCAST, "shm", bcast_shm, NEED_NODE),
     A(BCAST, "hier", bcast_hier, NEED_HIER),
-    A(BCAST, "binomial", bcast_binomial, 0),
+    AD(BCAST, "binomial", bcast_binomial, 0),
     A(BCAST, "scatter_allgather", bcast_scatter_allgather, 0),
     A(BCAST, "linear", bcast_linear, 0),
     D(REDUCE, "pair", reduce_pair, NEED_PAIR),
@@ -139,6 +141,7 @@ static const algo_t algos[] = {
 };
 #undef A
 #undef D
+#undef AD
 
 /* The rule table: for each collective, the first rule whose conditions
  * hold (and whose algorithm fits the call: commutativity, power-of-two
@@ -442,7 +445,7 @@ int xb_coll_run(xb_coll_kind_t kind, const xb_coll_args_t *args, int form,
     aa.form = form;
     const algo_t *al = xb_comm_is_inter(a->comm) ? NULL
                      : select_algo(kind, a, form == XB_COLL_BLOCKING);
-    if (al != NULL && al->direct != NULL)
+    if (al != NULL && al->direct != NULL && form == XB_COLL_BLOCKING)
         return al->direct(a, xb_coll_seq_tag(a->comm, kind, false));
     xb_coll_fn_t build = xb_comm_is_inter(a->comm) ? xb_coll_inter_builder(kind)
                        : al != NULL ? al->fn : NULL;
