@@ -9,7 +9,15 @@
  *   ./sock -s [-q] [-m MAXSIZE] [-a ADDR]   stream: 64 messages, then a
  *                                           1-byte ack; MB/s (10^6 B/s)
  * ADDR: the IPv4 address to use (default 127.0.0.1).
+ *   -b   bind the two processes to the first two CPUs this one may use
+ *        (what mpiexec does for 2 ranks on a machine with 2+ CPUs)
+ *   -p   poll: receive with nonblocking recv() in a loop instead of
+ *        sleeping in a blocking one (what an MPI library that spins does;
+ *        on an idle machine it saves the wake-up of the receiver)
  */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <sched.h>
 #include <arpa/inet.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
@@ -32,11 +40,15 @@ static double now(void)
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
+static int poll_mode;
+
 static void xfer(int fd, char *buf, long n, int out)
 {
     for (long off = 0; off < n;) {
         ssize_t k = out ? send(fd, buf + off, (size_t)(n - off), 0)
-                        : recv(fd, buf + off, (size_t)(n - off), 0);
+                        : recv(fd, buf + off, (size_t)(n - off), poll_mode ? MSG_DONTWAIT : 0);
+        if (k < 0 && !out && poll_mode && errno == EAGAIN)
+            continue;
         if (k <= 0) {
             perror(out ? "sock: send" : "sock: recv");
             exit(1);
@@ -113,7 +125,7 @@ static void run(int fd, int client, int stream, int quick, long maxsize)
 
 int main(int argc, char **argv)
 {
-    int stream = 0, quick = 0, one = 1;
+    int stream = 0, quick = 0, one = 1, pin = 0;
     long maxsize = 4L << 20;
     const char *addr = "127.0.0.1";
     for (int i = 1; i < argc; i++) {
@@ -123,12 +135,16 @@ int main(int argc, char **argv)
             stream = 0;
         else if (!strcmp(argv[i], "-q"))
             quick = 1;
+        else if (!strcmp(argv[i], "-b"))
+            pin = 1;
+        else if (!strcmp(argv[i], "-p"))
+            poll_mode = 1;
         else if (!strcmp(argv[i], "-m") && i + 1 < argc)
             maxsize = atol(argv[++i]);
         else if (!strcmp(argv[i], "-a") && i + 1 < argc)
             addr = argv[++i];
         else {
-            fprintf(stderr, "usage: sock [-l|-s] [-q] [-m MAXSIZE] [-a ADDR]\n");
+            fprintf(stderr, "usage: sock [-l|-s] [-q] [-b] [-p] [-m MAXSIZE] [-a ADDR]\n");
             return 2;
         }
     }
@@ -141,8 +157,19 @@ int main(int argc, char **argv)
         perror("sock: listen");
         return 1;
     }
+    int cpu[2] = { -1, -1 };
+    cpu_set_t set;
+    if (pin && sched_getaffinity(0, sizeof set, &set) == 0)
+        for (int c = 0, k = 0; c < CPU_SETSIZE && k < 2; c++)
+            if (CPU_ISSET(c, &set))
+                cpu[k++] = c;
     pid_t pid = fork();
     int fd;
+    if (cpu[1] >= 0) {
+        CPU_ZERO(&set);
+        CPU_SET(cpu[pid == 0], &set);
+        sched_setaffinity(0, sizeof set, &set);
+    }
     if (pid == 0) {
         fd = accept(lis, NULL, NULL);
     } else {
