@@ -79,10 +79,12 @@ make_hosts() {
 
 hostlist() { i=0; l=""; while [ $i -lt "$1" ]; do l="$l${l:+,}h$i"; i=$((i + 1)); done; echo "$l"; }
 
-# mpirun NHOSTS TIMEOUT PROGRAM [ARGS...]: 2 ranks per host; $RC, $T/out, $T/err
+# mpirun NHOSTS TIMEOUT PROGRAM [ARGS...]: 2 ranks per host; $RC, $T/out, $T/err.
+# Unbound: each host's proxy would pin its 2 ranks to CPUs 0 and 1, and the
+# "hosts" share this machine's CPUs (3 hosts: 3 ranks per CPU).
 mpirun() {
     nh=$1; to=$2; shift 2
-    timeout -k 3 "$to" "$MPIEXEC" -n $((2 * nh)) -ppn 2 -hosts "$(hostlist "$nh")" \
+    timeout -k 3 "$to" "$MPIEXEC" --bind-to none -n $((2 * nh)) -ppn 2 -hosts "$(hostlist "$nh")" \
         --launcher-exec "$NSEXEC" "$@" >"$T/out" 2>"$T/err" </dev/null
     RC=$?
 }
@@ -126,6 +128,15 @@ methods)
     done
     grep -q "connected to rank [0-3] (host h[01], node [01]), our connection to 10\.213\.0\.[12]:" "$T/err" ||
         fail "tcp did not connect through the namespaces' addresses"
+    # binding is decided per host: 2 ranks per host fit 2 CPUs, so each
+    # proxy pins its ranks (although the job has 4)
+    if [ "$(nproc)" -ge 2 ]; then
+        timeout -k 3 30 "$MPIEXEC" -n 4 -ppn 2 -hosts h0,h1 --launcher-exec "$NSEXEC" \
+            sh -c 'grep Cpus_allowed_list /proc/self/status' >"$T/out" 2>"$T/err" </dev/null ||
+            fail "binding check: exit status $?"
+        [ "$(grep -Ec ':[[:space:]]+[0-9]+$' "$T/out")" = 4 ] ||
+            fail "the proxies did not pin their 2 ranks each to one CPU (auto binding per host)"
+    fi
     ;;
 hydra)
     # MPICH's Hydra starts the job across the namespaces (its proxies through
