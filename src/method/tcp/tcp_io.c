@@ -248,6 +248,7 @@ int xb_tcp_send(tcp_peer_t *p, uint8_t am_id, const void *hdr, size_t hdr_len,
                           "has finalized or exited", p->rank, p->addr.host);
     if (p->q_head != NULL && p->q_bytes >= xb_tn_TCP_SENDQ_MAX.v.size)
         return XB_ERR_AGAIN;
+    xb_method_costly_active();          /* an answer may come: poll soon */
     uint8_t head[sizeof(tcp_frame_t) + XB_AM_HDR_MAX];
     size_t hlen = build_head(head, am_id, hdr, hdr_len, len);
     if (p->state == TCP_UP && p->q_head == NULL && hlen + a8(len) <= SMALL_FRAME)
