@@ -191,6 +191,23 @@ fail)
     grep -q "^mpiexec: cannot start the proxy on host h[01] (.*badpath.sh h[01] .*): the command exited with status [0-9]*: .*/nonexistent/bin/mpiexec" "$T/err" ||
         fail "missing proxy binary: no message naming the host and the cause"
     [ "$(grep -c '^mpiexec: ' "$T/err")" = 1 ] || fail "missing proxy binary: more than one message"
+    # --proxy-path: the proxies are started from that path on the hosts
+    mkdir -p "$T/bin"
+    printf '#!/bin/sh\necho "$0 $*" >>"%s/proxy-used"\nexec "%s" "$@"\n' "$T" "$MPIEXEC" >"$T/bin/xbproxy"
+    chmod +x "$T/bin/xbproxy"
+    mpirun 2 60 --proxy-path "$T/bin/xbproxy" "$MPITESTS/pt2pt/basic"
+    [ "$RC" = 0 ] && grep -q "No Errors" "$T/out" || fail "--proxy-path: exit status $RC"
+    [ "$(grep -c "xbproxy --xb-proxy" "$T/proxy-used" 2>/dev/null)" = 2 ] ||
+        fail "--proxy-path: the 2 proxies were not started from it"
+    timeout -k 3 30 "$MPIEXEC" -n 4 -ppn 2 -hosts h0,h1 --launcher-exec "$NSEXEC" \
+        --proxy-path /nonexistent/xb/mpiexec "$MPITESTS/pt2pt/basic" >"$T/out" 2>"$T/err" </dev/null
+    RC=$?
+    [ "$RC" = 255 ] || fail "--proxy-path to a missing file: exit status $RC, expected 255"
+    grep -q "^mpiexec: cannot start the proxy on host h[01] (.* h[01] /nonexistent/xb/mpiexec --xb-proxy): .*/nonexistent/xb/mpiexec" "$T/err" ||
+        fail "--proxy-path to a missing file: no message naming the host and the path"
+    timeout -k 3 30 "$MPIEXEC" -n 2 -hosts h0 --proxy-path bin/mpiexec true >"$T/out" 2>"$T/err" </dev/null
+    RC=$?
+    [ "$RC" = 2 ] && grep -q "absolute path" "$T/err" || fail "--proxy-path with a relative path: status $RC"
     # a program that is missing on the hosts: 127, one message
     mpirun 2 30 "$T/no-such-program"
     [ "$RC" = 127 ] || fail "missing program: exit status $RC, expected 127"
