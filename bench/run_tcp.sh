@@ -71,11 +71,11 @@ while [ $round -le "$rounds" ]; do
     for cfg in 2 4one 4tcp 2s0 4tcps0; do
         f="$out/raw-shm/crossbar__shm-${cfg}__2__${round}.txt"
         case $cfg in
-            2) set -- -n 2 ;;
+            2) set -- -n 2 --bind-to core ;;
             4one) set -- -n 4 --local-hosts -hosts a:4 ;;
-            4tcp) set -- -n 4 --local-hosts -hosts a:2,b:2 ;;
-            2s0) set -- -n 2 -x XB_SPIN_US=0 ;;
-            4tcps0) set -- -n 4 -x XB_SPIN_US=0 --local-hosts -hosts a:2,b:2 ;;
+            4tcp) set -- -n 4 --bind-to core --local-hosts -hosts a:2,b:2 ;;
+            2s0) set -- -n 2 --bind-to core -x XB_SPIN_US=0 ;;
+            4tcps0) set -- -n 4 --bind-to core -x XB_SPIN_US=0 --local-hosts -hosts a:2,b:2 ;;
         esac
         # shellcheck disable=SC2086
         timeout -k 5 200 "$build/bin/mpiexec" "$@" "$out/crossbar/latency" -m 4096 $quick \
