@@ -10,15 +10,22 @@
 #   raw, rawp   bench/sock.c with its two processes in the two namespaces
 #               (blocking / polling receive; the better one is the limit)
 #   crossbar    our mpiexec -hosts h0,h1 -ppn 1, the proxies started in the
-#               namespaces by tests/hosts/nsexec.sh (--launcher-exec), ranks
-#               unbound (bound ranks of two "hosts" would share CPU 0)
+#               namespaces by tests/hosts/nsexec.sh (--launcher-exec)
+# Each "host" gets a CPU of its own, as separate machines would: h0 the
+# first CPU this script may use, h1 the second (the remote-start command is
+# wrapped in taskset, the ranks run --bind-to none inside it; the raw
+# socket's client and server are bound the same way, sock -b). Unpinned,
+# the scheduler of a busy machine put both ranks on one CPU now and then,
+# and a spinning rank then kept its peer from running (40-150 us).
 #   crossbar0   the same with XB_SPIN_US=0
 #   mpich       Hydra with nsexec.sh as its ssh, UCX_TLS=tcp,self
 #   openmpi     not run: its daemons would need to reach mpiexec.openmpi
 #               through the bridge with rsh-agent tricks (not easy here)
 # Then shared-memory latency of ranks 0-1 on h0 in a job that also has tcp
 # peers (4 ranks: 2 on h0, 2 on h1) against one that has none (2 ranks on
-# h0): the issue's "within 10%" check, with real separate hosts.
+# h0): the issue's "within 10%" check, with real separate hosts (each
+# host's proxy binds its 2 ranks to the first two CPUs; ranks 2-3 wait in
+# MPI_Finalize, bench/latency.c).
 # Tables: bench/table_tcp.py (Crossbar vs the better raw form per round,
 # with the range over rounds).
 #
@@ -38,6 +45,20 @@ mkdir -p "$out/raw-shm"
 build_all latency bw
 ${CC:-cc} -O2 -o "$out/sock" "$here/sock.c"
 nsexec="$root/tests/hosts/nsexec.sh"
+# nsexec.sh with host h0 on one CPU and h1 on another (ssh's conventions)
+set -- $("$python" -c 'import os; s = sorted(os.sched_getaffinity(0)); print(s[0], s[1 % len(s)])')
+hostexec="$out/hostexec.sh"
+{
+    echo '#!/bin/sh'
+    echo 'skip=; h='
+    echo 'for a in "$@"; do'
+    echo '    if [ -n "$skip" ]; then skip=; continue; fi'
+    echo '    case $a in -o|-p|-l|-i|-F) skip=1 ;; -*) ;; *) h=$a; break ;; esac'
+    echo 'done'
+    echo "case \$h in h0) c=$1 ;; *) c=$2 ;; esac"
+    echo "exec taskset -c \"\$c\" \"$nsexec\" \"\$@\""
+} >"$hostexec"
+chmod +x "$hostexec"
 
 # two namespaces <P>h0, <P>h1 on bridge <P>br (names as tests/hosts/run.sh,
 # so its clean-up of stale ones covers these too)
@@ -70,13 +91,14 @@ done
 case " $have " in *" crossbar "*) have="raw rawp $have crossbar0" ;; *) have="raw rawp $have" ;; esac
 echo "bench: $have; $rounds round(s); hosts ${P}h0=10.214.0.1 ${P}h1=10.214.0.2" >&2
 
-xb="$build/bin/mpiexec --bind-to none --launcher-exec $nsexec"
+xb="$build/bin/mpiexec --launcher-exec $nsexec"
+xbp="$build/bin/mpiexec --bind-to none --launcher-exec $hostexec"
 # the launch line of IMPL for one rank on each host
 launch() {
     case $1 in
-        crossbar) echo "$xb -n 2 -ppn 1 -hosts h0,h1" ;;
-        crossbar0) echo "env XB_SPIN_US=0 $xb -n 2 -ppn 1 -hosts h0,h1" ;;
-        mpich) echo "env UCX_TLS=tcp,self mpiexec.mpich -launcher ssh -launcher-exec $nsexec -iface ${P}br -hosts h0,h1 -n 2 -ppn 1" ;;
+        crossbar) echo "$xbp -n 2 -ppn 1 -hosts h0,h1" ;;
+        crossbar0) echo "env XB_SPIN_US=0 $xbp -n 2 -ppn 1 -hosts h0,h1" ;;
+        mpich) echo "env UCX_TLS=tcp,self mpiexec.mpich -launcher ssh -launcher-exec $hostexec -iface ${P}br -hosts h0,h1 -n 2 -ppn 1 -bind-to none" ;;
     esac
 }
 
@@ -86,7 +108,7 @@ run() {
     f="$out/raw/${impl}__${name}__2__${round}.txt"
     if [ "$impl" = raw ] || [ "$impl" = rawp ]; then
         set -- "$out/sock" "$([ "$name" = latency ] && echo -l || echo -s)" \
-            -n "${P}h0,${P}h1" -a 10.214.0.2
+            -n "${P}h0,${P}h1" -a 10.214.0.2 -b
         [ "$impl" = rawp ] && set -- "$@" -p
     else
         # shellcheck disable=SC2046
