@@ -48,8 +48,10 @@ XB_TUNABLE(TCP_COPY_MAX, XB_TT_SIZE, "32k", XB_TL_TUNER,
            "at once; larger ones are sent from the caller's memory");
 
 /* SMALL_FRAME: frames up to this size are assembled on the stack and go
- * out with one send() (a sendmsg of 2-3 iovecs costs more, and a payload
- * given by a pack callback need not be queued first). */
+ * out with one send(): a 56-byte frame as sendmsg of 2 iovecs took 6.2-7.8
+ * us with its loopback delivery, copied and sent with send() 5.8-7.1 us
+ * (2026-11-24); and a payload given by a pack callback need not be queued
+ * first. */
 enum { RBUF_MIN = 65536, SEND_IOV_MAX = 64, READS_PER_CALL = 4, SMALL_FRAME = 512 };
 
 static const uint8_t zeros[8];
