@@ -356,10 +356,12 @@ static XB_NOINLINE int poll_costly(int n)
 
 void xb_method_costly_active(void)
 {
-    if (ncostly_poll == 0)
-        return;
-    uint64_t t = clock_ns();
+    uint64_t t = 0;
     for (int k = 0; k < ncostly_poll; k++) {
+        if (costly_poll[k].every_quiet == 0)
+            continue;                   /* polled on every call anyway */
+        if (t == 0)
+            t = clock_ns();
         costly_poll[k].last_active = t;
         if (costly_poll[k].countdown > costly_poll[k].every_idle)
             costly_poll[k].countdown = costly_poll[k].every_idle;
