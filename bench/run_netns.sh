@@ -62,31 +62,7 @@ chmod +x "$hostexec"
 
 # two namespaces <P>h0, <P>h1 on bridge <P>br (names as tests/hosts/run.sh,
 # so its clean-up of stale ones covers these too)
-P="xb$$"
-XB_TEST_NETNS_PREFIX=$P
-export XB_TEST_NETNS_PREFIX
-cleanup() {
-    for i in 0 1; do
-        ip netns del "${P}h$i" 2>/dev/null || true
-        ip link del "${P}v$i" 2>/dev/null || true
-    done
-    ip link del "${P}br" 2>/dev/null || true
-}
-trap cleanup EXIT
-trap 'exit 1' INT TERM HUP
-ip link add "${P}br" type bridge || { echo "bench: cannot make a bridge" >&2; exit 77; }
-ip link set "${P}br" up
-ip addr add 10.214.0.254/24 dev "${P}br"
-for i in 0 1; do
-    ns="${P}h$i"
-    ip netns add "$ns"
-    ip link add "${P}v$i" type veth peer name eth0 netns "$ns"
-    ip link set "${P}v$i" master "${P}br"
-    ip link set "${P}v$i" up
-    ip -n "$ns" addr add "10.214.0.$((i + 1))/24" dev eth0
-    ip -n "$ns" link set lo up
-    ip -n "$ns" link set eth0 up
-done
+netns_hosts 2 10.214.0 || exit $?
 
 case " $have " in *" crossbar "*) have="raw rawp $have crossbar0" ;; *) have="raw rawp $have" ;; esac
 echo "bench: $have; $rounds round(s); hosts ${P}h0=10.214.0.1 ${P}h1=10.214.0.2" >&2
