@@ -112,6 +112,26 @@ static void elements(void)
     CHECK_RC(MPI_Status_set_elements(&st, vec, 24));
     CHECK(count_of(&st, vec) == 2);
     MPI_Type_free(&vec);
+
+    /* indexed (an empty block in the middle) of a pair type: 5 pairs, 10 elements;
+     * a 2x3 subarray of shorts: 6 elements */
+    int ibl[3] = { 2, 0, 3 }, idisp[3] = { 0, 4, 7 };
+    MPI_Datatype idx, sub;
+    MPI_Type_indexed(3, ibl, idisp, MPI_2INT, &idx);
+    MPI_Type_commit(&idx);
+    int sizes[2] = { 4, 5 }, subs[2] = { 2, 3 }, starts[2] = { 1, 1 };
+    MPI_Type_create_subarray(2, sizes, subs, starts, MPI_ORDER_C, MPI_SHORT, &sub);
+    MPI_Type_commit(&sub);
+    for (int k = 0; k <= 25; k++) {
+        CHECK_RC(MPI_Status_set_elements(&st, idx, k));
+        CHECK(elems_of(&st, idx) == k);
+        CHECK(count_of(&st, idx) == (k % 10 == 0 ? k / 10 : MPI_UNDEFINED));
+        CHECK_RC(MPI_Status_set_elements_x(&st, sub, k));
+        CHECK(elems_of(&st, sub) == k);
+        CHECK(count_of(&st, sub) == (k % 6 == 0 ? k / 6 : MPI_UNDEFINED));
+    }
+    MPI_Type_free(&idx);
+    MPI_Type_free(&sub);
     MPI_Type_free(&st4);
 
     /* _x and _c: counts past 2^31 (the int forms narrow to MPI_UNDEFINED). */
