@@ -12,8 +12,10 @@
 #
 #   sh bench/run_objects.sh                       ~5-10 minutes
 #   BENCH_ROUNDS=1 BENCH_QUICK=1 sh bench/run_objects.sh   a smoke run
+#   BENCH_ONLY=comm sh bench/run_objects.sh      communicator creation only
 # Environment: XB_BUILD_DIR (default build), BENCH_OUT (default
-# <build>/bench-objects), BENCH_ROUNDS (3), BENCH_QUICK (0), BENCH_IMPLS.
+# <build>/bench-objects), BENCH_ROUNDS (3), BENCH_QUICK (0), BENCH_IMPLS,
+# BENCH_ONLY (pack or comm: one of the two parts).
 set -eu
 here=$(cd -P -- "$(dirname -- "$0")" && pwd -P)
 . "$here/lib.sh"
@@ -33,11 +35,19 @@ run() {
     fi
 }
 
+pack_types="vector indexed struct contig bytes" comm_nps="2 4 8"
+case ${BENCH_ONLY:-} in
+    pack) comm_nps="" ;;
+    comm) pack_types="" ;;
+    "") ;;
+    *) echo "bench: BENCH_ONLY=$BENCH_ONLY: use pack or comm" >&2; exit 2 ;;
+esac
+
 round=1
 while [ $round -le "$rounds" ]; do
     order=$(bench_order $round)
     echo "bench: round $round: $order" >&2
-    for t in vector indexed struct contig bytes; do
+    for t in $pack_types; do
         for k in pack unpack; do
             for impl in $order; do run "$impl" "$k-$t" 1 pack $quick -k $k -t $t; done
         done
@@ -45,7 +55,7 @@ while [ $round -le "$rounds" ]; do
     done
     # communicator creation: always the quick form (MPICH's oversubscribed
     # ranks spin, so its 4- and 8-rank operations take milliseconds)
-    for np in 2 4 8; do
+    for np in $comm_nps; do
         for op in dup split create_group; do
             for impl in $order; do run "$impl" "comm_$op" $np comm_create $op -q; done
         done
