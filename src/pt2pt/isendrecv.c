@@ -104,6 +104,7 @@ static int post(const void *sendbuf, MPI_Count sendcount, xb_datatype_t *sendtyp
     r->extra = p;
     r->ops = &pair_ops;
     r->comm = comm;
+    xb_comm_retain(comm);            /* dropped by xb_request_free */
     r->fn = fn;
     r->status.error = MPI_SUCCESS;
     r->pending = 1;                  /* held until both parts are posted */

@@ -223,6 +223,36 @@ static void mixes(void)
     ring(3, 25);
 }
 
+/* Pair requests on a communicator of their own, freed while one is still
+ * pending: each request holds a reference, so the communicator lives until
+ * the last one completes (a missing reference would free it early: ASan). */
+static void own_comm(void)
+{
+    MPI_Comm c;
+    CHECK_RC(MPI_Comm_dup(MPI_COMM_WORLD, &c));
+    int s[8], r[8];
+    MPI_Request rq[8];
+    for (int i = 0; i < 8; i++) {
+        s[i] = val(rank, i);
+        r[i] = -1;
+        CHECK_RC(MPI_Isendrecv(&s[i], 1, MPI_INT, right, i, &r[i], 1, MPI_INT, left, i, c,
+                               &rq[i]));
+    }
+    CHECK_RC(MPI_Waitall(7, rq, MPI_STATUSES_IGNORE));
+    CHECK_RC(MPI_Comm_free(&c));
+    CHECK_RC(MPI_Wait(&rq[7], MPI_STATUS_IGNORE));
+    int bad = 0;
+    for (int i = 0; i < 8; i++)
+        bad += r[i] != val(left, i);
+    CHECK(bad == 0);
+    MPI_Comm d;                        /* the library still works */
+    CHECK_RC(MPI_Comm_dup(MPI_COMM_WORLD, &d));
+    CHECK_RC(MPI_Sendrecv(&s[0], 1, MPI_INT, right, 0, &r[0], 1, MPI_INT, left, 0, d,
+                          MPI_STATUS_IGNORE));
+    CHECK(r[0] == val(left, 0));
+    CHECK_RC(MPI_Comm_free(&d));
+}
+
 static void errors(void)
 {
     int s = 0, r = 0;
@@ -270,6 +300,7 @@ int main(int argc, char **argv)
     truncation();
     cancel();
     mixes();
+    own_comm();
     errors();
     return pt_finish();
 }
