@@ -381,7 +381,7 @@ class Wrapper:
         elif p.counted_array and p.kind != "STATUS" and "nullok" not in fl:
             out += self.fail("xb_check_array(\"%s\", %s, %s)" % (p.name, p.name, p.counted_array))
         elif p.is_pointer and not p.array and p.kind not in BUFFER_KINDS and \
-                not (p.kind == "STATUS" and p.direction != "in") and "nullok" not in fl:
+                not (p.kind == "STATUS" and p.direction == "out") and "nullok" not in fl:
             out += self.fail("xb_check_ptr(\"%s\", %s)" % (p.name, p.name))
         if p.kind == "DATATYPE" and p.by_value_handle and \
                 any(d is p for _, d in self.groups.values()):

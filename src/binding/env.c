@@ -233,6 +233,21 @@ int xb_impl_add_error_code(int errorclass, int *errorcode)
     return xb_errcode_add_code(errorclass, errorcode);
 }
 
+int xb_impl_remove_error_class(int errorclass)
+{
+    return xb_errcode_remove_class(errorclass);
+}
+
+int xb_impl_remove_error_code(int errorcode)
+{
+    return xb_errcode_remove_code(errorcode);
+}
+
+int xb_impl_remove_error_string(int errorcode)
+{
+    return xb_errcode_remove_string(errorcode);
+}
+
 int xb_impl_add_error_string(int errorcode, const char *string)
 {
     return xb_errcode_add_string(errorcode, string);

@@ -88,6 +88,7 @@ typedef struct ring_slot {
 
 typedef struct user_entry {
     bool  is_class;
+    bool  removed;                    /* MPI_Remove_error_class/code (4.1) */
     int   errclass;                   /* for a code: its class              */
     char *string;                     /* NULL: "" (the standard's default)  */
 } user_entry_t;
@@ -132,7 +133,7 @@ static int class_locked(int code)
         return -1;
     if (code < XB_ERRCODE_USER_END) {
         int i = code - XB_ERRCODE_USER_BASE;
-        if (i >= nuser)
+        if (i >= nuser || user[i].removed)
             return -1;
         return user[i].is_class ? code : user[i].errclass;
     }
@@ -140,7 +141,7 @@ static int class_locked(int code)
         return -1;
     int cls = code & CLASS_MASK;
     if (cls >= XB_ERRCODE_USER_BASE && cls - XB_ERRCODE_USER_BASE < nuser &&
-        user[cls - XB_ERRCODE_USER_BASE].is_class)
+        user[cls - XB_ERRCODE_USER_BASE].is_class && !user[cls - XB_ERRCODE_USER_BASE].removed)
         return cls;
     return cls <= XB_ERRCODE_PREDEF_LAST ? cls : -1;
 }
@@ -256,7 +257,8 @@ int xb_errcode_add_string(int code, const char *string)
     if (copy == NULL)
         return xb_err_set(XB_ERR_NO_MEM, "no memory for an error string");
     pthread_mutex_lock(&lock);
-    if (code < XB_ERRCODE_USER_BASE || code >= XB_ERRCODE_USER_BASE + nuser) {
+    if (code < XB_ERRCODE_USER_BASE || code >= XB_ERRCODE_USER_BASE + nuser ||
+        user[code - XB_ERRCODE_USER_BASE].removed) {
         rc = xb_err_set(XB_ERR_ARG, "%d is not a user-defined error class or "
                         "code (only those made by MPI_Add_error_class/code "
                         "take a string)", code);
@@ -265,6 +267,94 @@ int xb_errcode_add_string(int code, const char *string)
         user_entry_t *u = &user[code - XB_ERRCODE_USER_BASE];
         free(u->string);
         u->string = copy;
+    }
+    pthread_mutex_unlock(&lock);
+    return rc;
+}
+
+/* ---- MPI 4.1: removing user-defined classes, codes and strings -------------
+ * A removed value is never handed out again (MPI_LASTUSEDCODE keeps its
+ * meaning); every function then treats it as unknown. The standard's order
+ * is enforced: a code's string before the code, a class's codes (and its
+ * string) before the class. */
+
+/* The live user entry of value v that is a class (want_class) or a code,
+ * else NULL with an error recorded. Lock held. */
+static user_entry_t *user_entry_locked(int v, bool want_class, int *rc_p)
+{
+    const char *what = want_class ? "class" : "code";
+    const char *adder = want_class ? "MPI_Add_error_class" : "MPI_Add_error_code";
+    if (v < XB_ERRCODE_USER_BASE || v >= XB_ERRCODE_USER_BASE + nuser) {
+        *rc_p = xb_err_set(XB_ERR_ARG, "%d is not an error %s made by %s (predefined "
+                           "classes and codes cannot be removed)", v, what, adder);
+        return NULL;
+    }
+    user_entry_t *u = &user[v - XB_ERRCODE_USER_BASE];
+    if (u->removed) {
+        *rc_p = xb_err_set(XB_ERR_ARG, "error %s %d was removed already", what, v);
+        return NULL;
+    }
+    if (u->is_class != want_class) {
+        *rc_p = xb_err_set(XB_ERR_ARG, "%d is an error %s, not an error %s (made by %s)", v,
+                           u->is_class ? "class" : "code", what, adder);
+        return NULL;
+    }
+    return u;
+}
+
+int xb_errcode_remove_class(int errclass)
+{
+    int rc = XB_OK;
+    pthread_mutex_lock(&lock);
+    user_entry_t *u = user_entry_locked(errclass, true, &rc);
+    int ncodes = 0;
+    for (int i = 0; u != NULL && i < nuser; i++)
+        ncodes += !user[i].is_class && !user[i].removed && user[i].errclass == errclass;
+    if (u == NULL)
+        ;
+    else if (ncodes > 0)
+        rc = xb_err_set(XB_ERR_ARG, "error class %d still has %d error code%s: remove them "
+                        "first (MPI_Remove_error_code)", errclass, ncodes, ncodes > 1 ? "s" : "");
+    else if (u->string != NULL)
+        rc = xb_err_set(XB_ERR_ARG, "error class %d still has an error string: remove it "
+                        "first (MPI_Remove_error_string)", errclass);
+    else
+        u->removed = true;
+    pthread_mutex_unlock(&lock);
+    return rc;
+}
+
+int xb_errcode_remove_code(int errcode)
+{
+    int rc = XB_OK;
+    pthread_mutex_lock(&lock);
+    user_entry_t *u = user_entry_locked(errcode, false, &rc);
+    if (u != NULL && u->string != NULL)
+        rc = xb_err_set(XB_ERR_ARG, "error code %d still has an error string: remove it "
+                        "first (MPI_Remove_error_string)", errcode);
+    else if (u != NULL)
+        u->removed = true;
+    pthread_mutex_unlock(&lock);
+    return rc;
+}
+
+int xb_errcode_remove_string(int errcode)
+{
+    int rc = XB_OK;
+    pthread_mutex_lock(&lock);
+    user_entry_t *u = NULL;
+    if (errcode >= XB_ERRCODE_USER_BASE && errcode < XB_ERRCODE_USER_BASE + nuser)
+        u = user_entry_locked(errcode, user[errcode - XB_ERRCODE_USER_BASE].is_class, &rc);
+    else
+        rc = xb_err_set(XB_ERR_ARG, "%d is not an error class or code made by "
+                        "MPI_Add_error_class/code (predefined strings cannot be removed)",
+                        errcode);
+    if (u != NULL && u->string == NULL) {
+        rc = xb_err_set(XB_ERR_ARG, "error %s %d has no string (MPI_Add_error_string) to "
+                        "remove", u->is_class ? "class" : "code", errcode);
+    } else if (u != NULL) {
+        free(u->string);
+        u->string = NULL;
     }
     pthread_mutex_unlock(&lock);
     return rc;

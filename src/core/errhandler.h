@@ -55,6 +55,11 @@ int  xb_errcode_string(int code, char *string, int *len_p);
 int  xb_errcode_add_class(int *class_p);
 int  xb_errcode_add_code(int errclass, int *code_p);
 int  xb_errcode_add_string(int code, const char *string);
+/* MPI 4.1: remove a user class (no live codes, no string left), a user code
+ * (no string left), or the string of either. XB_ERR_ARG otherwise. */
+int  xb_errcode_remove_class(int errclass);
+int  xb_errcode_remove_code(int errcode);
+int  xb_errcode_remove_string(int errcode);
 /* Value of the MPI_LASTUSEDCODE attribute (>= MPI_ERR_LASTCODE). */
 int  xb_errcode_lastused(void);
 

@@ -60,6 +60,7 @@ typedef enum xb_req_kind {
     XB_REQ_PRECV,         /* persistent receive (MPI_Recv_init)    */
     XB_REQ_GREQ,          /* generalized (later)                   */
     XB_REQ_COLL,          /* collective (later)                    */
+    XB_REQ_PAIR,          /* MPI_Isendrecv[_replace]: a receive and a send (pt2pt/isendrecv.c) */
 } xb_req_kind_t;
 
 /* Send modes (also the protocol chooser's `mode` argument). */

@@ -52,6 +52,10 @@ const xb_datatype_t *xb_dt_basic(const xb_datatype_t *dt, MPI_Count *per_elem);
 /* Number of basic elements in the first `bytes` bytes of packed data
  * (MPI_Get_elements); MPI_UNDEFINED when bytes is not a whole number of them. */
 MPI_Count xb_dt_elements(const xb_datatype_t *dt, MPI_Count bytes);
+/* The inverse (MPI_Status_set_elements): packed bytes of the first `count`
+ * basic elements of a run of dt. XB_ERR_COUNT (negative, too large) or
+ * XB_ERR_TYPE (a type of size 0 and count > 0), detail recorded. */
+int xb_dt_elements_bytes(const xb_datatype_t *dt, MPI_Count count, MPI_Count *bytes);
 
 void xb_dt_retain(xb_datatype_t *dt);
 void xb_dt_release(xb_datatype_t *dt);

@@ -2,8 +2,9 @@
 /* Copyright (c) 2026 The Crossbar authors */
 /*
  * wait_impl.c - MPI_Wait/Test and their any/all/some forms,
- * MPI_Request_get_status and MPI_Request_free (binding convention:
- * xb_impl_*).
+ * MPI_Request_get_status and its MPI 4.1 array forms (_all, _any, _some:
+ * Testall/Testany/Testsome that neither free nor deactivate a request) and
+ * MPI_Request_free (binding convention: xb_impl_*).
  *
  * States of a user request, read from its fields:
  *   pending    done == 0, and (not persistent or active)
@@ -95,11 +96,11 @@ int xb_impl_test(MPI_Request *request, int *flag, MPI_Status *status)
 /* ---- arrays ---------------------------------------------------------------- */
 
 typedef struct req_set {
-    int          n;
-    MPI_Request *h;
+    int                n;
+    const MPI_Request *h;
 } req_set_t;
 
-static int check_all(int n, MPI_Request *h)
+static int check_all(int n, const MPI_Request *h)
 {
     int rc;
     for (int i = 0; i < n; i++) {
@@ -192,7 +193,7 @@ int xb_impl_testall(int count, MPI_Request array_of_requests[], int *flag,
 }
 
 /* Index of the first completed active request; -1 if none; -2 if none active. */
-static int first_done(int n, MPI_Request *h)
+static int first_done(int n, const MPI_Request *h)
 {
     int active = 0;
     for (int i = 0; i < n; i++) {
@@ -316,6 +317,106 @@ int xb_impl_request_get_status(xb_request_t *r, int *flag, MPI_Status *status)
     *flag = 1;
     xb_status_to_mpi(&r->status, status, true);
     return XB_OK;
+}
+
+/* ---- MPI 4.1: nondestructive array forms ------------------------------------
+ * The requests stay as they are: a completed one is reported again by the
+ * next call and still has to be completed by a Wait/Test or freed. */
+
+/* Status of a completed request without freeing or deactivating it. */
+static int peek(const xb_request_t *r, MPI_Status *st)
+{
+    xb_status_to_mpi(&r->status, st, true);
+    return xb_request_status_rc(r);
+}
+
+static int failed_in_status(int nerr, int first, int k, const MPI_Status *sts)
+{
+    if (nerr == 0)
+        return XB_OK;
+    if (sts == MPI_STATUSES_IGNORE)
+        return first;
+    return xb_err_set(XB_ERR_IN_STATUS, "%d of the %d completed requests failed; see the "
+                      "MPI_ERROR field of their statuses", nerr, k);
+}
+
+int xb_impl_request_get_status_all(int count, const MPI_Request array_of_requests[], int *flag,
+                                   MPI_Status array_of_statuses[])
+{
+    int rc = check_all(count, array_of_requests);
+    if (rc != XB_OK)
+        return rc;
+    req_set_t s = { count, array_of_requests };
+    if (!all_done(&s))
+        xb_progress_poll(xb_progress_default());
+    if (!all_done(&s)) {
+        *flag = 0;
+        return XB_OK;
+    }
+    *flag = 1;
+    int nerr = 0, first = XB_OK;
+    for (int i = 0; i < count; i++) {
+        xb_request_t *r = xb_request_from_handle(array_of_requests[i]);
+        if (!has_work(r)) {
+            empty_status(status_at(array_of_statuses, i), true);
+            continue;
+        }
+        rc = peek(r, status_at(array_of_statuses, i));
+        if (rc != XB_OK && nerr++ == 0)
+            first = rc;
+    }
+    return failed_in_status(nerr, first, count, array_of_statuses);
+}
+
+int xb_impl_request_get_status_any(int count, const MPI_Request array_of_requests[], int *index,
+                                   int *flag, MPI_Status *status)
+{
+    int rc = check_all(count, array_of_requests);
+    if (rc != XB_OK)
+        return rc;
+    int i = first_done(count, array_of_requests);
+    if (i == -1) {
+        xb_progress_poll(xb_progress_default());
+        i = first_done(count, array_of_requests);
+    }
+    *index = i >= 0 ? i : MPI_UNDEFINED;
+    *flag = i != -1;
+    if (i == -2)
+        empty_status(status, true);
+    if (i < 0)
+        return XB_OK;
+    return peek(xb_request_from_handle(array_of_requests[i]), status);
+}
+
+int xb_impl_request_get_status_some(int incount, const MPI_Request array_of_requests[],
+                                    int *outcount, int array_of_indices[],
+                                    MPI_Status array_of_statuses[])
+{
+    int rc = check_all(incount, array_of_requests);
+    if (rc != XB_OK)
+        return rc;
+    if (incount > 0 && array_of_indices == NULL)
+        return xb_err_set(XB_ERR_ARG, "array_of_indices is NULL (it needs room for up to "
+                          "incount = %d indices)", incount);
+    if (first_done(incount, array_of_requests) == -1)
+        xb_progress_poll(xb_progress_default());
+    if (first_done(incount, array_of_requests) == -2) {
+        *outcount = MPI_UNDEFINED;
+        return XB_OK;
+    }
+    int k = 0, nerr = 0, first = XB_OK;
+    for (int i = 0; i < incount; i++) {
+        xb_request_t *r = xb_request_from_handle(array_of_requests[i]);
+        if (!has_work(r) || !xb_request_is_done(r))
+            continue;
+        array_of_indices[k] = i;
+        rc = peek(r, status_at(array_of_statuses, k));
+        k++;
+        if (rc != XB_OK && nerr++ == 0)
+            first = rc;
+    }
+    *outcount = k;
+    return failed_in_status(nerr, first, k, array_of_statuses);
 }
 
 int xb_impl_request_free(MPI_Request *request)

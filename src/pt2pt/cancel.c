@@ -93,6 +93,8 @@ int xb_pt2pt_cancel(xb_request_t *r)
         return XB_OK;
     if (r->kind == XB_REQ_RECV || r->kind == XB_REQ_PRECV)
         return cancel_recv(r);
+    if (r->kind == XB_REQ_PAIR)
+        return xb_pt2pt_pair_cancel(r);
     if ((r->kind == XB_REQ_SEND || r->kind == XB_REQ_PSEND) && r->mode != XB_MODE_BUFFERED)
         return cancel_send(r);
     return XB_OK;

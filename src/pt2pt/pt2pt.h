@@ -84,6 +84,8 @@ int xb_pt2pt_start(xb_request_t *req);
  * the receiver has not matched yet (cancel.c). XB_OK either way; the status
  * of the completed request tells whether it was cancelled. */
 int xb_pt2pt_cancel(xb_request_t *req);
+/* MPI_Cancel of an MPI_Isendrecv request: both parts still pending (isendrecv.c). */
+int xb_pt2pt_pair_cancel(xb_request_t *req);
 
 /* MPI_Message handles: a message taken from the unexpected queue by
  * MPI_Mprobe/Improbe, received later by MPI_Mrecv/Imrecv. MPI_MESSAGE_NULL
