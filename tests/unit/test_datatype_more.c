@@ -18,6 +18,7 @@
 #include "runtime/tunable.h"
 
 XB_TUNABLE_DECL(DT_PACE);
+XB_TUNABLE_DECL(DT_UNPACK_PACE);
 
 #include "unit_check.h"
 
@@ -397,10 +398,11 @@ static void test_external32(void)
     expect_err(rc, -MPI_ERR_UNSUPPORTED_DATAREP, "\"native\"", "datarep native");
 }
 
-/* Far-strided vectors take the paced loop (dt_move.c, XB_DT_PACE): pack,
- * unpack and a partial pack from an odd offset against a plain loop, for
- * run lengths 4, 8, 12 and 16, with positive and negative strides. */
-static void test_paced(void)
+/* Far-strided vectors take the paced loops (dt_move.c, XB_DT_PACE adds,
+ * XB_DT_UNPACK_PACE local stores): pack, unpack and a partial pack from an
+ * odd offset against a plain loop, for run lengths 4, 8, 12 and 16, with
+ * positive and negative strides; unpack with store pauses and with adds. */
+static void test_paced_one(void)
 {
     xb_tn_DT_PACE.v.i = 12;
     enum { RUNS = 300, STRIDE = 8192 };
@@ -436,10 +438,19 @@ static void test_paced(void)
             rc = xb_dt_unpack(base, 1, T(h), 0, want, total);   /* restore */
             xb_impl_type_free(&h);
         }
-    xb_tn_DT_PACE.v.i = 0;
     free(mem);
     free(out);
     free(want);
+}
+
+static void test_paced(void)
+{
+    for (int ns = 0; ns <= 3; ns += 3) {
+        xb_tn_DT_UNPACK_PACE.v.i = ns;
+        test_paced_one();
+    }
+    xb_tn_DT_PACE.v.i = 0;
+    xb_tn_DT_UNPACK_PACE.v.i = 0;
 }
 
 static void test_aint(void)
