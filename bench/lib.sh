@@ -68,3 +68,52 @@ build_all() {
     done
     [ -n "$have" ] || { echo "bench: nothing to run" >&2; exit 1; }
 }
+
+# netns_hosts N SUBNET [RATE]: N "hosts" on this machine for the benchmarks
+# across hosts (root only): network namespaces <P>h0..<P>h(N-1) with eth0 =
+# SUBNET.(i+1)/24 on one bridge <P>br (SUBNET.254), named as
+# tests/hosts/run.sh names them so its clean-up of stale ones covers these
+# too; removed when the script exits. With RATE (e.g. 1gbit), every host's
+# link is shaped to RATE in both directions (tbf), like a cluster network.
+# Sets $P and exports XB_TEST_NETNS_PREFIX for tests/hosts/nsexec.sh.
+# Returns 77 when namespaces cannot be made here.
+netns_hosts() {
+    [ "$(id -u)" = 0 ] || { echo "bench: network namespaces need root" >&2; return 77; }
+    command -v ip >/dev/null 2>&1 || { echo "bench: no 'ip' command" >&2; return 77; }
+    P="xb$$"
+    XB_TEST_NETNS_PREFIX=$P
+    export XB_TEST_NETNS_PREFIX
+    netns_n=$1
+    trap netns_cleanup EXIT
+    trap 'exit 1' INT TERM HUP
+    ip link add "${P}br" type bridge || { echo "bench: cannot make a bridge" >&2; return 77; }
+    ip link set "${P}br" up
+    ip addr add "$2.254/24" dev "${P}br"
+    i=0
+    while [ $i -lt "$1" ]; do
+        ns="${P}h$i"
+        ip netns add "$ns" || return 77
+        ip link add "${P}v$i" type veth peer name eth0 netns "$ns" || return 77
+        ip link set "${P}v$i" master "${P}br"
+        ip link set "${P}v$i" up
+        ip -n "$ns" addr add "$2.$((i + 1))/24" dev eth0
+        ip -n "$ns" link set lo up
+        ip -n "$ns" link set eth0 up
+        if [ -n "${3:-}" ]; then
+            tc qdisc add dev "${P}v$i" root tbf rate "$3" burst 256kb latency 100ms &&
+                ip netns exec "$ns" tc qdisc add dev eth0 root tbf rate "$3" burst 256kb latency 100ms ||
+                { echo "bench: cannot shape the links to $3 (tc tbf)" >&2; return 77; }
+        fi
+        i=$((i + 1))
+    done
+}
+
+netns_cleanup() {
+    i=0
+    while [ $i -lt "${netns_n:-0}" ]; do
+        ip netns del "${P}h$i" 2>/dev/null || true
+        ip link del "${P}v$i" 2>/dev/null || true
+        i=$((i + 1))
+    done
+    ip link del "${P}br" 2>/dev/null || true
+}

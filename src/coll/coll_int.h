@@ -59,6 +59,9 @@ typedef struct xb_coll_args {
 
 /* An algorithm builds the steps of one collective into s. */
 typedef int (*xb_coll_fn_t)(xb_coll_sched_t *s, const xb_coll_args_t *a);
+/* A direct algorithm runs one blocking collective itself, with the tag of
+ * xb_coll_seq_tag (pair.c: two ranks, no schedule). */
+typedef int (*xb_coll_direct_fn_t)(const xb_coll_args_t *a, int tag);
 
 /* Forms of a collective call. */
 enum { XB_COLL_BLOCKING, XB_COLL_NONBLOCKING, XB_COLL_PERSISTENT };
@@ -71,6 +74,9 @@ int xb_coll_nb_init(void);      /* coll_nb.c: the progress hook */
 
 /* selection (coll_select.c) */
 xb_coll_fn_t xb_coll_select(xb_coll_kind_t kind, const xb_coll_args_t *a);
+/* Bytes of one block as every rank sees it (the whole vector for bcast and
+ * the reductions; 0 for the v/w forms): equal on all ranks. */
+MPI_Count    xb_coll_block_bytes(xb_coll_kind_t kind, const xb_coll_args_t *a);
 const char  *xb_coll_kind_name(xb_coll_kind_t kind);
 
 /* node collectives through shared memory (node_shm.c) */
@@ -103,6 +109,10 @@ bool xb_coll_hier_fits(xb_coll_kind_t kind, const xb_coll_args_t *a);
 int  xb_coll_hier_plan(xb_coll_sched_t *s, const xb_comm_t *comm, int root,
                        xb_coll_nodeset_t *ns);
 void xb_coll_hier_fini(void);
+/* The comm's ranks in node order (the order of ns->heads, ranks ascending
+ * within a node): order[start[j] .. start[j + 1]) are node j's. */
+int  xb_coll_hier_order(xb_coll_sched_t *s, const xb_comm_t *comm,
+                        const xb_coll_nodeset_t *ns, int **order_p, int **start_p);
 /* At a head: the other heads' partial results reduced into acc. */
 int  xb_coll_hier_combine(xb_coll_sched_t *s, const xb_coll_nodeset_t *ns, void *acc);
 
@@ -120,6 +130,9 @@ XB_COLL_ALGO_DECL(barrier_hier);
 XB_COLL_ALGO_DECL(bcast_hier);
 XB_COLL_ALGO_DECL(reduce_hier);
 XB_COLL_ALGO_DECL(allreduce_hier);
+XB_COLL_ALGO_DECL(gather_hier);
+XB_COLL_ALGO_DECL(scatter_hier);
+XB_COLL_ALGO_DECL(allgather_hier);
 XB_COLL_ALGO_DECL(bcast_binomial);
 XB_COLL_ALGO_DECL(bcast_linear);
 XB_COLL_ALGO_DECL(bcast_scatter_allgather);
@@ -148,6 +161,15 @@ XB_COLL_ALGO_DECL(reduce_scatter_halving);
 XB_COLL_ALGO_DECL(reduce_scatter_block_pairwise);
 XB_COLL_ALGO_DECL(reduce_scatter_block_halving);
 XB_COLL_ALGO_DECL(scan_recdbl);
+#define XB_COLL_DIRECT_DECL(name) \
+    int xb_coll_##name(const xb_coll_args_t *a, int tag)
+XB_COLL_DIRECT_DECL(bcast_pair);
+XB_COLL_DIRECT_DECL(reduce_pair);
+XB_COLL_DIRECT_DECL(allreduce_pair);
+XB_COLL_DIRECT_DECL(gather_pair);
+XB_COLL_DIRECT_DECL(scatter_pair);
+XB_COLL_DIRECT_DECL(allgather_pair);
+XB_COLL_DIRECT_DECL(alltoall_pair);
 XB_COLL_ALGO_DECL(exscan_recdbl);
 XB_COLL_ALGO_DECL(neighbor_allgather_linear);
 XB_COLL_ALGO_DECL(neighbor_allgatherv_linear);

@@ -7,6 +7,10 @@
  * engine, so they move on in every MPI call (Wait, Test, other
  * communication) until a progress thread exists.
  *
+ * A user op under MULTIPLE runs without the lock (xb_coll_sched_user_op),
+ * so its schedule is off the active list meanwhile: another thread walking
+ * the list (as the poller) must not reach a schedule whose step is running.
+ *
  * Request lifecycle: post -> (active list) -> complete (status error set,
  * xb_request_complete). A nonpersistent request is freed by Wait/Test or
  * Request_free; a persistent one (persistent = true) starts inactive and is
@@ -29,6 +33,25 @@ static void finish(xb_coll_sched_t *s, int rc)
     xb_request_complete(r);
 }
 
+/* Advance s, which is on no list: run user ops (unlocked) as they come;
+ * then either finish it or put it on the active list. */
+static void advance_off_list(xb_coll_sched_t *s)
+{
+    int rc = xb_coll_sched_advance(s);
+    while (rc == XB_COLL_USER_OP) {
+        rc = xb_coll_sched_user_op(s);
+        if (rc == XB_OK)
+            rc = xb_coll_sched_advance(s);
+    }
+    if (rc == XB_INPROGRESS) {
+        s->next = active;
+        active = s;
+        nactive++;
+        return;
+    }
+    finish(s, rc);
+}
+
 static int coll_hook(xb_progress_t *pc)
 {
     (void)pc;
@@ -36,7 +59,7 @@ static int coll_hook(xb_progress_t *pc)
         return 0;
     in_hook = true;
     int events = 0;
-    xb_coll_sched_t **link = &active;
+    xb_coll_sched_t **link = &active, *user = NULL;
     while (*link != NULL) {
         xb_coll_sched_t *s = *link;
         int pc0 = s->pc;
@@ -47,12 +70,27 @@ static int coll_hook(xb_progress_t *pc)
             continue;
         }
         *link = s->next;          /* unlink first: finishing may free s */
-        s->next = NULL;
         nactive--;
         events++;
+        if (rc == XB_COLL_USER_OP) {          /* after the walk, unlocked */
+            s->next = user;
+            user = s;
+            continue;
+        }
+        s->next = NULL;
         finish(s, rc);
     }
     in_hook = false;
+    while (user != NULL) {
+        xb_coll_sched_t *s = user;
+        user = s->next;
+        s->next = NULL;
+        int rc = xb_coll_sched_user_op(s);
+        if (rc == XB_OK)
+            advance_off_list(s);
+        else
+            finish(s, rc);
+    }
     return events;
 }
 
@@ -64,14 +102,7 @@ static int start(xb_request_t *r)
     atomic_store_explicit(&r->done, 0, memory_order_relaxed);
     r->active = 1;
     xb_coll_sched_restart(s);
-    int rc = xb_coll_sched_advance(s);
-    if (rc == XB_INPROGRESS) {
-        s->next = active;
-        active = s;
-        nactive++;
-        return XB_OK;
-    }
-    finish(s, rc);
+    advance_off_list(s);
     return XB_OK;
 }
 

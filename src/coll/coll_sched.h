@@ -80,7 +80,8 @@ typedef struct xb_coll_red {
     bool           direct;
 } xb_coll_red_t;
 
-enum { XB_COLL_SCHED_INLINE = 24 };
+enum { XB_COLL_SCHED_INLINE = 24,
+       XB_COLL_SCHED_ARENA = 512 };   /* small temporary buffers, inline */
 
 typedef struct xb_coll_mem xb_coll_mem_t;
 
@@ -104,15 +105,28 @@ typedef struct xb_coll_sched {
     bool            heap;        /* the struct itself was malloc'ed           */
     struct xb_request *req;      /* nonblocking/persistent: its request       */
     struct xb_coll_sched *next;  /* list of active schedules                  */
+    size_t          arena_used;  /* bytes of arena[] handed out               */
     xb_coll_step_t  inline_steps[XB_COLL_SCHED_INLINE];
     struct xb_request *inline_reqs[XB_COLL_SCHED_INLINE];
+    _Alignas(16) char arena[XB_COLL_SCHED_ARENA];
 } xb_coll_sched_t;
+
+/* xb_coll_sched_advance of a nonblocking schedule under MULTIPLE stops
+ * before a user op's reduce step: the owner takes the schedule where no
+ * other thread can reach it, then runs xb_coll_sched_user_op(), which
+ * drops the lock around the op and moves past the step. */
+enum { XB_COLL_USER_OP = 2 };
+_Static_assert((int)XB_COLL_USER_OP != (int)XB_OK &&
+               (int)XB_COLL_USER_OP != (int)XB_INPROGRESS, "a code of its own");
 
 /* ---- building ------------------------------------------------------------ */
 /* kind: xb_coll_kind_t (coll_int.h). */
 void  xb_coll_sched_init(xb_coll_sched_t *s, xb_comm_t *comm, int kind);
 void  xb_coll_sched_init_form(xb_coll_sched_t *s, xb_comm_t *comm, int kind,
                               bool nonblocking);
+/* The tag of the communicator's next collective of that form (takes its
+ * sequence number): what a schedule uses, and the direct algorithms. */
+int   xb_coll_seq_tag(xb_comm_t *comm, int kind, bool nonblocking);
 int   xb_coll_sched_send(xb_coll_sched_t *s, const void *buf, MPI_Count count,
                          xb_datatype_t *dt, int peer);
 int   xb_coll_sched_recv(xb_coll_sched_t *s, void *buf, MPI_Count count,
@@ -144,8 +158,11 @@ void  xb_coll_sched_cache_fini(void);
 
 /* ---- running --------------------------------------------------------------- */
 int   xb_coll_sched_run(xb_coll_sched_t *s);
-/* Advance as far as possible: XB_OK when finished, XB_INPROGRESS, or error. */
+/* Advance as far as possible: XB_OK when finished, XB_INPROGRESS,
+ * XB_COLL_USER_OP (above), or error. */
 int   xb_coll_sched_advance(xb_coll_sched_t *s);
+/* Run the user op's reduce step at s->pc without the lock; XB_OK or error. */
+int   xb_coll_sched_user_op(xb_coll_sched_t *s);
 void  xb_coll_sched_restart(xb_coll_sched_t *s);
 /* Hand a heap schedule to a new collective request (coll_nb.c). */
 int   xb_coll_sched_post(xb_coll_sched_t *s, bool persistent, MPI_Request *req);

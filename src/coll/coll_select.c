@@ -61,43 +61,58 @@ const char *xb_coll_kind_name(xb_coll_kind_t kind) { return kind_names[kind]; }
  * the call falls back to the table: correctness first). */
 enum { NEED_COMMUTE = 1, NEED_POF2 = 2, NEED_BLOCKING = 4,
        NEED_NODE = 8 /* node shared memory: xb_coll_node_fits() */,
-       NEED_HIER = 16 /* several nodes: xb_coll_hier_fits() */ };
+       NEED_HIER = 16 /* several nodes: xb_coll_hier_fits() */,
+       NEED_PAIR = 32 /* exactly two ranks */ };
 
+/* A schedule builder (fn), or a direct algorithm (direct: blocking only,
+ * never inside another algorithm's schedule). */
 typedef struct {
     xb_coll_kind_t kind;
     const char    *name;
     xb_coll_fn_t   fn;
+    xb_coll_direct_fn_t direct;
     int            needs;
 } algo_t;
 
-#define A(k, n, f, needs) { XB_COLL_##k, n, xb_coll_##f, needs }
+#define A(k, n, f, needs) { XB_COLL_##k, n, xb_coll_##f, NULL, needs }
+#define D(k, n, f, needs) { XB_COLL_##k, n, NULL, xb_coll_##f, (needs) | NEED_BLOCKING }
 static const algo_t algos[] = {
     A(BARRIER, "shm", barrier_shm, NEED_BLOCKING),
     A(BARRIER, "hier", barrier_hier, NEED_HIER),
     A(BARRIER, "dissemination", barrier_dissemination, 0),
+    D(BCAST, "pair", bcast_pair, NEED_PAIR),
     A(BCAST, "shm", bcast_shm, NEED_NODE),
     A(BCAST, "hier", bcast_hier, NEED_HIER),
     A(BCAST, "binomial", bcast_binomial, 0),
     A(BCAST, "scatter_allgather", bcast_scatter_allgather, 0),
     A(BCAST, "linear", bcast_linear, 0),
+    D(REDUCE, "pair", reduce_pair, NEED_PAIR),
     A(REDUCE, "shm", reduce_shm, NEED_NODE),
     A(REDUCE, "hier", reduce_hier, NEED_HIER),
     A(REDUCE, "binomial", reduce_binomial, NEED_COMMUTE),
     A(REDUCE, "ordered", reduce_ordered, 0),
+    D(ALLREDUCE, "pair", allreduce_pair, NEED_PAIR),
     A(ALLREDUCE, "shm", allreduce_shm, NEED_NODE),
     A(ALLREDUCE, "hier", allreduce_hier, NEED_HIER),
     A(ALLREDUCE, "recdbl", allreduce_recdbl, 0),
     A(ALLREDUCE, "rabenseifner", allreduce_rabenseifner, NEED_COMMUTE),
     A(ALLREDUCE, "ring", allreduce_ring, NEED_COMMUTE),
     A(ALLREDUCE, "reduce_bcast", allreduce_reduce_bcast, 0),
+    D(GATHER, "pair", gather_pair, NEED_PAIR),
+    A(GATHER, "hier", gather_hier, NEED_HIER),
     A(GATHER, "binomial", gather_binomial, 0),
     A(GATHER, "linear", gather_linear, 0),
+    D(SCATTER, "pair", scatter_pair, NEED_PAIR),
+    A(SCATTER, "hier", scatter_hier, NEED_HIER),
     A(SCATTER, "binomial", scatter_binomial, 0),
     A(SCATTER, "linear", scatter_linear, 0),
+    D(ALLGATHER, "pair", allgather_pair, NEED_PAIR),
     A(ALLGATHER, "shm", allgather_shm, NEED_NODE),
+    A(ALLGATHER, "hier", allgather_hier, NEED_HIER),
     A(ALLGATHER, "recdbl", allgather_recdbl, NEED_POF2),
     A(ALLGATHER, "bruck", allgather_bruck, 0),
     A(ALLGATHER, "ring", allgather_ring, 0),
+    D(ALLTOALL, "pair", alltoall_pair, NEED_PAIR),
     A(ALLTOALL, "shm", alltoall_shm, NEED_NODE),
     A(ALLTOALL, "bruck", alltoall_bruck, 0),
     A(ALLTOALL, "pairwise", alltoall_pairwise, 0),
@@ -120,6 +135,7 @@ static const algo_t algos[] = {
     A(NEIGHBOR_ALLTOALLW, "linear", neighbor_alltoallw_linear, 0),
 };
 #undef A
+#undef D
 
 /* The rule table: for each collective, the first rule whose conditions
  * hold (and whose algorithm fits the call: commutativity, power-of-two
@@ -141,26 +157,36 @@ static const rule_t rules[] = {
     { XB_COLL_BARRIER,   ANY_P, 0, 0, "shm" },      /* blocking, whole node */
     { XB_COLL_BARRIER,   ANY_P, 0, 0, "hier" },     /* blocking, several nodes */
     { XB_COLL_BARRIER,   ANY_P, 0, 0, "dissemination" },
+    { XB_COLL_BCAST,     2, 2, 0, 0, "pair" },          /* blocking */
     { XB_COLL_BCAST,     3, 1 << 30, 32 KiB, 1024 KiB, "shm" },  /* whole node */
     { XB_COLL_BCAST,     ANY_P, 0, 0, "hier" },     /* blocking, several nodes */
     { XB_COLL_BCAST,     3, 1 << 30, 512 KiB, 0, "scatter_allgather" },
     { XB_COLL_BCAST,     ANY_P, 0, 0, "binomial" },
+    { XB_COLL_REDUCE,    2, 2, 0, 64 KiB, "pair" },     /* blocking */
     { XB_COLL_REDUCE,    3, 1 << 30, 0, 0, "shm" },       /* whole node, fits */
     { XB_COLL_REDUCE,    ANY_P, 0, 0, "hier" },     /* several nodes, commutative */
     { XB_COLL_REDUCE,    ANY_P, 0, 0, "binomial" },  /* commutative ops */
     { XB_COLL_REDUCE,    ANY_P, 0, 0, "ordered" },
+    { XB_COLL_ALLREDUCE, 2, 2, 0, 64 KiB, "pair" },     /* blocking */
     { XB_COLL_ALLREDUCE, 3, 1 << 30, 0, 0, "shm" },       /* whole node, fits */
     { XB_COLL_ALLREDUCE, ANY_P, 0, 0, "hier" },     /* several nodes, commutative */
     { XB_COLL_ALLREDUCE, 3, 1 << 30, 64 KiB, 0, "rabenseifner" },
     { XB_COLL_ALLREDUCE, ANY_P, 0, 0, "recdbl" },
+    { XB_COLL_GATHER,    2, 2, 0, 0, "pair" },          /* blocking */
+    { XB_COLL_GATHER,    ANY_P, 0, 0, "hier" },     /* blocking, several nodes */
     { XB_COLL_GATHER,    3, 1 << 30, 0, 16 KiB, "binomial" },
     { XB_COLL_GATHER,    ANY_P, 0, 0, "linear" },
+    { XB_COLL_SCATTER,   2, 2, 0, 0, "pair" },          /* blocking */
+    { XB_COLL_SCATTER,   ANY_P, 0, 0, "hier" },     /* blocking, several nodes */
     { XB_COLL_SCATTER,   3, 1 << 30, 0, 16 KiB, "binomial" },
     { XB_COLL_SCATTER,   ANY_P, 0, 0, "linear" },
+    { XB_COLL_ALLGATHER, 2, 2, 0, 64 KiB, "pair" },     /* blocking */
     { XB_COLL_ALLGATHER, 3, 1 << 30, 0, 0, "shm" },       /* whole node, fits */
+    { XB_COLL_ALLGATHER, ANY_P, 0, 0, "hier" },     /* blocking, several nodes */
     { XB_COLL_ALLGATHER, ANY_P, 0, 8 KiB, "recdbl" },
     { XB_COLL_ALLGATHER, ANY_P, 0, 8 KiB, "bruck" },
     { XB_COLL_ALLGATHER, ANY_P, 0, 0, "ring" },
+    { XB_COLL_ALLTOALL,  2, 2, 0, 64 KiB, "pair" },     /* blocking */
     { XB_COLL_ALLTOALL,  3, 1 << 30, 0, 0, "shm" },       /* whole node, fits */
     { XB_COLL_ALLTOALL,  4, 1 << 30, 0, 256, "bruck" },
     { XB_COLL_ALLTOALL,  ANY_P, 0, 0, "pairwise" },
@@ -184,6 +210,11 @@ static const rule_t rules[] = {
 #undef KiB
 
 static const algo_t *forced[XB_COLL_NKINDS];
+/* Resolved at init: each rule's algorithm, and where each collective's
+ * rules start (they are grouped by collective). Selection runs on every
+ * call; name lookups there were 10% of a 2-rank 8-byte MPI_Allreduce. */
+static const algo_t *rule_algo[XB_ARRAY_LEN(rules)];
+static int rule_first[XB_COLL_NKINDS];
 
 static const algo_t *find_algo(xb_coll_kind_t kind, const char *name, size_t len)
 {
@@ -207,40 +238,73 @@ static bool fits(const algo_t *al, const xb_coll_args_t *a)
         return false;
     if ((al->needs & NEED_HIER) && !xb_coll_hier_fits(al->kind, a))
         return false;
+    if ((al->needs & NEED_PAIR) && (p != 2 || xb_comm_is_inter(a->comm)))
+        return false;
     return true;
 }
 
-/* Bytes of one block as every rank sees it (0 for the v/w forms). */
-static MPI_Count block_bytes(xb_coll_kind_t kind, const xb_coll_args_t *a)
+MPI_Count xb_coll_block_bytes(xb_coll_kind_t kind, const xb_coll_args_t *a)
 {
     if (kind >= XB_COLL_NEIGHBOR_ALLGATHER)
         return 0;
     if (kind == XB_COLL_BARRIER || kind >= XB_COLL_GATHERV)
         return kind >= XB_COLL_REDUCE_SCATTER_BLOCK && a->rdt != NULL
              ? a->rcount * xb_dt_size(a->rdt) : 0;
+    /* the send side counts, except where it is not significant: the
+     * reductions (one buffer), a root's MPI_IN_PLACE, a scatter's leaves */
+    bool leaf = kind == XB_COLL_SCATTER && a->comm->rank != a->root;
     if (a->sdt != NULL && a->sbuf != MPI_IN_PLACE && kind != XB_COLL_REDUCE &&
-        kind != XB_COLL_ALLREDUCE)
+        kind != XB_COLL_ALLREDUCE && !leaf)
         return a->scount * xb_dt_size(a->sdt);
     return a->rdt != NULL ? a->rcount * xb_dt_size(a->rdt) : 0;
 }
 
-xb_coll_fn_t xb_coll_select(xb_coll_kind_t kind, const xb_coll_args_t *a)
+/* The algorithm for this call; a direct one only when direct_ok. */
+static const algo_t *select_algo(xb_coll_kind_t kind, const xb_coll_args_t *a,
+                                 bool direct_ok)
 {
-    if (forced[kind] != NULL && fits(forced[kind], a))
-        return forced[kind]->fn;
+    const algo_t *f = forced[kind];
+    if (f != NULL && (direct_ok || f->fn != NULL) && fits(f, a))
+        return f;
     int p = a->comm->size;
-    MPI_Count bytes = block_bytes(kind, a);
-    for (size_t i = 0; i < XB_ARRAY_LEN(rules); i++) {
+    MPI_Count bytes = xb_coll_block_bytes(kind, a);
+    for (size_t i = (size_t)rule_first[kind];
+         i < XB_ARRAY_LEN(rules) && rules[i].kind == kind; i++) {
         const rule_t *ru = &rules[i];
-        if (ru->kind != kind || p < ru->min_p || p > ru->max_p ||
-            bytes < ru->min_bytes ||
+        if (p < ru->min_p || p > ru->max_p || bytes < ru->min_bytes ||
             (ru->max_bytes > 0 && bytes >= ru->max_bytes))
             continue;
-        const algo_t *al = find_algo(kind, ru->algo, strlen(ru->algo));
-        if (al != NULL && fits(al, a))
-            return al->fn;
+        const algo_t *al = rule_algo[i];
+        if (al != NULL && (direct_ok || al->fn != NULL) && fits(al, a))
+            return al;
     }
     return NULL;   /* not reached: every kind has a catch-all rule */
+}
+
+xb_coll_fn_t xb_coll_select(xb_coll_kind_t kind, const xb_coll_args_t *a)
+{
+    const algo_t *al = select_algo(kind, a, false);
+    return al != NULL ? al->fn : NULL;
+}
+
+/* Resolve the rule table once (rule_algo, rule_first). */
+static int resolve_rules(void)
+{
+    for (int k = 0; k < XB_COLL_NKINDS; k++)
+        rule_first[k] = (int)XB_ARRAY_LEN(rules);
+    for (size_t i = 0; i < XB_ARRAY_LEN(rules); i++) {
+        const rule_t *ru = &rules[i];
+        rule_algo[i] = find_algo(ru->kind, ru->algo, strlen(ru->algo));
+        if (rule_algo[i] == NULL)
+            return xb_err_set(XB_ERR_INTERN, "collective rule %zu names no "
+                              "algorithm '%s'", i, ru->algo);
+        if (rule_first[ru->kind] == (int)XB_ARRAY_LEN(rules))
+            rule_first[ru->kind] = (int)i;
+        else if (rules[i - 1].kind != ru->kind)
+            return xb_err_set(XB_ERR_INTERN, "the rules of %s are not grouped "
+                              "together", kind_names[ru->kind]);
+    }
+    return XB_OK;
 }
 
 static int force_one(const char *s, size_t len)
@@ -297,7 +361,9 @@ static int parse_per_kind(void)
 int xb_coll_init(void)
 {
     memset(forced, 0, sizeof(forced));
-    int rc = parse_force(xb_tn_COLL_ALGO.v.s);
+    int rc = resolve_rules();
+    if (rc == XB_OK)
+        rc = parse_force(xb_tn_COLL_ALGO.v.s);
     if (rc == XB_OK)
         rc = parse_per_kind();
     if (rc == XB_OK)
@@ -360,8 +426,12 @@ int xb_coll_run(xb_coll_kind_t kind, const xb_coll_args_t *args, int form,
     xb_coll_args_t aa = *args;
     const xb_coll_args_t *a = &aa;
     aa.form = form;
+    const algo_t *al = xb_comm_is_inter(a->comm) ? NULL
+                     : select_algo(kind, a, form == XB_COLL_BLOCKING);
+    if (al != NULL && al->direct != NULL)
+        return al->direct(a, xb_coll_seq_tag(a->comm, kind, false));
     xb_coll_fn_t build = xb_comm_is_inter(a->comm) ? xb_coll_inter_builder(kind)
-                       : xb_coll_select(kind, a);
+                       : al != NULL ? al->fn : NULL;
     if (build == NULL)
         return xb_err_set(XB_ERR_COMM, "the standard defines no %s on an "
                           "intercommunicator (communicator %s)",

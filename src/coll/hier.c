@@ -114,6 +114,34 @@ bool xb_coll_hier_fits(xb_coll_kind_t kind, const xb_coll_args_t *a)
     return kind == XB_COLL_BARRIER || xb_coll_node_slot_need_fits(kind, a, 1);
 }
 
+int xb_coll_hier_order(xb_coll_sched_t *s, const xb_comm_t *comm,
+                       const xb_coll_nodeset_t *ns, int **order_p, int **start_p)
+{
+    const xb_rt_info_t *rt = xb_rt();
+    xb_datatype_t *int_dt = xb_dt_from_handle(MPI_INT);
+    int *idx = xb_coll_sched_tmp(s, rt->nnodes, int_dt);      /* node -> j */
+    int *start = xb_coll_sched_tmp(s, ns->nheads + 1, int_dt);
+    int *next = xb_coll_sched_tmp(s, ns->nheads, int_dt);
+    int *order = xb_coll_sched_tmp(s, comm->size, int_dt);
+    if (idx == NULL || start == NULL || next == NULL || order == NULL)
+        return XB_ERR_NO_MEM;
+    for (int j = 0; j < ns->nheads; j++)
+        idx[node_of_rank(comm, ns->heads[j])] = j;
+    for (int j = 0; j <= ns->nheads; j++)
+        start[j] = 0;
+    for (int r = 0; r < comm->size; r++)
+        start[idx[node_of_rank(comm, r)] + 1]++;
+    for (int j = 0; j < ns->nheads; j++)
+        start[j + 1] += start[j];
+    for (int j = 0; j < ns->nheads; j++)
+        next[j] = start[j];
+    for (int r = 0; r < comm->size; r++)
+        order[next[idx[node_of_rank(comm, r)]]++] = r;
+    *order_p = order;
+    *start_p = start;
+    return XB_OK;
+}
+
 /* Steps of the heads' combination at this head: receive every other head's
  * partial result (working representation of s->red) and reduce them into
  * acc, in node order (the ops here are commutative). */

@@ -111,9 +111,10 @@ static MPI_Count slot_need(xb_coll_kind_t kind, const xb_coll_args_t *a, int p)
         MPI_Count bytes = a->rcount * xb_dt_size(a->rdt);
         return xb_dt_is_contig(a->rdt, a->rcount) ? 0 : (bytes + p - 1) / p;
     }
+    case XB_COLL_GATHER:
+    case XB_COLL_SCATTER:
     case XB_COLL_ALLGATHER:
-        return a->sbuf == MPI_IN_PLACE ? a->rcount * xb_dt_size(a->rdt)
-                                       : a->scount * xb_dt_size(a->sdt);
+        return xb_coll_block_bytes(kind, a);
     case XB_COLL_ALLTOALL:
         return (MPI_Count)p * (a->sbuf == MPI_IN_PLACE ? a->rcount * xb_dt_size(a->rdt)
                                                        : a->scount * xb_dt_size(a->sdt));

@@ -82,6 +82,12 @@ enum {
     /* progress() costs a syscall (sockets): the registry polls it every Nth
      * call or when the cheap methods are idle (method.c, XB_TCP_POLL_*). */
     XB_METHOD_CAP_POLL_COSTLY = 1u << 2,
+    /* send_am may answer XB_OK for a copy it queued: the bytes leave only
+     * in a later progress() (tcp, when the socket is full or not yet up).
+     * A request-free send (xb_pt2pt_send_eager_now), which counts as
+     * complete at once, must not use such a method: the rank could then
+     * sit in a PMI fence or compute with its peer's message in its queue. */
+    XB_METHOD_CAP_QUEUES = 1u << 3,
 };
 
 typedef struct xb_method_caps {

@@ -121,10 +121,6 @@ xb_request_t *xb_pt2pt_op_new(xb_req_kind_t kind, const void *buf, MPI_Count cou
 /* send.c */
 int  xb_pt2pt_send_start(xb_request_t *req);
 int  xb_pt2pt_send_now(xb_request_t *req);     /* XB_ERR_AGAIN: keep queued */
-/* A blocking standard send done at once without a request, when it can be:
- * XB_OK (sent), XB_ERR_AGAIN (use a request), or an error. */
-int  xb_pt2pt_send_eager_now(const void *buf, MPI_Count count, xb_datatype_t *dt,
-                             int dest, int tag, xb_comm_t *comm, int coll);
 void xb_pt2pt_send_event_done(xb_request_t *req);
 void xb_pt2pt_fail_req(xb_request_t *req, int rc);
 void xb_pt2pt_on_cts(xb_request_t *sreq, uint64_t rreq, uint64_t limit);

@@ -58,6 +58,13 @@ int xb_pt2pt_isend(const void *buf, MPI_Count count, xb_datatype_t *dt, int dest
 int xb_pt2pt_irecv(void *buf, MPI_Count count, xb_datatype_t *dt, int source,
                    int tag, xb_comm_t *comm, int coll, xb_request_t **req_p);
 
+/* A standard send done at once without a request, when it can be (a small
+ * contiguous message to a peer with nothing queued before it): XB_OK (sent;
+ * the buffer may be reused), XB_ERR_AGAIN (nothing sent: use a request), or
+ * an error. */
+int xb_pt2pt_send_eager_now(const void *buf, MPI_Count count, xb_datatype_t *dt,
+                            int dest, int tag, xb_comm_t *comm, int coll);
+
 /* Blocking forms (wait and release inside). st may be NULL. */
 int xb_pt2pt_send(const void *buf, MPI_Count count, xb_datatype_t *dt, int dest,
                   int tag, xb_comm_t *comm, int coll);

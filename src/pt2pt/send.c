@@ -239,7 +239,9 @@ int xb_pt2pt_send_start(xb_request_t *r)
  * that copies it (done == NULL: the method keeps nothing of ours), and needs
  * no request: the standard lets MPI_Send return once the buffer may be
  * reused. Saves the request's life cycle (a third of MPI_Send's
- * instructions, 2026-11-23). XB_ERR_AGAIN: not possible now, take the
+ * instructions, 2026-11-23). Not on a method that may hold the copy in a
+ * queue of its own (XB_METHOD_CAP_QUEUES: tcp): there a send completes once
+ * its bytes are in the kernel. XB_ERR_AGAIN: not possible now, take the
  * request path (which keeps the order: nothing was sent).
  */
 int xb_pt2pt_send_eager_now(const void *buf, MPI_Count count, xb_datatype_t *dt,
@@ -251,7 +253,7 @@ int xb_pt2pt_send_eager_now(const void *buf, MPI_Count count, xb_datatype_t *dt,
     xb_method_t *m = xb_peer_method(g);
     size_t bytes = (size_t)(count * xb_dt_size(dt));
     if (XB_UNLIKELY(m == NULL) || bytes > m->caps.eager_max || bytes > m->caps.frag_max ||
-        xb_pt2pt_peer(g)->rq_head != NULL)
+        (m->caps.flags & XB_METHOD_CAP_QUEUES) || xb_pt2pt_peer(g)->rq_head != NULL)
         return XB_ERR_AGAIN;
     xb_pt2pt_hdr_t h = {
         .ctx = comm->ctx + (coll ? 1u : 0u), .src = comm->rank, .tag = tag, .len = bytes,

@@ -101,7 +101,7 @@ static int tcp_init(xb_method_t *m, const xb_rt_info_t *rt, const char **why)
     if (m->caps.eager_max > m->caps.frag_max)
         m->caps.eager_max = m->caps.frag_max;
     m->caps.get_min = 0;
-    m->caps.flags = XB_METHOD_CAP_SLEEP | XB_METHOD_CAP_POLL_COSTLY;
+    m->caps.flags = XB_METHOD_CAP_SLEEP | XB_METHOD_CAP_POLL_COSTLY | XB_METHOD_CAP_QUEUES;
     int rc = secret_from_env(st);
     if (rc == XB_OK && !st->have_secret && rt->rank == 0 &&
         getrandom(st->secret, sizeof(st->secret), 0) != (ssize_t)sizeof(st->secret))

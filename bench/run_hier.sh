@@ -1,0 +1,57 @@
+#!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright (c) 2026 The Crossbar authors
+#
+# bench/run_hier.sh - two-stage (hierarchical) collectives against flat ones
+# across "hosts" (issue 5): 2 network namespaces on this machine (bench/lib.sh
+# netns_hosts), their links shaped to BENCH_LINK (default 1gbit, a cluster's
+# Ethernet; "" for no shaping), BENCH_PPN ranks on each (default 4), shared
+# memory inside a host and tcp across. The broadcast round of bench/apps.c
+# (every rank broadcasts 1 MiB in turn) runs with
+# the default selection (bcast "hier": one message per host crosses the
+# link, then the host's shared memory) and with XB_COLL_BCAST=binomial (flat:
+# a binomial tree over all ranks, whose edges cross the link whenever they
+# join ranks of different hosts), interleaved for BENCH_ROUNDS rounds. Prints
+# a markdown table: the median round time of each and flat/hier.
+#
+#   sh bench/run_hier.sh            (root: ip netns, tc)   ~1-3 minutes
+# Exit 77 when namespaces or shaping cannot be set up here.
+set -eu
+here=$(cd -P -- "$(dirname -- "$0")" && pwd -P)
+BENCH_IMPLS=crossbar
+. "$here/lib.sh"
+bench_setup bench-hier 3
+link=${BENCH_LINK-1gbit}
+ppn=${BENCH_PPN:-4}
+size=1048576
+build_all apps
+netns_hosts 2 10.215.0 "$link" || exit $?
+xb="$build/bin/mpiexec --bind-to none --launcher-exec $root/tests/hosts/nsexec.sh"
+xb="$xb -n $((2 * ppn)) -ppn $ppn -hosts h0,h1"
+echo "bench: 2 hosts x $ppn ranks, links ${link:-unshaped}, $rounds round(s)" >&2
+
+# one run: the median microseconds of the round (apps prints "size median min max n")
+run() {
+    # shellcheck disable=SC2086
+    timeout -k 5 300 $xb $1 "$out/crossbar/apps" -c round $quick 2>"$out/raw/err" |
+        awk -v s="$size" '$1 == s { print $2 }'
+}
+r=1
+while [ $r -le "$rounds" ]; do
+    for v in hier flat; do
+        [ $v = flat ] && env="-x XB_COLL_BCAST=binomial" || env=""
+        t=$(run "$env")
+        [ -n "$t" ] || { echo "bench: $v run failed:" >&2; cat "$out/raw/err" >&2; exit 1; }
+        echo "$t" >>"$out/raw/$v"
+        echo "bench: round $r $v $t us" >&2
+    done
+    r=$((r + 1))
+done
+med() { sort -g "$1" | awk '{a[NR]=$1} END {print (NR % 2) ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2}'; }
+h=$(med "$out/raw/hier")
+f=$(med "$out/raw/flat")
+echo "Measured $(date -u '+%Y-%m-%d %H:%M') UTC; $(uname -sr); $(nproc) CPUs; load $(cut -d' ' -f1-3 /proc/loadavg); $rounds round(s)."
+echo
+echo "| 2 hosts x $ppn ranks, links ${link:-unshaped} | hier (us) | flat binomial (us) | flat / hier |"
+echo "|---|---|---|---|"
+awk -v h="$h" -v f="$f" -v s="$size" 'BEGIN { printf "| broadcast round, %d B | %.0f | %.0f | %.2f |\n", s, h, f, f / h }'
