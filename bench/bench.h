@@ -9,7 +9,8 @@
  * Output, one line per size, for bench/table.py:
  *   # <bench> <unit> <lower|higher is better>
  *   <size> <median> <min> <max> <batches>
- * Options: -q (quick: few batches, for smoke tests), -m MAXSIZE.
+ * Options: -q (quick: few batches, for smoke tests), -m MAXSIZE, -s MINSIZE
+ * (the programs that go through sizes skip those below it).
  */
 #ifndef XB_BENCH_H
 #define XB_BENCH_H
@@ -22,16 +23,19 @@
 typedef struct {
     int quick;
     long maxsize;
+    long minsize;
 } bench_opts_t;
 
 static inline bench_opts_t bench_parse(int argc, char **argv, long defmax)
 {
-    bench_opts_t o = { 0, defmax };
+    bench_opts_t o = { 0, defmax, 0 };
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "-q"))
             o.quick = 1;
         else if (!strcmp(argv[i], "-m") && i + 1 < argc)
             o.maxsize = atol(argv[++i]);
+        else if (!strcmp(argv[i], "-s") && i + 1 < argc)
+            o.minsize = atol(argv[++i]);
     }
     return o;
 }

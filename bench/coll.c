@@ -6,7 +6,7 @@
  * all ranks, median over batches, the slowest rank's view of each batch.
  * Sizes 8 B .. 4 MiB (the message of bcast/allreduce, the block of
  * alltoall). Plain MPI: builds with any mpicc.
- *   mpiexec -n 4 ./coll -c bcast [-q] [-m MAXSIZE]
+ *   mpiexec -n 4 ./coll -c bcast [-q] [-m MAXSIZE] [-s MINSIZE]
  */
 #include "bench.h"
 
@@ -55,7 +55,7 @@ int main(int argc, char **argv)
                     which = w;
     if (which < 0) {
         if (rank == 0)
-            fprintf(stderr, "usage: coll -c barrier|bcast|allreduce|alltoall [-q] [-m MAX]\n");
+            fprintf(stderr, "usage: coll -c barrier|bcast|allreduce|alltoall [-q] [-m MAX] [-s MIN]\n");
         MPI_Abort(MPI_COMM_WORLD, 2);
     }
     long per = which == ALLTOALL ? nranks : 1;
@@ -68,6 +68,8 @@ int main(int argc, char **argv)
         long size = which == BARRIER ? 0 : sizes[s];
         if (size > o.maxsize)
             break;
+        if (size < o.minsize && which != BARRIER)
+            continue;
         batch(size, 2);                       /* warm up */
         double probe = 1e30;
         for (int t = 0; t < 3; t++) {

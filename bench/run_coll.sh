@@ -14,7 +14,8 @@
 # Environment: XB_BUILD_DIR (default build), BENCH_OUT (default
 # <build>/bench-coll), BENCH_ROUNDS (3), BENCH_QUICK (0), BENCH_IMPLS,
 # BENCH_NPS ("2 4 8"), BENCH_COLLS ("barrier bcast allreduce alltoall"),
-# BENCH_MAX (largest size, default 4 MiB), BENCH_APPS ("round matmul": the
+# BENCH_MAX (largest size, default 4 MiB), BENCH_MIN (smallest size of
+# bcast/allreduce/alltoall, default 0: all), BENCH_APPS ("round matmul": the
 # application patterns of bench/apps.c; "" skips them), BENCH_MATMUL_N (1024).
 set -eu
 here=$(cd -P -- "$(dirname -- "$0")" && pwd -P)
@@ -23,6 +24,7 @@ bench_setup bench-coll 3
 nps=${BENCH_NPS:-"2 4 8"}
 colls=${BENCH_COLLS:-"barrier bcast allreduce alltoall"}
 max=${BENCH_MAX:-4194304}
+min=${BENCH_MIN:-0}
 apps=${BENCH_APPS-"round matmul"}
 matmul_n=${BENCH_MATMUL_N:-1024}
 build_all coll apps
@@ -34,7 +36,7 @@ run() {
     f="$out/raw/${impl}__${coll}-${np}r__${np}__${round}.txt"
     # shellcheck disable=SC2046
     if ! timeout -k 5 300 $(run_of "$impl") -n "$np" "$out/$impl/coll" -c "$coll" \
-            -m "$max" $quick >"$f" 2>"$f.err"; then
+            -m "$max" -s "$min" $quick >"$f" 2>"$f.err"; then
         echo "bench: $impl $coll -n $np failed (see $f.err)" >&2
     fi
 }

@@ -12,21 +12,17 @@
 #
 #   sh bench/run_objects.sh                       ~5-10 minutes
 #   BENCH_ROUNDS=1 BENCH_QUICK=1 sh bench/run_objects.sh   a smoke run
-#   BENCH_OBJECTS=pack BENCH_TYPES="vector bytes" sh bench/run_objects.sh
+#   BENCH_ONLY=comm sh bench/run_objects.sh      communicator creation only
+#   BENCH_ONLY=pack BENCH_TYPES="vector bytes" sh bench/run_objects.sh
 #                                 only pack.c, only those layouts
 # Environment: XB_BUILD_DIR (default build), BENCH_OUT (default
 # <build>/bench-objects), BENCH_ROUNDS (3), BENCH_QUICK (0), BENCH_IMPLS,
-# BENCH_OBJECTS ("pack comm"), BENCH_TYPES ("vector indexed struct contig
-# bytes").
+# BENCH_ONLY (pack or comm: one of the two parts), BENCH_TYPES (the
+# layouts of pack.c, default "vector indexed struct contig bytes").
 set -eu
 here=$(cd -P -- "$(dirname -- "$0")" && pwd -P)
 . "$here/lib.sh"
 bench_setup bench-objects 3
-objects=${BENCH_OBJECTS:-"pack comm"}
-types=${BENCH_TYPES:-"vector indexed struct contig bytes"}
-case " $objects " in *" pack "*) ;; *) types="" ;; esac
-nps=""
-case " $objects " in *" comm "*) nps="2 4 8" ;; esac
 build_all pack comm_create
 echo "bench: implementations:$have; $rounds round(s)" >&2
 
@@ -42,11 +38,19 @@ run() {
     fi
 }
 
+pack_types=${BENCH_TYPES:-"vector indexed struct contig bytes"} comm_nps="2 4 8"
+case ${BENCH_ONLY:-} in
+    pack) comm_nps="" ;;
+    comm) pack_types="" ;;
+    "") ;;
+    *) echo "bench: BENCH_ONLY=$BENCH_ONLY: use pack or comm" >&2; exit 2 ;;
+esac
+
 round=1
 while [ $round -le "$rounds" ]; do
     order=$(bench_order $round)
     echo "bench: round $round: $order" >&2
-    for t in $types; do
+    for t in $pack_types; do
         for k in pack unpack; do
             for impl in $order; do run "$impl" "$k-$t" 1 pack $quick -k $k -t $t; done
         done
@@ -54,7 +58,7 @@ while [ $round -le "$rounds" ]; do
     done
     # communicator creation: always the quick form (MPICH's oversubscribed
     # ranks spin, so its 4- and 8-rank operations take milliseconds)
-    for np in $nps; do
+    for np in $comm_nps; do
         for op in dup split create_group; do
             for impl in $order; do run "$impl" "comm_$op" $np comm_create $op -q; done
         done

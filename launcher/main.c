@@ -111,6 +111,15 @@ int lx_job_setup(lx_job_t *job)
         return -1;
     if (lh && strcmp(lh, "1") == 0)
         job->opt.local_hosts = true;
+    const char *b = getenv("MPIEXEC_BIND");
+    if (!job->opt.bind_set && b && *b) {
+        if (strcmp(b, "core") != 0 && strcmp(b, "none") != 0) {
+            lx_msg("MPIEXEC_BIND='%s': use core or none", b);
+            return -1;
+        }
+        job->opt.bind_set = true;
+        job->opt.bind_core = strcmp(b, "core") == 0;
+    }
     const char *t = getenv("MPIEXEC_TIMEOUT");
     if (job->opt.timeout_s <= 0 && t && *t) {
         char *end;

@@ -4,8 +4,10 @@
  * alltoall_pairwise.c - pairwise exchange for alltoall, alltoallv and
  * alltoallw: in step k (1 .. p-1) rank r sends its block for r + k and
  * receives the block from r - k, so every step is a permutation and no rank
- * is flooded. In place: each receive block is first copied to a temporary,
- * which then serves as the send block.
+ * is flooded. The rank's own block is copied while the first exchange
+ * moves (the peer's single copy from our buffer needs no help from us). In
+ * place: each receive block is first copied to a temporary, which then
+ * serves as the send block.
  */
 #include "coll/coll_int.h"
 
@@ -35,6 +37,14 @@ static blk_t rblk(const xb_coll_args_t *a, form_t f, int i)
     return (blk_t){ (char *)a->rbuf + off, n, dt };
 }
 
+/* The rank's own block, copied locally. */
+static int own_block(xb_coll_sched_t *s, const xb_coll_args_t *a, form_t f)
+{
+    int r = a->comm->rank;
+    blk_t sb = sblk(a, f, r), rb = rblk(a, f, r);
+    return xb_coll_sched_copy(s, sb.buf, sb.n, sb.dt, rb.buf, rb.n, rb.dt);
+}
+
 static int pairwise(xb_coll_sched_t *s, const xb_coll_args_t *a, form_t f)
 {
     int p = a->comm->size, r = a->comm->rank, rc = XB_OK;
@@ -53,9 +63,6 @@ static int pairwise(xb_coll_sched_t *s, const xb_coll_args_t *a, form_t f)
             if (i != r)
                 rc = xb_coll_sched_copy(s, b.buf, b.n, b.dt, tmp[i].buf, b.n, b.dt);
         }
-    } else {
-        blk_t sb = sblk(a, f, r), rb = rblk(a, f, r);
-        rc = xb_coll_sched_copy(s, sb.buf, sb.n, sb.dt, rb.buf, rb.n, rb.dt);
     }
     for (int k = 1; k < p && rc == XB_OK; k++) {
         int dst = (r + k) % p, src = (r - k + p) % p;
@@ -63,9 +70,13 @@ static int pairwise(xb_coll_sched_t *s, const xb_coll_args_t *a, form_t f)
         rc = xb_coll_sched_recv(s, rb.buf, rb.n, rb.dt, src);
         if (rc == XB_OK)
             rc = xb_coll_sched_send(s, sb.buf, sb.n, sb.dt, dst);
+        if (rc == XB_OK && k == 1 && !inplace)
+            rc = own_block(s, a, f);     /* while the first exchange moves */
         if (rc == XB_OK)
             rc = xb_coll_sched_fence(s);
     }
+    if (rc == XB_OK && p == 1 && !inplace)
+        rc = own_block(s, a, f);
     return rc;
 }
 

@@ -5,27 +5,65 @@
  * root is 0 (v = rank - root mod p), rank v receives from v minus its lowest
  * set bit, then sends to v + 2^j for every 2^j below that bit (largest
  * subtree first). ceil(log2 p) rounds; the data travels in the user's type.
+ *
+ * Two runners of the same tree: the schedule (nonblocking and persistent
+ * forms) and a direct one for the blocking form (coll_select.c: algorithms
+ * with both), straight on point-to-point: small messages to the children go
+ * without a request. A broadcast of a few bytes is mostly the machinery
+ * around its messages (the root of a 4-rank one: 1650 instructions through
+ * a schedule, 2026-11-24).
  */
 #include "coll/coll_int.h"
+#include "progress/progress.h"
+#include "pt2pt/pt2pt.h"
+
+/* v's parent in the renumbered tree (-1: v is the root); *mask_p: the bit
+ * below which v's children are (v + bit for each smaller bit, v + bit < p). */
+static int parent_of(int v, int p, int *mask_p)
+{
+    int mask = 1;
+    while (mask < p && !(v & mask))
+        mask <<= 1;
+    *mask_p = mask;
+    return mask < p ? v - mask : -1;
+}
 
 int xb_coll_bcast_binomial(xb_coll_sched_t *s, const xb_coll_args_t *a)
 {
-    int p = a->comm->size, root = a->root;
-    int v = (a->comm->rank - root + p) % p;
-    int mask = 1, rc = XB_OK;
-    while (mask < p) {
-        if (v & mask) {
-            rc = xb_coll_sched_recv(s, a->rbuf, a->rcount, a->rdt,
-                                    (v - mask + root) % p);
-            if (rc == XB_OK)
-                rc = xb_coll_sched_fence(s);
-            break;
-        }
-        mask <<= 1;
+    int p = a->comm->size, root = a->root, mask, rc = XB_OK;
+    int v = (a->comm->rank - root + p) % p, up = parent_of(v, p, &mask);
+    if (up >= 0) {
+        rc = xb_coll_sched_recv(s, a->rbuf, a->rcount, a->rdt, (up + root) % p);
+        if (rc == XB_OK)
+            rc = xb_coll_sched_fence(s);
     }
     for (mask >>= 1; mask > 0 && rc == XB_OK; mask >>= 1)
         if (v + mask < p)
-            rc = xb_coll_sched_send(s, a->rbuf, a->rcount, a->rdt,
-                                    (v + mask + root) % p);
+            rc = xb_coll_sched_send(s, a->rbuf, a->rcount, a->rdt, (v + mask + root) % p);
+    return rc;
+}
+
+int xb_coll_bcast_binomial_direct(const xb_coll_args_t *a, int tag)
+{
+    int p = a->comm->size, root = a->root, mask, rc = XB_OK, n = 0;
+    int v = (a->comm->rank - root + p) % p, up = parent_of(v, p, &mask);
+    xb_request_t *reqs[32];          /* at most log2(p) children */
+    if (up >= 0)
+        rc = xb_pt2pt_recv(a->rbuf, a->rcount, a->rdt, (up + root) % p, tag, a->comm, 1, NULL);
+    for (mask >>= 1; mask > 0 && rc == XB_OK; mask >>= 1) {
+        if (v + mask >= p)
+            continue;
+        int child = (v + mask + root) % p;
+        rc = xb_pt2pt_send_eager_now(a->rbuf, a->rcount, a->rdt, child, tag, a->comm, 1);
+        if (rc == XB_ERR_AGAIN && (rc = xb_pt2pt_isend(a->rbuf, a->rcount, a->rdt, child, tag,
+                                                       a->comm, 1, &reqs[n])) == XB_OK)
+            n++;
+    }
+    for (int i = 0; i < n; i++) {
+        int wrc = xb_progress_wait(xb_progress_default(), reqs[i]);
+        xb_request_free(reqs[i]);
+        if (rc == XB_OK)
+            rc = wrc;
+    }
     return rc;
 }

@@ -94,6 +94,9 @@ int    xb_coll_node_reduce(xb_coll_sched_t *s, const xb_comm_t *comm, const int 
 int    xb_coll_node_bcast(xb_coll_sched_t *s, const xb_comm_t *comm, int head, void *ubuf,
                           MPI_Count count, xb_datatype_t *dt);
 
+/* The call can take a node path that moves any size in rounds of a slot
+ * (blocking, node-complete; reductions: a predefined working type). */
+bool   xb_coll_node_rounds_fit(xb_coll_kind_t kind, const xb_coll_args_t *a);
 bool   xb_coll_node_slot_need_fits(xb_coll_kind_t kind, const xb_coll_args_t *a, int p);
 
 /* hierarchical (two-stage) collectives (hier.c) */
@@ -124,8 +127,10 @@ XB_COLL_ALGO_DECL(barrier_shm);
 XB_COLL_ALGO_DECL(bcast_shm);
 XB_COLL_ALGO_DECL(reduce_shm);
 XB_COLL_ALGO_DECL(allreduce_shm);
+XB_COLL_ALGO_DECL(allreduce_shm_rsag);
 XB_COLL_ALGO_DECL(allgather_shm);
 XB_COLL_ALGO_DECL(alltoall_shm);
+XB_COLL_ALGO_DECL(alltoall_shm_rounds);
 XB_COLL_ALGO_DECL(barrier_hier);
 XB_COLL_ALGO_DECL(bcast_hier);
 XB_COLL_ALGO_DECL(reduce_hier);
@@ -164,6 +169,7 @@ XB_COLL_ALGO_DECL(scan_recdbl);
 #define XB_COLL_DIRECT_DECL(name) \
     int xb_coll_##name(const xb_coll_args_t *a, int tag)
 XB_COLL_DIRECT_DECL(bcast_pair);
+XB_COLL_DIRECT_DECL(bcast_binomial_direct);
 XB_COLL_DIRECT_DECL(reduce_pair);
 XB_COLL_DIRECT_DECL(allreduce_pair);
 XB_COLL_DIRECT_DECL(gather_pair);

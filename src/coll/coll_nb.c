@@ -131,6 +131,7 @@ int xb_coll_sched_post(xb_coll_sched_t *s, bool persistent, MPI_Request *req)
         return XB_ERR_NO_MEM;
     }
     r->comm = s->comm;
+    xb_comm_retain(r->comm);
     r->fn = s->fn;
     r->extra = s;
     r->ops = &coll_ops;

@@ -62,10 +62,12 @@ const char *xb_coll_kind_name(xb_coll_kind_t kind) { return kind_names[kind]; }
 enum { NEED_COMMUTE = 1, NEED_POF2 = 2, NEED_BLOCKING = 4,
        NEED_NODE = 8 /* node shared memory: xb_coll_node_fits() */,
        NEED_HIER = 16 /* several nodes: xb_coll_hier_fits() */,
-       NEED_PAIR = 32 /* exactly two ranks */ };
+       NEED_PAIR = 32 /* exactly two ranks */,
+       NEED_ROUNDS = 64 /* node shared memory, any size: xb_coll_node_rounds_fit() */ };
 
-/* A schedule builder (fn), or a direct algorithm (direct: blocking only,
- * never inside another algorithm's schedule). */
+/* A schedule builder (fn), a direct algorithm (direct: blocking only,
+ * never inside another algorithm's schedule), or both (the blocking form
+ * runs the direct one). */
 typedef struct {
     xb_coll_kind_t kind;
     const char    *name;
@@ -76,6 +78,7 @@ typedef struct {
 
 #define A(k, n, f, needs) { XB_COLL_##k, n, xb_coll_##f, NULL, needs }
 #define D(k, n, f, needs) { XB_COLL_##k, n, NULL, xb_coll_##f, (needs) | NEED_BLOCKING }
+#define AD(k, n, f, needs) { XB_COLL_##k, n, xb_coll_##f, xb_coll_##f##_direct, needs }
 static const algo_t algos[] = {
     A(BARRIER, "shm", barrier_shm, NEED_BLOCKING),
     A(BARRIER, "hier", barrier_hier, NEED_HIER),
@@ -83,7 +86,7 @@ static const algo_t algos[] = {
     D(BCAST, "pair", bcast_pair, NEED_PAIR),
     A(BCAST, "shm", bcast_shm, NEED_NODE),
     A(BCAST, "hier", bcast_hier, NEED_HIER),
-    A(BCAST, "binomial", bcast_binomial, 0),
+    AD(BCAST, "binomial", bcast_binomial, 0),
     A(BCAST, "scatter_allgather", bcast_scatter_allgather, 0),
     A(BCAST, "linear", bcast_linear, 0),
     D(REDUCE, "pair", reduce_pair, NEED_PAIR),
@@ -93,6 +96,7 @@ static const algo_t algos[] = {
     A(REDUCE, "ordered", reduce_ordered, 0),
     D(ALLREDUCE, "pair", allreduce_pair, NEED_PAIR),
     A(ALLREDUCE, "shm", allreduce_shm, NEED_NODE),
+    A(ALLREDUCE, "shm_rsag", allreduce_shm_rsag, NEED_ROUNDS),
     A(ALLREDUCE, "hier", allreduce_hier, NEED_HIER),
     A(ALLREDUCE, "recdbl", allreduce_recdbl, 0),
     A(ALLREDUCE, "rabenseifner", allreduce_rabenseifner, NEED_COMMUTE),
@@ -114,6 +118,7 @@ static const algo_t algos[] = {
     A(ALLGATHER, "ring", allgather_ring, 0),
     D(ALLTOALL, "pair", alltoall_pair, NEED_PAIR),
     A(ALLTOALL, "shm", alltoall_shm, NEED_NODE),
+    A(ALLTOALL, "shm_rounds", alltoall_shm_rounds, NEED_ROUNDS),
     A(ALLTOALL, "bruck", alltoall_bruck, 0),
     A(ALLTOALL, "pairwise", alltoall_pairwise, 0),
     A(GATHERV, "linear", gatherv_linear, 0),
@@ -136,6 +141,7 @@ static const algo_t algos[] = {
 };
 #undef A
 #undef D
+#undef AD
 
 /* The rule table: for each collective, the first rule whose conditions
  * hold (and whose algorithm fits the call: commutativity, power-of-two
@@ -158,7 +164,7 @@ static const rule_t rules[] = {
     { XB_COLL_BARRIER,   ANY_P, 0, 0, "hier" },     /* blocking, several nodes */
     { XB_COLL_BARRIER,   ANY_P, 0, 0, "dissemination" },
     { XB_COLL_BCAST,     2, 2, 0, 0, "pair" },          /* blocking */
-    { XB_COLL_BCAST,     3, 1 << 30, 32 KiB, 1024 KiB, "shm" },  /* whole node */
+    { XB_COLL_BCAST,     3, 1 << 30, 32 KiB, 0, "shm" },  /* whole node */
     { XB_COLL_BCAST,     ANY_P, 0, 0, "hier" },     /* blocking, several nodes */
     { XB_COLL_BCAST,     3, 1 << 30, 512 KiB, 0, "scatter_allgather" },
     { XB_COLL_BCAST,     ANY_P, 0, 0, "binomial" },
@@ -168,6 +174,10 @@ static const rule_t rules[] = {
     { XB_COLL_REDUCE,    ANY_P, 0, 0, "binomial" },  /* commutative ops */
     { XB_COLL_REDUCE,    ANY_P, 0, 0, "ordered" },
     { XB_COLL_ALLREDUCE, 2, 2, 0, 64 KiB, "pair" },     /* blocking */
+    /* large vectors, whole node: reduce-scatter + allgather through the
+     * slots (allreduce_shm_rsag.c); see docs/PERFORMANCE.md 2026-11-24 */
+    { XB_COLL_ALLREDUCE, 3, 1 << 30, 32 KiB, 0, "shm_rsag" },
+    { XB_COLL_ALLREDUCE, 2, 2, 64 KiB, 0, "shm_rsag" },
     { XB_COLL_ALLREDUCE, 3, 1 << 30, 0, 0, "shm" },       /* whole node, fits */
     { XB_COLL_ALLREDUCE, ANY_P, 0, 0, "hier" },     /* several nodes, commutative */
     { XB_COLL_ALLREDUCE, 3, 1 << 30, 64 KiB, 0, "rabenseifner" },
@@ -188,6 +198,11 @@ static const rule_t rules[] = {
     { XB_COLL_ALLGATHER, ANY_P, 0, 0, "ring" },
     { XB_COLL_ALLTOALL,  2, 2, 0, 64 KiB, "pair" },     /* blocking */
     { XB_COLL_ALLTOALL,  3, 1 << 30, 0, 0, "shm" },       /* whole node, fits */
+    { XB_COLL_ALLTOALL,  3, 1 << 30, 0, 0, "shm_rounds" }, /* whole node, contiguous */
+    /* Not at 2 ranks: quiet, shm_rounds beats pairwise (256 KiB blocks 22
+     * vs 30 us, 1 MiB 70 vs 130; 2026-11-24), but with other processes on
+     * the cores it lost 4x (each rank waits for its peer to fill its slot,
+     * where the single copy of pairwise needs no CPU time of the peer). */
     { XB_COLL_ALLTOALL,  4, 1 << 30, 0, 256, "bruck" },
     { XB_COLL_ALLTOALL,  ANY_P, 0, 0, "pairwise" },
     { XB_COLL_GATHERV,   ANY_P, 0, 0, "linear" },
@@ -239,6 +254,8 @@ static bool fits(const algo_t *al, const xb_coll_args_t *a)
     if ((al->needs & NEED_HIER) && !xb_coll_hier_fits(al->kind, a))
         return false;
     if ((al->needs & NEED_PAIR) && (p != 2 || xb_comm_is_inter(a->comm)))
+        return false;
+    if ((al->needs & NEED_ROUNDS) && !xb_coll_node_rounds_fit(al->kind, a))
         return false;
     return true;
 }
@@ -428,7 +445,7 @@ int xb_coll_run(xb_coll_kind_t kind, const xb_coll_args_t *args, int form,
     aa.form = form;
     const algo_t *al = xb_comm_is_inter(a->comm) ? NULL
                      : select_algo(kind, a, form == XB_COLL_BLOCKING);
-    if (al != NULL && al->direct != NULL)
+    if (al != NULL && al->direct != NULL && form == XB_COLL_BLOCKING)
         return al->direct(a, xb_coll_seq_tag(a->comm, kind, false));
     xb_coll_fn_t build = xb_comm_is_inter(a->comm) ? xb_coll_inter_builder(kind)
                        : al != NULL ? al->fn : NULL;

@@ -100,10 +100,15 @@ static int combine(const xb_coll_red_t *red, void *in, void *acc, bool peer_left
  * user's type (after copying src there), else a working copy in *t. */
 static void *load(const xb_coll_red_t *red, const void *src, void *rbuf, tmp_t *t, int *rc)
 {
-    void *acc = red->direct ? rbuf : tmp_get(t, red->wcount, red->wdt);
+    if (red->direct) {          /* rbuf may be NULL (count 0): not an error */
+        if (src != rbuf)
+            *rc = xb_dt_copy(src, red->count, red->dt, rbuf, red->count, red->dt);
+        return rbuf;
+    }
+    void *acc = tmp_get(t, red->wcount, red->wdt);
     if (acc == NULL)
         *rc = XB_ERR_NO_MEM;
-    else if (src != acc)
+    else
         *rc = xb_dt_copy(src, red->count, red->dt, acc, red->wcount, red->wdt);
     return acc;
 }

@@ -205,6 +205,7 @@ int xb_impl_comm_free(MPI_Comm *comm)
                           "or already freed)", (void *)*comm);
     /* delete callbacks run first, on a still-valid handle */
     int rc = xb_attr_delete_all(XB_ATTR_COMM, &c->attrs, c->handle);
+    c->user_freed = true;     /* the handle is dead; requests may hold c */
     xb_comm_release(c);
     *comm = MPI_COMM_NULL;
     return rc;

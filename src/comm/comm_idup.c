@@ -6,22 +6,32 @@
  *
  * A blocking agreement after an idup could pick the slot the idup is about
  * to pick (both see the same free mask). So the idup reserves: it takes
- * RESERVE free slots of this process out of the pool at once (the first
- * ones from a region every member derives alike, see reserve()),
- * and contributes exactly those to a nonblocking BAND allreduce (the
- * collectives' MPI_Iallreduce on the parent). Agreements started later
- * cannot choose a reserved slot, and the result (the lowest slot reserved
- * by every member) is one of them. When the allreduce completes (its
- * request's on_complete hook, before the user can see it done), the
- * communicator is made, the other reserved slots go back to the pool, and
- * *newcomm is written. Members whose reservations share no slot (very
- * different communicator histories) get MPI_ERR_OTHER in the request's
- * status.
+ * free slots of this process out of the pool (see reserve()) and
+ * contributes exactly those to a BAND allreduce over the parent, a
+ * persistent collective of src/coll started at once. Agreements started
+ * later cannot choose a reserved slot, and the result (the lowest slot
+ * reserved by every member) is one of them.
+ *
+ * Rounds. The members' reservations may share no slot when their histories
+ * differ (some members hold communicators the others are not in, so their
+ * first free slots differ). Every member sees the same empty AND, so all
+ * start another round together: each reserves more (the free slots of a
+ * window twice as wide as the last one, keeping what it has) and restarts
+ * the same persistent allreduce (same tag: the rounds' messages match in
+ * order). The last window is the whole pool, so the idup fails (with
+ * MPI_ERR_OTHER in the status) only when no slot is free on every member.
+ * Rounds run inside progress, from the completion hook of the allreduce.
+ *
+ * The user's request is a request of its own (XB_REQ_COLL), completed when
+ * the last round has decided: the communicator is made, the reserved
+ * slots other than the one taken go back to the pool, *newcomm is written.
+ * MPI_Request_free on it lets the agreement finish anyway.
  *
  * Attributes are copied (copy callbacks run) in the MPI_Comm_idup call,
  * as for MPI_Comm_dup; they are attached to the new communicator at
  * completion, which runs inside the progress of whatever call completes
- * the request, so no user callback runs there.
+ * the request, so no user callback runs there. The parent is retained
+ * until then (it may be freed meanwhile).
  *
  * Intercommunicators: every process reserves the same way; a schedule on
  * the intercommunicator (src/coll's schedule API, run by its progress
@@ -32,11 +42,13 @@
  * other side's non-leaders. The lowest common slot becomes the
  * intercommunicator's context; its local communicator takes the shadow
  * context of that slot (XB_COMM_LOCAL_CTX), so one common slot is enough,
- * as for an intracommunicator.
+ * as for an intracommunicator. The schedule is persistent too, so rounds
+ * work the same way.
  */
 #include <stdlib.h>
 #include <string.h>
 #include "comm/comm_int.h"
+#include "coll/coll_args.h"
 #include "coll/coll_int.h"
 #include "core/attr.h"
 #include "core/errhandler.h"
@@ -44,27 +56,79 @@
 #include "core/request.h"
 #include "xb_impl.h"
 
-enum { RESERVE = 512 };   /* slots an idup holds while it runs (of 16381) */
+/* Round 0 reserves the first RESERVE free slots from the start of a
+ * region; round k >= 1 adds the free slots of the REGION << k positions
+ * from that start, so round LAST_ROUND covers the whole pool. */
+enum { RESERVE = 64, REGION = 2 * RESERVE };
+enum { LAST_ROUND = 7 };
+_Static_assert((REGION << LAST_ROUND) >= XB_CTX_SLOTS &&
+               (REGION << (LAST_ROUND - 1)) < XB_CTX_SLOTS,
+               "the last round's window is the whole pool");
 
 typedef struct idup {
     struct idup  *next;
-    xb_request_t *req;
-    xb_comm_t    *parent;
+    xb_request_t *req;          /* the user's, or NULL once freed by them  */
+    xb_request_t *agree;        /* the persistent allreduce (or schedule)  */
+    xb_comm_t    *parent;       /* retained                                 */
     MPI_Comm     *newcomm;
     xb_info_t    *info;         /* hints to set (a copy), or NULL           */
     bool          inherit;      /* no info given: copy the parent's hints   */
     xb_attr_t    *attrs;        /* copied at the call, attached at the end  */
+    uint32_t      start;        /* first slot of this idup's region         */
+    int           round;
     uint64_t      mine[XB_CTX_MASK_WORDS];   /* what this process reserved */
     uint64_t      mask[XB_CTX_MASK_WORDS];   /* reduced in place            */
 } idup_t;
 
 static idup_t *pending;
 
+static bool is_mine(const idup_t *d, uint32_t s)
+{
+    return d->mine[s / 64] >> (s % 64) & 1;
+}
+
 static void unreserve(const idup_t *d, uint32_t keep_slot)
 {
     for (uint32_t s = 0; s < XB_CTX_SLOTS; s++)
-        if ((d->mine[s / 64] >> (s % 64) & 1) && s != keep_slot)
+        if (is_mine(d, s) && s != keep_slot)
             xb_ctx_put(2 * s);
+}
+
+/* Reserve free slot s (free in the pool: not reserved or used already). */
+static int take_if_free(idup_t *d, uint32_t s)
+{
+    const uint64_t *free_mask = xb_ctx_mask();
+    if (!(free_mask[s / 64] >> (s % 64) & 1))
+        return 0;
+    d->mine[s / 64] |= UINT64_C(1) << (s % 64);
+    xb_ctx_take(2 * s);
+    return 1;
+}
+
+/* Where a process starts looking for the slots it reserves: a region that
+ * depends only on how many nonblocking collectives the parent has started
+ * (coll_nbseq: they are started in one order on every member), the same on
+ * every member. Starting from the lowest free slot instead made the
+ * reservations depend on which earlier idups had already completed here
+ * (their unused slots go back to the pool at completion): a process whose
+ * idup 1 had finished reserved idup 3's slots among idup 1's returned ones,
+ * one whose idup 1 was still running reserved higher ones, and the two
+ * shared no slot (mpi.comm.idup.4 failed 4 runs in 15 once collectives got
+ * faster). Regions rotate, so the idups outstanding at once on a
+ * communicator reserve in different places. Rounds after the first (see
+ * the top of the file) take every free slot of a wider window. */
+static void reserve(idup_t *d)
+{
+    if (d->round == 0) {
+        int n = 0;
+        for (uint32_t k = 0; k < XB_CTX_SLOTS && n < RESERVE; k++)
+            n += take_if_free(d, (d->start + k) % XB_CTX_SLOTS);
+    } else {
+        uint32_t span = (uint32_t)REGION << d->round;
+        for (uint32_t k = 0; k < span && k < XB_CTX_SLOTS; k++)
+            take_if_free(d, (d->start + k) % XB_CTX_SLOTS);
+    }
+    memcpy(d->mask, d->mine, sizeof(d->mask));
 }
 
 /* The new communicator on context ctx; an intercommunicator's gets the
@@ -85,17 +149,17 @@ static xb_comm_t *make_comm(xb_comm_t *p, uint32_t ctx)
     return c;
 }
 
-static int finish(idup_t *d)
+static uint32_t lowest_common(const idup_t *d)
 {
-    uint32_t slot = UINT32_MAX;
-    for (int w = 0; w < XB_CTX_MASK_WORDS && slot == UINT32_MAX; w++)
+    for (int w = 0; w < XB_CTX_MASK_WORDS; w++)
         if (d->mask[w] != 0)
-            slot = (uint32_t)(w * 64 + __builtin_ctzll(d->mask[w]));
-    unreserve(d, slot);
-    if (slot == UINT32_MAX)
-        return xb_err_set(XB_ERR_OTHER, "MPI_Comm_idup: the members reserved no "
-                          "common context id (%d each); use MPI_Comm_dup",
-                          RESERVE);
+            return (uint32_t)(w * 64 + __builtin_ctzll(d->mask[w]));
+    return UINT32_MAX;
+}
+
+/* Make the communicator on slot (reserved here); XB_OK or an error. */
+static int make_result(idup_t *d, uint32_t slot)
+{
     xb_comm_t *c = make_comm(d->parent, 2 * slot);
     if (c == NULL) {
         xb_ctx_put(2 * slot);
@@ -109,61 +173,93 @@ static int finish(idup_t *d)
     return rc;
 }
 
-static void on_done(xb_request_t *r)
+static void unlink_pending(idup_t *d)
 {
-    idup_t **p = &pending;
-    while (*p != NULL && (*p)->req != r)
-        p = &(*p)->next;
-    idup_t *d = *p;
-    if (d == NULL)
-        return;
-    *p = d->next;
-    r->on_complete = NULL;
-    if (r->status.error == MPI_SUCCESS) {
-        int rc = finish(d);                   /* unreserves in every case */
+    for (idup_t **p = &pending; *p != NULL; p = &(*p)->next)
+        if (*p == d) {
+            *p = d->next;
+            return;
+        }
+}
+
+/* The end of an idup (called from the agreement's completion hook): the
+ * user's request completes with rc; the agreement frees itself when its
+ * completion returns (AUTOFREE); d goes. */
+static void conclude(idup_t *d, int rc)
+{
+    unlink_pending(d);
+    d->agree->on_complete = NULL;
+    d->agree->flags |= XB_REQ_F_AUTOFREE;
+    xb_request_t *r = d->req;
+    if (r != NULL) {
+        r->extra = NULL;
+        xb_status_set_empty(&r->status);
         if (rc != XB_OK) {
             r->status.error = xb_errcode_class_of_rc(rc);
             xb_err_clear();
         }
-    } else
-        unreserve(d, UINT32_MAX);             /* the allreduce itself failed */
+        xb_request_complete(r);
+    } else if (rc != XB_OK) {
+        xb_err_clear();
+    }
     xb_attr_delete_all(XB_ATTR_COMM, &d->attrs, MPI_COMM_NULL);
     xb_info_destroy(d->info);
+    xb_comm_release(d->parent);
     free(d);
 }
 
-/* Where a process starts looking for the slots it reserves: a region that
- * depends only on how many nonblocking collectives the parent has started
- * (coll_nbseq: they are started in one order on every member), the same on
- * every member. Starting from the lowest free slot instead made the
- * reservations depend on which earlier idups had already completed here
- * (their unused slots go back to the pool at completion): a process whose
- * idup 1 had finished reserved idup 3's slots among idup 1's returned ones,
- * one whose idup 1 was still running reserved higher ones, and the two
- * shared no slot (mpi.comm.idup.4 failed 4 runs in 15 once collectives
- * got faster). Regions of REGION slots rotate, so the idups outstanding at
- * once on a communicator (up to XB_CTX_SLOTS / REGION of them) reserve in
- * disjoint places. */
-enum { REGION = 2 * RESERVE };
-
-static int reserve(idup_t *d, uint32_t seq)
+static void on_agreed(xb_request_t *a)
 {
-    const uint64_t *free_mask = xb_ctx_mask();
-    uint32_t start = (uint32_t)(((uint64_t)seq * REGION) % XB_CTX_SLOTS);
-    int n = 0;
-    for (uint32_t k = 0; k < XB_CTX_SLOTS && n < RESERVE; k++) {
-        uint32_t s = (start + k) % XB_CTX_SLOTS;
-        if (free_mask[s / 64] >> (s % 64) & 1) {
-            d->mine[s / 64] |= UINT64_C(1) << (s % 64);
-            n++;
-        }
+    idup_t *d = pending;
+    while (d != NULL && d->agree != a)
+        d = d->next;
+    if (d == NULL)
+        return;
+    if (a->status.error != MPI_SUCCESS) {        /* the allreduce failed */
+        unreserve(d, UINT32_MAX);
+        conclude(d, -a->status.error);
+        return;
     }
-    for (uint32_t s = 0; s < XB_CTX_SLOTS; s++)
-        if (d->mine[s / 64] >> (s % 64) & 1)
-            xb_ctx_take(2 * s);
-    memcpy(d->mask, d->mine, sizeof(d->mask));
-    return n > 0 ? XB_OK : xb_err_set(XB_ERR_OTHER, "no free context id left");
+    uint32_t slot = lowest_common(d);
+    while (slot == UINT32_MAX && d->round < LAST_ROUND) {
+        d->round++;                               /* every member does so */
+        reserve(d);
+        /* A round that completes inside start() must not run this hook
+         * nested (its conclusion would free a under the outer completion):
+         * the hook is off during start, and such a round is looked at here. */
+        a->on_complete = NULL;
+        int rc = a->ops->start(a);
+        a->on_complete = on_agreed;
+        if (rc == XB_OK && !xb_request_is_done(a))
+            return;                               /* the next round runs */
+        if (rc == XB_OK && a->status.error != MPI_SUCCESS)
+            rc = -a->status.error;
+        if (rc != XB_OK) {
+            unreserve(d, UINT32_MAX);
+            conclude(d, rc);
+            return;
+        }
+        slot = lowest_common(d);
+    }
+    unreserve(d, slot);
+    int rc = slot != UINT32_MAX ? make_result(d, slot)
+           : xb_err_set(XB_ERR_OTHER, "MPI_Comm_idup: no context id is free on "
+                        "every member (%d communicators exist on some member); "
+                        "free some first", XB_CTX_SLOTS);
+    conclude(d, rc);
 }
+
+/* The user's request freed (MPI_Wait, MPI_Request_free): the agreement
+ * goes on; it only forgets the request. */
+static void user_req_destroy(xb_request_t *r)
+{
+    idup_t *d = r->extra;
+    if (d != NULL)
+        d->req = NULL;
+    r->extra = NULL;
+}
+
+static const xb_req_ops_t user_req_ops = { NULL, user_req_destroy };
 
 /* The steps of the two-sided AND (see the top of the file) into s. */
 static int inter_steps(xb_coll_sched_t *s, idup_t *d, xb_comm_t *ic)
@@ -200,13 +296,13 @@ static int inter_steps(xb_coll_sched_t *s, idup_t *d, xb_comm_t *ic)
     return rc;
 }
 
-/* Post the two-sided AND of the reservations on intercommunicator ic. */
+/* The persistent two-sided AND of the reservations on intercommunicator ic. */
 static int inter_and(idup_t *d, xb_comm_t *ic, MPI_Request *h)
 {
     xb_coll_sched_t *s = malloc(sizeof(*s));
     if (s == NULL)
         return xb_err_set(XB_ERR_NO_MEM, "out of memory for MPI_Comm_idup");
-    xb_coll_sched_init(s, ic, XB_COLL_ALLREDUCE);
+    xb_coll_sched_init_form(s, ic, XB_COLL_ALLREDUCE, true);
     s->heap = true;
     s->fn = "MPI_Comm_idup";
     int rc = inter_steps(s, d, ic);
@@ -214,7 +310,51 @@ static int inter_and(idup_t *d, xb_comm_t *ic, MPI_Request *h)
         xb_coll_sched_destroy(s);
         return rc;
     }
-    return xb_coll_sched_post(s, false, h);
+    return xb_coll_sched_post(s, true, h);
+}
+
+/* The persistent allreduce (BAND of d->mask in place) over comm. */
+static int intra_and(idup_t *d, xb_comm_t *comm, MPI_Request *h)
+{
+    xb_coll_args_t a;
+    int rc = xb_coll_args_allred(&a, MPI_IN_PLACE, d->mask, XB_CTX_MASK_WORDS,
+                                 xb_dt_from_handle(MPI_UINT64_T),
+                                 xb_op_from_handle(MPI_BAND), comm);
+    if (rc == XB_OK)
+        rc = xb_coll_run(XB_COLL_ALLREDUCE, &a, XB_COLL_PERSISTENT,
+                         "MPI_Comm_idup", h);
+    return rc;
+}
+
+static void idup_destroy(idup_t *d)
+{
+    xb_attr_delete_all(XB_ATTR_COMM, &d->attrs, MPI_COMM_NULL);
+    xb_info_destroy(d->info);
+    free(d);
+}
+
+/* The user's request and the agreement, not started yet. */
+static int idup_post(idup_t *d, xb_comm_t *comm)
+{
+    xb_request_t *r = xb_request_alloc(XB_REQ_COLL);
+    if (r == NULL)
+        return XB_ERR_NO_MEM;
+    MPI_Request h = MPI_REQUEST_NULL;
+    int rc = xb_comm_is_inter(comm) ? inter_and(d, comm, &h) : intra_and(d, comm, &h);
+    if (rc != XB_OK) {
+        xb_request_free(r);
+        return rc;
+    }
+    r->comm = comm;
+    xb_comm_retain(comm);
+    r->fn = "MPI_Comm_idup";
+    r->ops = &user_req_ops;
+    r->extra = d;
+    d->req = r;
+    d->agree = xb_request_from_handle(h);
+    d->agree->flags |= XB_REQ_F_INTERNAL;
+    d->agree->on_complete = on_agreed;
+    return XB_OK;
 }
 
 static int idup_common(xb_comm_t *comm, xb_info_t *info, bool inherit,
@@ -223,40 +363,31 @@ static int idup_common(xb_comm_t *comm, xb_info_t *info, bool inherit,
     idup_t *d = calloc(1, sizeof(*d));
     if (d == NULL)
         return xb_err_set(XB_ERR_NO_MEM, "out of memory for MPI_Comm_idup");
-    d->parent = comm;
     d->newcomm = newcomm;
     d->inherit = inherit;
+    /* the region from the sequence number the agreement is about to take */
+    d->start = (uint32_t)(((uint64_t)comm->coll_nbseq * REGION) % XB_CTX_SLOTS);
     int rc = info != NULL ? xb_info_copy(info, &d->info) : XB_OK;
     if (rc == XB_OK)
         rc = xb_attr_copy_all(XB_ATTR_COMM, comm->attrs, comm->handle, &d->attrs,
                               MPI_COMM_NULL);
-    if (rc == XB_OK)
-        rc = reserve(d, comm->coll_nbseq);
-    MPI_Request h = MPI_REQUEST_NULL;
-    if (rc == XB_OK && xb_comm_is_inter(comm))
-        rc = inter_and(d, comm, &h);
-    else if (rc == XB_OK)
-        rc = xb_impl_iallreduce(MPI_IN_PLACE, d->mask, XB_CTX_MASK_WORDS,
-                                xb_dt_from_handle(MPI_UINT64_T),
-                                xb_op_from_handle(MPI_BAND), comm, &h);
+    if (rc == XB_OK) {
+        reserve(d);
+        rc = idup_post(d, comm);
+        if (rc != XB_OK)
+            unreserve(d, UINT32_MAX);
+    }
     if (rc != XB_OK) {
-        unreserve(d, UINT32_MAX);
-        xb_attr_delete_all(XB_ATTR_COMM, &d->attrs, MPI_COMM_NULL);
-        xb_info_destroy(d->info);
-        free(d);
+        idup_destroy(d);
         return rc;
     }
-    xb_request_t *r = xb_request_from_handle(h);
-    r->fn = "MPI_Comm_idup";
-    d->req = r;
+    d->parent = comm;
+    xb_comm_retain(comm);
+    *request = xb_request_to_handle(d->req);
     d->next = pending;
     pending = d;
-    if (xb_request_is_done(r))
-        on_done(r);                 /* completed inside the call */
-    else
-        r->on_complete = on_done;
-    *request = h;
-    return XB_OK;
+    rc = d->agree->ops->start(d->agree);     /* may complete at once: d goes */
+    return rc;
 }
 
 int xb_impl_comm_idup(xb_comm_t *comm, MPI_Comm *newcomm, MPI_Request *request)

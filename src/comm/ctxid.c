@@ -10,7 +10,8 @@
  *
  * Because a process belongs to at most one communicator per context id,
  * disjoint communicators made by one split may share an id: their members
- * never talk to each other on it. Ids return to the pool on free.
+ * never talk to each other on it. Ids return to the pool when the last
+ * reference goes (MPI_Comm_free, then the requests still using it).
  *
  * Three shapes (comm_int.h): over a parent (one allreduce on its collective
  * context); over a group alone (binomial reduce and broadcast on the

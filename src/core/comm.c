@@ -56,7 +56,7 @@ xb_comm_t *xb_comm_from_handle(MPI_Comm h)
     if (xb_handle_is_predef(h))
         return NULL;
     xb_comm_t *c = (xb_comm_t *)h;
-    return c->magic == XB_MAGIC_COMM ? c : NULL;
+    return c->magic == XB_MAGIC_COMM && !c->user_freed ? c : NULL;
 }
 
 MPI_Comm xb_comm_to_handle(xb_comm_t *c)
@@ -97,15 +97,8 @@ xb_comm_t *xb_comm_new(xb_group_t *group, uint32_t ctx, const xb_comm_t *parent)
     return c;
 }
 
-void xb_comm_retain(xb_comm_t *c)
+void xb_comm_destroy(xb_comm_t *c)
 {
-    c->refcount++;
-}
-
-void xb_comm_release(xb_comm_t *c)
-{
-    if (--c->refcount > 0)
-        return;
     if (c == &world_obj || c == &self_obj || c == &boot_obj)
         return;                 /* predefined: undone by fini_predefined */
     xb_ctx_put(c->ctx);

@@ -64,7 +64,10 @@ typedef struct xb_errhandler xb_errhandler_t;  /* src/core/errhandler.c */
  * (collectives), so collective traffic never matches user receives. */
 typedef struct xb_comm {
     uint32_t         magic;
-    int              refcount;
+    int              refcount;    /* the user's handle, and every request,
+                                     message or pending idup using it      */
+    bool             user_freed;  /* MPI_Comm_free done; requests keep the
+                                     object (and its context id) alive     */
     uint32_t         ctx;         /* even; ctx + 1 is the collective context */
     int              rank;        /* my rank in the (local) group            */
     int              size;        /* size of the (local) group               */
@@ -125,10 +128,22 @@ int xb_errh_raise_session(xb_session_t *session, const char *fn, int rc);
 
 /* ---- appended by the comm/coll part (src/core/comm.c, group.c) ---------- */
 /* Reference counts: the user's handle is one reference; internal users
- * (a communicator holds its group) take their own. Release at zero frees
- * the object (a communicator returns its context id to the pool). */
-void xb_comm_retain(xb_comm_t *c);
-void xb_comm_release(xb_comm_t *c);
+ * (a communicator holds its group; a request, a matched message or a
+ * pending idup holds its communicator) take their own. Release at zero
+ * frees the object (a communicator returns its context id to the pool), so
+ * a context id is not reused while an operation on a freed communicator
+ * is pending (MPI_Comm_free lets pending operations complete). */
+void xb_comm_destroy(xb_comm_t *c);     /* the last reference went */
+static inline void xb_comm_retain(xb_comm_t *c)
+{
+    c->refcount++;
+}
+/* Inline: every request free drops one (the hot path pays no call). */
+static inline void xb_comm_release(xb_comm_t *c)
+{
+    if (--c->refcount == 0)
+        xb_comm_destroy(c);
+}
 void xb_group_retain(xb_group_t *g);
 void xb_group_release(xb_group_t *g);
 /* A group of n members with the given world ranks (copied; NULL = identity

@@ -63,6 +63,9 @@ void xb_request_free(xb_request_t *r)
     if (r->dt != NULL)
         xb_dt_release(r->dt);
     r->dt = NULL;
+    if (r->comm != NULL)
+        xb_comm_release(r->comm);
+    r->comm = NULL;
     r->magic = XB_MAGIC_FREED;
     r->next = pool.free;
     pool.free = r;
@@ -101,7 +104,7 @@ void xb_request_complete(xb_request_t *r)
         r->on_complete(r);
     if (r->flags & (XB_REQ_F_AUTOFREE | XB_REQ_F_USERFREED))
         xb_request_free(r);
-    else
+    else if (!(r->persistent && r->active))     /* not restarted by the hook */
         atomic_store_explicit(&r->done, 1, memory_order_release);
     if (XB_UNLIKELY(xb_request_mt_completed != NULL))
         xb_request_mt_completed();

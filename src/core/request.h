@@ -22,10 +22,11 @@
  * which clears `done`.
  *
  * References. A request holds a datatype reference (xb_dt_retain) while it
- * lives, since it may still touch the user's buffer through the type. It
- * does not hold a communicator reference: MPI_Comm_free is collective and
- * the standard lets pending operations finish, so the comm layer defers the
- * actual free while requests are pending (issue 2 frees at finalize).
+ * lives, since it may still touch the user's buffer through the type, and a
+ * communicator reference (xb_comm_retain, taken by whoever sets req->comm):
+ * MPI_Comm_free lets pending operations complete, and the communicator's
+ * context id must not be reused (by a new communicator, whose messages the
+ * pending receive would match) until the last request using it is freed.
  *
  * Threading: called with the progress lock held (under MPI_THREAD_MULTIPLE;
  * docs/design/threads.md), except xb_request_is_done() which is lock-free.
@@ -115,7 +116,7 @@ struct xb_request {
     void           *buf;
     MPI_Count       count;
     xb_datatype_t  *dt;          /* retained while the request lives         */
-    xb_comm_t      *comm;        /* not reference counted (see above)        */
+    xb_comm_t      *comm;        /* retained while the request lives, or NULL */
     int             peer;        /* comm rank (dest or source; may be ANY)   */
     int             tag;         /* may be MPI_ANY_TAG for receives          */
     uint32_t        ctx;         /* comm->ctx or comm->ctx + 1               */
@@ -160,7 +161,9 @@ static inline bool xb_request_is_done(const xb_request_t *req)
     return atomic_load_explicit(&req->done, memory_order_acquire) != 0;
 }
 /* Marks the request complete (release store), runs on_complete, frees it if
- * XB_REQ_F_AUTOFREE or XB_REQ_F_USERFREED is set. Status must be final. */
+ * XB_REQ_F_AUTOFREE or XB_REQ_F_USERFREED is set. Status must be final. A
+ * persistent request that its on_complete hook restarted (ops->start: the
+ * rounds of MPI_Comm_idup) stays pending. */
 void xb_request_complete(xb_request_t *req);
 /* Set by the progress layer when MULTIPLE locking is on, else NULL. */
 extern void (*xb_request_mt_completed)(void);

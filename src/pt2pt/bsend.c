@@ -122,6 +122,7 @@ int xb_pt2pt_bsend_start(xb_request_t *r)
     in->dt = xb_dt_from_handle(MPI_BYTE);
     xb_dt_retain(in->dt);
     in->comm = r->comm;
+    xb_comm_retain(in->comm);
     in->peer = r->peer;
     in->tag = r->tag;
     in->ctx = r->ctx;

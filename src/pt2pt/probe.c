@@ -72,8 +72,10 @@ static int probe_common(int source, int tag, xb_comm_t *comm, bool block, bool t
         }
     }
     *u_p = (xb_unexp_t *)xb_match_unexp_find(c, source, tag, take);
-    if (*u_p != NULL && take)
-        (*u_p)->comm = comm;
+    if (*u_p != NULL && take) {
+        (*u_p)->comm = comm;        /* held until MPI_Mrecv takes the message */
+        xb_comm_retain(comm);
+    }
     return XB_OK;
 }
 
@@ -170,7 +172,9 @@ static int mrecv_start(void *buf, MPI_Count count, xb_datatype_t *dt, MPI_Messag
     r->ctx = u->hdr.ctx;
     r->active = 1;
     xb_pt2pt_recv_matched(r, u->gpid, &u->hdr, u->data, (size_t)u->stored);
+    xb_comm_t *held = u->comm;      /* the request holds its own reference now */
     xb_pt2pt_unexp_free(u);
+    xb_comm_release(held);
     *message = MPI_MESSAGE_NULL;
     *req_p = r;
     return XB_OK;

@@ -64,6 +64,7 @@ xb_request_t *xb_pt2pt_op_new(xb_req_kind_t kind, const void *buf, MPI_Count cou
     r->dt = dt;
     xb_dt_retain(dt);
     r->comm = comm;
+    xb_comm_retain(comm);
     r->peer = peer;
     r->tag = tag;
     r->ctx = comm->ctx + (coll ? 1u : 0u);

@@ -17,6 +17,7 @@
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include "runtime/hwtopo.h"
 #include "runtime/runtime.h"
 #include "runtime/tunable.h"
 #include "runtime/pmi_client.h"
@@ -232,6 +233,7 @@ out_free:
 
 void xb_rt_fini(void)
 {
+    xb_hwtopo_fini();
     if (jobseg_map != NULL) {
         if (my_status != NULL)
             my_status->waiting[0] = '\0';
