@@ -3,7 +3,8 @@
 # Copyright (c) 2026 The Crossbar authors
 #
 # bench/run_tcp.sh - MPI over TCP on loopback against the physical limit:
-# a raw socket ping-pong and stream (bench/sock.c, no MPI), Crossbar with
+# a raw socket ping-pong and stream (bench/sock.c, no MPI; blocking and
+# polling receives, the better one counts), Crossbar with
 # XB_METHODS=tcp, Open MPI with --mca pml ob1 --mca btl tcp,self, MPICH
 # (ch4:ucx) with UCX_TLS=tcp,self; 2 ranks on this machine, interleaved
 # (rotating who goes first), BENCH_ROUNDS rounds; one table
@@ -26,13 +27,15 @@ build_all latency bw
 ${CC:-cc} -O2 -o "$out/sock" "$here/sock.c"
 # crossbar0: the same with XB_SPIN_US=0 (block at once instead of polling
 # first): on a machine shared with other work, spinning starves the peer.
-case " $have " in *" crossbar "*) have="raw $have crossbar0" ;; *) have="raw $have" ;; esac
+# rawp: the raw socket receiving with nonblocking recv() in a loop (what a
+# spinning MPI does; on an idle machine it saves the receiver's wake-up).
+case " $have " in *" crossbar "*) have="raw rawp $have crossbar0" ;; *) have="raw rawp $have" ;; esac
 echo "bench: $have; $rounds round(s)" >&2
 
 # the launch line of IMPL for 2 ranks over TCP
 tcp_run() {
     case $1 in
-        raw) echo "" ;;
+        raw|rawp) echo "" ;;
         crossbar) echo "env XB_METHODS=tcp $build/bin/mpiexec -n 2" ;;
         crossbar0) echo "env XB_METHODS=tcp XB_SPIN_US=0 $build/bin/mpiexec -n 2" ;;
         openmpi) echo "mpiexec.openmpi --allow-run-as-root --oversubscribe --mca pml ob1 --mca btl tcp,self -n 2" ;;
@@ -45,8 +48,9 @@ run() {
     impl=$1 name=$2 prog=$3
     shift 3
     f="$out/raw/${impl}__${name}__2__${round}.txt"
-    if [ "$impl" = raw ]; then
+    if [ "$impl" = raw ] || [ "$impl" = rawp ]; then
         set -- "$out/sock" "$([ "$name" = latency ] && echo -l || echo -s)"
+        [ "$impl" = rawp ] && set -- "$@" -p
     else
         # shellcheck disable=SC2046
         set -- $(tcp_run "$impl") "$out/${impl%0}/$prog" "$@"
@@ -67,11 +71,11 @@ while [ $round -le "$rounds" ]; do
     for cfg in 2 4one 4tcp 2s0 4tcps0; do
         f="$out/raw-shm/crossbar__shm-${cfg}__2__${round}.txt"
         case $cfg in
-            2) set -- -n 2 ;;
+            2) set -- -n 2 --bind-to core ;;
             4one) set -- -n 4 --local-hosts -hosts a:4 ;;
-            4tcp) set -- -n 4 --local-hosts -hosts a:2,b:2 ;;
-            2s0) set -- -n 2 -x XB_SPIN_US=0 ;;
-            4tcps0) set -- -n 4 -x XB_SPIN_US=0 --local-hosts -hosts a:2,b:2 ;;
+            4tcp) set -- -n 4 --bind-to core --local-hosts -hosts a:2,b:2 ;;
+            2s0) set -- -n 2 --bind-to core -x XB_SPIN_US=0 ;;
+            4tcps0) set -- -n 4 --bind-to core -x XB_SPIN_US=0 --local-hosts -hosts a:2,b:2 ;;
         esac
         # shellcheck disable=SC2086
         timeout -k 5 200 "$build/bin/mpiexec" "$@" "$out/crossbar/latency" -m 4096 $quick \

@@ -8,8 +8,22 @@
  *   ./sock -l [-q] [-m MAXSIZE] [-a ADDR]   ping-pong: one-way time, us
  *   ./sock -s [-q] [-m MAXSIZE] [-a ADDR]   stream: 64 messages, then a
  *                                           1-byte ack; MB/s (10^6 B/s)
- * ADDR: the IPv4 address to use (default 127.0.0.1).
+ * ADDR: the server's IPv4 address (default 127.0.0.1).
+ *   -n NS_CLIENT,NS_SERVER   run the two processes in these network
+ *        namespaces (ip netns; bench/run_netns.sh: two "hosts" joined by
+ *        veth pairs and a bridge); ADDR is then the server's address
+ *   -b   bind the two processes to the first two CPUs this one may use
+ *        (what mpiexec does for 2 ranks on a machine with 2+ CPUs)
+ *   -c N largest send()/recv() call, bytes (default: the whole message);
+ *        on loopback, smaller calls release the socket lock more often
+ *   -p   poll: receive with nonblocking recv() in a loop instead of
+ *        sleeping in a blocking one (what an MPI library that spins does;
+ *        on an idle machine it saves the wake-up of the receiver)
  */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <sched.h>
 #include <arpa/inet.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
@@ -32,11 +46,19 @@ static double now(void)
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
+static int poll_mode;
+static long chunk;
+
+static long piece(long left) { return chunk > 0 && left > chunk ? chunk : left; }
+
 static void xfer(int fd, char *buf, long n, int out)
 {
     for (long off = 0; off < n;) {
-        ssize_t k = out ? send(fd, buf + off, (size_t)(n - off), 0)
-                        : recv(fd, buf + off, (size_t)(n - off), 0);
+        ssize_t k = out ? send(fd, buf + off, (size_t)piece(n - off), 0)
+                        : recv(fd, buf + off, (size_t)piece(n - off),
+                               poll_mode ? MSG_DONTWAIT : 0);
+        if (k < 0 && !out && poll_mode && errno == EAGAIN)
+            continue;
         if (k <= 0) {
             perror(out ? "sock: send" : "sock: recv");
             exit(1);
@@ -111,11 +133,26 @@ static void run(int fd, int client, int stream, int quick, long maxsize)
     free(buf);
 }
 
+/* Enter the network namespace /run/netns/NAME (ip netns add NAME). */
+static int enter_ns(const char *name)
+{
+    char path[256];
+    snprintf(path, sizeof path, "/run/netns/%s", name);
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0 || setns(fd, CLONE_NEWNET) != 0) {
+        perror(path);
+        return -1;
+    }
+    close(fd);
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
-    int stream = 0, quick = 0, one = 1;
+    int stream = 0, quick = 0, one = 1, pin = 0;
     long maxsize = 4L << 20;
     const char *addr = "127.0.0.1";
+    char *ns[2] = { NULL, NULL };
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "-s"))
             stream = 1;
@@ -123,36 +160,75 @@ int main(int argc, char **argv)
             stream = 0;
         else if (!strcmp(argv[i], "-q"))
             quick = 1;
+        else if (!strcmp(argv[i], "-b"))
+            pin = 1;
+        else if (!strcmp(argv[i], "-c") && i + 1 < argc)
+            chunk = atol(argv[++i]);
+        else if (!strcmp(argv[i], "-p"))
+            poll_mode = 1;
         else if (!strcmp(argv[i], "-m") && i + 1 < argc)
             maxsize = atol(argv[++i]);
         else if (!strcmp(argv[i], "-a") && i + 1 < argc)
             addr = argv[++i];
-        else {
-            fprintf(stderr, "usage: sock [-l|-s] [-q] [-m MAXSIZE] [-a ADDR]\n");
+        else if (!strcmp(argv[i], "-n") && i + 1 < argc && strchr(argv[i + 1], ',')) {
+            ns[0] = argv[++i];
+            ns[1] = strchr(ns[0], ',') + 1;
+            ns[1][-1] = '\0';
+        } else {
+            fprintf(stderr, "usage: sock [-l|-s] [-q] [-b] [-p] [-c CHUNK] [-m MAXSIZE] "
+                    "[-a ADDR] [-n NS_CLIENT,NS_SERVER]\n");
             return 2;
         }
     }
     struct sockaddr_in sa = { .sin_family = AF_INET };
     socklen_t sl = sizeof sa;
-    int lis = socket(AF_INET, SOCK_STREAM, 0);
-    if (inet_pton(AF_INET, addr, &sa.sin_addr) != 1 || lis < 0 ||
-        bind(lis, (struct sockaddr *)&sa, sizeof sa) || listen(lis, 1) ||
-        getsockname(lis, (struct sockaddr *)&sa, &sl)) {
-        perror("sock: listen");
+    if (inet_pton(AF_INET, addr, &sa.sin_addr) != 1) {
+        fprintf(stderr, "sock: %s is not an IPv4 address\n", addr);
+        return 2;
+    }
+    int cpu[2] = { -1, -1 }, pfd[2];
+    cpu_set_t set;
+    if (pin && sched_getaffinity(0, sizeof set, &set) == 0)
+        for (int c = 0, k = 0; c < CPU_SETSIZE && k < 2; c++)
+            if (CPU_ISSET(c, &set))
+                cpu[k++] = c;
+    if (pipe(pfd) != 0) {
+        perror("sock: pipe");
         return 1;
     }
+    /* the server (child) listens in its namespace and passes the port */
     pid_t pid = fork();
     int fd;
+    if (cpu[1] >= 0) {
+        CPU_ZERO(&set);
+        CPU_SET(cpu[pid == 0], &set);
+        sched_setaffinity(0, sizeof set, &set);
+    }
+    if (ns[pid == 0] != NULL && enter_ns(ns[pid == 0]) != 0)
+        return 1;
     if (pid == 0) {
+        int lis = socket(AF_INET, SOCK_STREAM, 0);
+        if (lis < 0 || bind(lis, (struct sockaddr *)&sa, sizeof sa) || listen(lis, 1) ||
+            getsockname(lis, (struct sockaddr *)&sa, &sl)) {
+            perror("sock: listen");
+            return 1;
+        }
+        if (write(pfd[1], &sa, sizeof sa) != (ssize_t)sizeof sa)
+            return 1;
         fd = accept(lis, NULL, NULL);
+        close(lis);
     } else {
+        close(pfd[1]);
+        if (read(pfd[0], &sa, sizeof sa) != (ssize_t)sizeof sa) {
+            fprintf(stderr, "sock: the server did not start\n");
+            return 1;
+        }
         fd = socket(AF_INET, SOCK_STREAM, 0);
         if (connect(fd, (struct sockaddr *)&sa, sizeof sa)) {
             perror("sock: connect");
             return 1;
         }
     }
-    close(lis);
     setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
     run(fd, pid != 0, stream, quick, maxsize);
     close(fd);

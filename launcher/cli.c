@@ -40,6 +40,9 @@ static const char usage_text[] =
     "  --launcher-exec CMD    remote-start command for other hosts (default\n"
     "                         'ssh -x -o BatchMode=yes'; also MPIEXEC_LAUNCHER_EXEC):\n"
     "                         run as CMD HOST /path/mpiexec --xb-proxy\n"
+    "  --proxy-path PATH      absolute path of mpiexec on the other hosts, started\n"
+    "                         there as the host's proxy (default: this mpiexec's\n"
+    "                         own path; also MPIEXEC_PROXY_PATH)\n"
     "  -v, --verbose          say what mpiexec does\n"
     "  -h, --help             this text\n"
     "  --version              the version\n"
@@ -186,6 +189,12 @@ static int parse_options(int argc, char **argv, int *ip, lx_opts_t *o, lx_app_t 
             o->launcher_exec = NEXT_VALUE();
             if (!o->launcher_exec || !*o->launcher_exec)
                 return usage_error("%s needs a command (e.g. 'ssh -p 2222')", a);
+        } else if (is_opt(a, "proxy-path", &v)) {
+            o->proxy_path = NEXT_VALUE();
+            if (!o->proxy_path || o->proxy_path[0] != '/')
+                return usage_error("--proxy-path needs the absolute path of mpiexec on "
+                                   "the other hosts, not '%s'",
+                                   o->proxy_path ? o->proxy_path : "");
         } else if (is_opt(a, "xb-proxy", &v)) {
             o->proxy_mode = true;            /* internal: started by mpiexec */
             *ip = argc;

@@ -70,6 +70,7 @@ typedef struct lx_hostspec {     /* one -hosts / hostfile entry */
 typedef struct lx_opts {
     int          nprocs;         /* all apps together */
     const char  *launcher_exec;  /* --launcher-exec: remote-start command (NULL: ssh) */
+    const char  *proxy_path;     /* --proxy-path: mpiexec on the remote hosts (NULL: ours) */
     bool         proxy_mode;     /* --xb-proxy: we are a host's proxy (remote.c) */
     lx_hostspec_t *hosts;        /* -hosts / -f; none: this host only */
     int          nhosts;

@@ -6,7 +6,9 @@
  * For every host that is not started here, mpiexec forks the remote-start
  * command with the host name and the proxy's command appended:
  *     ssh -x -o BatchMode=yes HOST /abs/path/mpiexec --xb-proxy
- * (--launcher-exec CMD or MPIEXEC_LAUNCHER_EXEC replace the first words).
+ * (--launcher-exec CMD or MPIEXEC_LAUNCHER_EXEC replace the first words;
+ * --proxy-path PATH or MPIEXEC_PROXY_PATH replace /abs/path/mpiexec, for
+ * hosts where it is installed elsewhere).
  * The command's stdin and stdout are the proxy's channel (chan.c); its
  * stderr is read for the failure message. The first frame down is SETUP
  * (the options, the environment, the job secret, which host it is); the
@@ -204,7 +206,19 @@ int lx_remote_start(lx_job_t *job)
     if (!cmd || !*cmd)
         cmd = LX_REMOTE_DEFAULT;
     char self[4096];
-    ssize_t sl = readlink("/proc/self/exe", self, sizeof self - 1);
+    const char *path = job->opt.proxy_path ? job->opt.proxy_path : getenv("MPIEXEC_PROXY_PATH");
+    ssize_t sl;
+    if (path && *path) {
+        if (path[0] != '/' || strlen(path) >= sizeof self) {
+            lx_fail(job, LX_EXIT_ERROR, "MPIEXEC_PROXY_PATH must be an absolute path (of "
+                    "mpiexec on the other hosts), not '%s'", path);
+            return -1;
+        }
+        sl = (ssize_t)strlen(path);
+        memcpy(self, path, (size_t)sl);
+    } else {
+        sl = readlink("/proc/self/exe", self, sizeof self - 1);
+    }
     job->proxies = calloc((size_t)n, sizeof *job->proxies);
     if (sl <= 0 || !job->proxies) {
         lx_fail(job, LX_EXIT_ERROR, "cannot find mpiexec's own path for the proxies");

@@ -315,9 +315,15 @@ static int start_all(lx_job_t *job, char **base, int nbase, int *exfd)
         CPU_ZERO(&allowed);
     /* Unbound ranks of a job that fits the CPUs may be put on one CPU by
      * a busy scheduler (a ping-pong then pays a context switch per message);
-     * an oversubscribed job is better left to the scheduler. */
-    if (!job->opt.bind_set)
-        job->opt.bind_core = job->n <= CPU_COUNT(&allowed);
+     * an oversubscribed job is better left to the scheduler. Counted per
+     * host: a proxy (or mpiexec with other hosts) starts only its host's
+     * ranks. */
+    if (!job->opt.bind_set) {
+        int here = 0;                   /* the ranks this process starts */
+        for (int i = 0; i < job->n; i++)
+            here += !job->ranks[i].remote;
+        job->opt.bind_core = here <= CPU_COUNT(&allowed);
+    }
     for (int i = 0; i < job->n; i++) {
         exfd[i] = -1;
         if (job->ranks[i].remote)

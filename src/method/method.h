@@ -173,6 +173,9 @@ int  xb_method_count(void);
 xb_method_t *xb_method_get(int idx);
 /* Poll every enabled method (cheap ones each call). Returns events handled. */
 int  xb_method_progress_all(void);
+/* A costly method (tcp) sent or queued something: poll it at its short
+ * period again (replies are expected), see method.c. */
+void xb_method_costly_active(void);
 /* Sleep until woken or timeout: in the one method in use that can sleep;
  * with several (shm and tcp), in the cheap one in short slices. */
 void xb_method_block(int timeout_ms);

@@ -79,10 +79,12 @@ make_hosts() {
 
 hostlist() { i=0; l=""; while [ $i -lt "$1" ]; do l="$l${l:+,}h$i"; i=$((i + 1)); done; echo "$l"; }
 
-# mpirun NHOSTS TIMEOUT PROGRAM [ARGS...]: 2 ranks per host; $RC, $T/out, $T/err
+# mpirun NHOSTS TIMEOUT PROGRAM [ARGS...]: 2 ranks per host; $RC, $T/out, $T/err.
+# Unbound: each host's proxy would pin its 2 ranks to CPUs 0 and 1, and the
+# "hosts" share this machine's CPUs (3 hosts: 3 ranks per CPU).
 mpirun() {
     nh=$1; to=$2; shift 2
-    timeout -k 3 "$to" "$MPIEXEC" -n $((2 * nh)) -ppn 2 -hosts "$(hostlist "$nh")" \
+    timeout -k 3 "$to" "$MPIEXEC" --bind-to none -n $((2 * nh)) -ppn 2 -hosts "$(hostlist "$nh")" \
         --launcher-exec "$NSEXEC" "$@" >"$T/out" 2>"$T/err" </dev/null
     RC=$?
 }
@@ -126,6 +128,15 @@ methods)
     done
     grep -q "connected to rank [0-3] (host h[01], node [01]), our connection to 10\.213\.0\.[12]:" "$T/err" ||
         fail "tcp did not connect through the namespaces' addresses"
+    # binding is decided per host: 2 ranks per host fit 2 CPUs, so each
+    # proxy pins its ranks (although the job has 4)
+    if [ "$(nproc)" -ge 2 ]; then
+        timeout -k 3 30 "$MPIEXEC" -n 4 -ppn 2 -hosts h0,h1 --launcher-exec "$NSEXEC" \
+            sh -c 'grep Cpus_allowed_list /proc/self/status' >"$T/out" 2>"$T/err" </dev/null ||
+            fail "binding check: exit status $?"
+        [ "$(grep -Ec ':[[:space:]]+[0-9]+$' "$T/out")" = 4 ] ||
+            fail "the proxies did not pin their 2 ranks each to one CPU (auto binding per host)"
+    fi
     ;;
 hydra)
     # MPICH's Hydra starts the job across the namespaces (its proxies through
@@ -180,6 +191,23 @@ fail)
     grep -q "^mpiexec: cannot start the proxy on host h[01] (.*badpath.sh h[01] .*): the command exited with status [0-9]*: .*/nonexistent/bin/mpiexec" "$T/err" ||
         fail "missing proxy binary: no message naming the host and the cause"
     [ "$(grep -c '^mpiexec: ' "$T/err")" = 1 ] || fail "missing proxy binary: more than one message"
+    # --proxy-path: the proxies are started from that path on the hosts
+    mkdir -p "$T/bin"
+    printf '#!/bin/sh\necho "$0 $*" >>"%s/proxy-used"\nexec "%s" "$@"\n' "$T" "$MPIEXEC" >"$T/bin/xbproxy"
+    chmod +x "$T/bin/xbproxy"
+    mpirun 2 60 --proxy-path "$T/bin/xbproxy" "$MPITESTS/pt2pt/basic"
+    [ "$RC" = 0 ] && grep -q "No Errors" "$T/out" || fail "--proxy-path: exit status $RC"
+    [ "$(grep -c "xbproxy --xb-proxy" "$T/proxy-used" 2>/dev/null)" = 2 ] ||
+        fail "--proxy-path: the 2 proxies were not started from it"
+    timeout -k 3 30 "$MPIEXEC" -n 4 -ppn 2 -hosts h0,h1 --launcher-exec "$NSEXEC" \
+        --proxy-path /nonexistent/xb/mpiexec "$MPITESTS/pt2pt/basic" >"$T/out" 2>"$T/err" </dev/null
+    RC=$?
+    [ "$RC" = 255 ] || fail "--proxy-path to a missing file: exit status $RC, expected 255"
+    grep -q "^mpiexec: cannot start the proxy on host h[01] (.* h[01] /nonexistent/xb/mpiexec --xb-proxy): .*/nonexistent/xb/mpiexec" "$T/err" ||
+        fail "--proxy-path to a missing file: no message naming the host and the path"
+    timeout -k 3 30 "$MPIEXEC" -n 2 -hosts h0 --proxy-path bin/mpiexec true >"$T/out" 2>"$T/err" </dev/null
+    RC=$?
+    [ "$RC" = 2 ] && grep -q "absolute path" "$T/err" || fail "--proxy-path with a relative path: status $RC"
     # a program that is missing on the hosts: 127, one message
     mpirun 2 30 "$T/no-such-program"
     [ "$RC" = 127 ] || fail "missing program: exit status $RC, expected 127"

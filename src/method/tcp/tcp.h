@@ -81,6 +81,11 @@ typedef struct tcp_verdict {
     uint32_t accept;       /* 1 accepted, 0 the other connection wins */
 } tcp_verdict_t;
 
+/* Polling the open connections with recv() instead of epoll_wait (see
+ * tcp_progress): at most this many, and a full epoll_wait every
+ * TCP_FULL_EVERY polls (listeners, handshakes). */
+enum { TCP_DIRECT_MAX = 4 };
+
 enum { TCP_K_LISTEN = 1, TCP_K_PEER = 2, TCP_K_ACCEPT = 3, TCP_K_WAKE = 4 };
 enum { TCP_IDLE, TCP_CONNECTING, TCP_HELLO, TCP_WAITING, TCP_UP, TCP_CLOSED };
 
@@ -146,6 +151,10 @@ typedef struct xb_tcp {
     bool           in_progress;  /* re-entry guard of progress()          */
     bool           finalizing;   /* fini: drain, discard arrivals         */
     int            nopen;        /* UP connections                        */
+    tcp_peer_t    *direct[TCP_DIRECT_MAX]; /* UP connections, while nopen is
+                                  * at most TCP_DIRECT_MAX (tcp_progress)  */
+    int            ndirect;
+    int            full_countdown; /* direct polls until the next epoll_wait */
     unsigned long  rejected;     /* foreign / bad connections closed      */
     char           ifdesc[256];  /* chosen interfaces, for describe       */
 } xb_tcp_t;
@@ -187,5 +196,8 @@ int  xb_tcp_readable(xb_tcp_t *st, tcp_peer_t *p);           /* frames handled  
 void xb_tcp_peer_lost(xb_tcp_t *st, tcp_peer_t *p, const char *why);
 void xb_tcp_update_out(xb_tcp_t *st, tcp_peer_t *p);
 void xb_tcp_free_queue(tcp_peer_t *p, int status);
+/* tcp_method.c: the list of connections polled directly. */
+void xb_tcp_direct_add(xb_tcp_t *st, tcp_peer_t *p);
+void xb_tcp_direct_remove(xb_tcp_t *st, tcp_peer_t *p);
 
 #endif

@@ -237,6 +237,7 @@ static void now_up(xb_tcp_t *st, tcp_peer_t *p, const char *how)
 {
     p->state = TCP_UP;
     st->nopen++;
+    xb_tcp_direct_add(st, p);
     xb_log(XB_LOG_METHOD, XB_LOG_INFO, "tcp: connected to rank %d (host %s, node %u), "
            "%s", p->rank, p->addr_ok ? p->addr.host : "?", st->rt->node_of[p->rank], how);
     xb_tcp_update_out(st, p);
