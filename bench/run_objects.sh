@@ -13,9 +13,12 @@
 #   sh bench/run_objects.sh                       ~5-10 minutes
 #   BENCH_ROUNDS=1 BENCH_QUICK=1 sh bench/run_objects.sh   a smoke run
 #   BENCH_ONLY=comm sh bench/run_objects.sh      communicator creation only
+#   BENCH_ONLY=pack BENCH_TYPES="vector bytes" sh bench/run_objects.sh
+#                                 only pack.c, only those layouts
 # Environment: XB_BUILD_DIR (default build), BENCH_OUT (default
 # <build>/bench-objects), BENCH_ROUNDS (3), BENCH_QUICK (0), BENCH_IMPLS,
-# BENCH_ONLY (pack or comm: one of the two parts).
+# BENCH_ONLY (pack or comm: one of the two parts), BENCH_TYPES (the
+# layouts of pack.c, default "vector indexed struct contig bytes").
 set -eu
 here=$(cd -P -- "$(dirname -- "$0")" && pwd -P)
 . "$here/lib.sh"
@@ -35,7 +38,7 @@ run() {
     fi
 }
 
-pack_types="vector indexed struct contig bytes" comm_nps="2 4 8"
+pack_types=${BENCH_TYPES:-"vector indexed struct contig bytes"} comm_nps="2 4 8"
 case ${BENCH_ONLY:-} in
     pack) comm_nps="" ;;
     comm) pack_types="" ;;

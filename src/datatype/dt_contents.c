@@ -15,9 +15,19 @@
  * spec/implemented.txt): a type made by an int constructor answers the int
  * layout in both forms (num_large_counts = 0 in the _c form); a type made by
  * a _c constructor (DT_F_LARGE_CTOR) answers the large layout in the _c
- * form. The int form cannot return large counts: for a _c-made type it
- * answers the int layout when every value fits an int, else (DT_F_LARGE)
- * MPI_ERR_TYPE naming the _c form.
+ * form, and the int forms refuse it with MPI_ERR_TYPE whenever that layout
+ * has large counts (every _c constructor has at least one), whether or not
+ * the values would fit an int. MPI 4.1, section 5.1.13 ("Decoding a
+ * Datatype"), checked against its text:
+ *   "If the MPI_TYPE_GET_ENVELOPE variant without num_large_counts is
+ *    invoked with a datatype that requires an output value of
+ *    num_large_counts > 0, then an error of class MPI_ERR_TYPE is raised."
+ *   "If the MPI_TYPE_GET_CONTENTS variant without max_large_counts is
+ *    invoked with a datatype that requires > 0 values in
+ *    array_of_large_counts, then an error of class MPI_ERR_TYPE is raised."
+ *   "the descriptions below [the per-combiner tables of ni, na, nd] refer to
+ *    MPI datatypes created by procedures without large count arguments"
+ *    (so an int-made type has no large counts, in either form).
  *
  * Child types are returned as new user references (each to be freed with
  * MPI_Type_free), predefined ones as their constant.
@@ -84,13 +94,23 @@ static void layout_free(const xb_datatype_t *dt, layout_t *l)
         free(l->i);
 }
 
+/* The int forms of a type whose decoding needs large counts (MPI 4.1
+ * section 5.1.13: MPI_ERR_TYPE). */
 static int int_form_check(const xb_datatype_t *dt, bool large_form)
 {
-    if (!large_form && (dt->flags & DT_F_LARGE))
+    if (large_form || !(dt->flags & DT_F_LARGE_CTOR))
+        return XB_OK;
+    layout_t l;
+    int rc = layout_get(dt, true, &l);
+    if (rc != XB_OK)
+        return rc;
+    MPI_Count nl = l.nl;
+    layout_free(dt, &l);
+    if (nl > 0)
         return xb_err_set(XB_ERR_TYPE, "the datatype was created by a large-count "
-                          "constructor with arguments that do not fit an int; "
-                          "use MPI_Type_get_envelope_c and "
-                          "MPI_Type_get_contents_c");
+                          "(_c) constructor: decoding it needs %lld large counts, "
+                          "which only MPI_Type_get_envelope_c and "
+                          "MPI_Type_get_contents_c return", (long long)nl);
     return XB_OK;
 }
 

@@ -180,9 +180,6 @@ int xb_dt_set_envelope(xb_datatype_t *dt, int n_ints, const MPI_Count *ints,
     }
     if (n_ints)
         memcpy(dt->ints, ints, (size_t)n_ints * sizeof(MPI_Count));
-    for (int i = 0; i < n_ints; i++)
-        if (ints[i] > INT_MAX || ints[i] < INT_MIN)
-            dt->flags |= DT_F_LARGE;
     if (n_aints)
         memcpy(dt->aints, aints, (size_t)n_aints * sizeof(MPI_Aint));
     for (int i = 0; i < n_types; i++) {

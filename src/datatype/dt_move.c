@@ -21,18 +21,31 @@
 /* Far-strided runs (every run on its own page, e.g. one column of a large
  * matrix) are bound by cache and TLB misses, and issuing them back to back
  * is SLOWER than issuing them paced. bench/pack.c's vector (4096 8-byte
- * runs 32 KiB apart), best of 31 batches, 2-core AMD EPYC, 2026-11-23,
- * loaded machine: pack 1.0 GB/s unpaced, 1.9-2.1 GB/s with 8 or 12 adds,
- * 1.4-1.7 with 16; unpack 1.2 unpaced and with 8, 1.45-1.49 with 12. Open
- * MPI gets 1.8 GB/s from the same effect: its per-run memmove call is the
- * pause. A standalone loop showed the same curve (4 adds 1.2, 8 1.5, 12
- * 1.9, 24 1.2, 32 0.9 GB/s), so it is the memory system, not our code. Only
- * runs of at most 16 bytes, DT_FAR_STRIDE apart or more, in batches of at
- * least DT_FAR_MIN_RUNS are paced (cache-resident data would only lose).
- * 0 turns pacing off. */
-XB_TUNABLE(DT_PACE, XB_TT_INT, "12", XB_TL_TUNER,
+ * runs 32 KiB apart), 2-core AMD EPYC (a VM), standalone loop of the same
+ * shape, median of 31 batches, 2026-11-24:
+ *   pack (far loads):    plain 0.95-1.0 GB/s; a dependent chain of 8 adds
+ *     after each run 1.9-2.0, 12 adds 1.8-1.9, 16 1.45; a memcpy call per
+ *     run (Open MPI's loop) 1.6-1.7;
+ *   unpack (far stores): plain 1.17; 12 adds 1.4-1.6; a memcpy call per run
+ *     1.9; one store to a local slot after each run 1.7-1.9, two 1.9-2.0,
+ *     three 1.9-2.0, four 1.75; two stores plus 4 adds 1.85. In the
+ *     library (bench/pack.c, best batch of 31, three interleaved runs):
+ *     pack with 6/8/12 adds 1.94-1.99/1.94-1.95/1.81-1.87 GB/s, unpack with
+ *     2/3/4 stores 1.81-1.95/1.99-2.0/1.90-1.96, Open MPI 1.77-1.83 (pack)
+ *     and 1.2-1.8 (unpack).
+ * So a pack pauses with XB_DT_PACE adds, an unpack with XB_DT_UNPACK_PACE
+ * stores to a local (L1-resident) slot. An earlier run (2026-11-23) saw
+ * the same curve for adds (4: 1.2, 8: 1.5, 12: 1.9, 24: 1.2, 32: 0.9), so it
+ * is the memory system, not our code. Only runs of at most 16 bytes,
+ * DT_FAR_STRIDE apart or more, in batches of at least DT_FAR_MIN_RUNS are
+ * paced (cache-resident data would only lose). 0 turns a pause off (an
+ * unpack with XB_DT_UNPACK_PACE=0 falls back to XB_DT_PACE adds). */
+XB_TUNABLE(DT_PACE, XB_TT_INT, "8", XB_TL_TUNER,
            "dependent adds between two far-strided runs of a pack/unpack "
            "(0: none)");
+XB_TUNABLE(DT_UNPACK_PACE, XB_TT_INT, "3", XB_TL_TUNER,
+           "stores to a local slot between two far-strided runs of an "
+           "unpack (0: pause with XB_DT_PACE adds instead)");
 enum { DT_FAR_STRIDE = 4096, DT_FAR_MIN_RUNS = 256 };
 
 enum { W_PACK, W_UNPACK, W_IOV };
@@ -116,9 +129,40 @@ static inline void pace(long long k)
             }                                                               \
     } while (0)
 
+/* The unpack loop of RUNS_LOOP with `ns` stores to a local slot after
+ * every run (a pause that issues no far memory operation). */
+#define STORE_PACED_LOOP(L)                                                 \
+    for (MPI_Count i_ = 0; i_ < n; i_++, a += stride, p += (L)) {          \
+        memcpy((void *)a, p, (L));                                          \
+        for (long long j_ = 0; j_ < ns; j_++)                               \
+            slot[j_ & 3] = (unsigned char)j_;                               \
+    }
+
+static void unpack_runs_store_paced(walk_t *w, intptr_t a, MPI_Count n, size_t len,
+                                    MPI_Aint stride, long long ns)
+{
+    volatile unsigned char slot[4];
+    char *p = w->pos;
+    switch (len) {
+    case 4: STORE_PACED_LOOP(4); break;
+    case 8: STORE_PACED_LOOP(8); break;
+    case 16: STORE_PACED_LOOP(16); break;
+    default: STORE_PACED_LOOP(len); break;
+    }
+    (void)slot[0];
+    w->pos = p;
+    w->left -= (size_t)n * len;
+    w->done += (size_t)n * len;
+}
+
 static void copy_runs_paced(walk_t *w, intptr_t a, MPI_Count n, size_t len,
                             MPI_Aint stride, long long k)
 {
+    long long ns = xb_tn_DT_UNPACK_PACE.v.i;
+    if (w->mode == W_UNPACK && ns > 0) {
+        unpack_runs_store_paced(w, a, n, len, stride, ns);
+        return;
+    }
     char *p = w->pos;
     switch (len) {
     case 4: PACED_LOOP(4); break;
@@ -135,7 +179,8 @@ static void copy_runs(walk_t *w, intptr_t a, MPI_Count n, size_t len,
                       MPI_Aint stride)
 {
     long long k = xb_tn_DT_PACE.v.i;
-    if (k > 0 && len <= 16 && n >= DT_FAR_MIN_RUNS &&
+    bool paced = k > 0 || (w->mode == W_UNPACK && xb_tn_DT_UNPACK_PACE.v.i > 0);
+    if (paced && len <= 16 && n >= DT_FAR_MIN_RUNS &&
         (stride >= DT_FAR_STRIDE || stride <= -DT_FAR_STRIDE)) {
         copy_runs_paced(w, a, n, len, stride, k);
         return;

@@ -62,10 +62,9 @@ enum {
     DT_F_EMPTY      = 1u << 5,  /* no entries and no markers in the map     */
     DT_F_USER_FREED = 1u << 6,  /* every user handle freed; alive only for
                                    the types and operations that use it     */
-    DT_F_LARGE      = 1u << 7,  /* an integer argument does not fit an int:
-                                   the int form of get_contents refuses it  */
     DT_F_LARGE_CTOR = 1u << 8,  /* made by a _c constructor: get_contents_c
-                                   answers the large-count layout           */
+                                   answers the large-count layout, the int
+                                   forms refuse it (MPI_ERR_TYPE)           */
 };
 
 struct xb_datatype {

@@ -5,7 +5,10 @@
  * different but compatible type (same type signature) than the sender:
  * vector -> contiguous, contiguous -> indexed, struct -> struct with other
  * displacements, a large strided vector (rendezvous path) -> resized type,
- * and Get_count/Get_elements on the result. Rank 0 sends to every other rank.
+ * padded structs of 27000 packed bytes (a pipelined rendezvous in small
+ * fragments whose boundaries cut elements: XB_PT2PT_PACK_FRAG) into structs
+ * of another layout, whole and truncated, and Get_count/Get_elements on the
+ * result. Rank 0 sends to every other rank.
  */
 #include <stddef.h>
 #include <stdio.h>
@@ -149,6 +152,67 @@ static void large_vector(int peer)
     MPI_Type_free(&rs);
 }
 
+/* 3000 x {char; double} (9 packed bytes each, 27000 in all: above the eager
+ * limit, so a pipelined rendezvous whose fragments of packed data end in the
+ * middle of elements) received as {char at 0; double at 16} of extent 24;
+ * then the same message into a buffer of 2000 elements (MPI_ERR_TRUNCATE,
+ * nothing written past it). */
+static void fragmented_structs(int peer)
+{
+    enum { N = 3000, M = 2000 };
+    int bl[2] = { 1, 1 };
+    MPI_Aint sd[2] = { 0, 8 }, rd[2] = { 0, 16 };
+    MPI_Datatype ty[2] = { MPI_CHAR, MPI_DOUBLE }, s0, r0, sty, rty;
+    MPI_Type_create_struct(2, bl, sd, ty, &s0);
+    MPI_Type_create_resized(s0, 0, 16, &sty);
+    MPI_Type_create_struct(2, bl, rd, ty, &r0);
+    MPI_Type_create_resized(r0, 0, 24, &rty);
+    MPI_Type_commit(&sty);
+    MPI_Type_commit(&rty);
+    if (rank == 0) {
+        char *src = calloc(N, 16);
+        for (int i = 0; i < N; i++) {
+            src[16 * i] = (char)(i * 7 + 1);
+            double d = i * 0.5 - 3;
+            memcpy(src + 16 * i + 8, &d, 8);
+        }
+        MPI_Send(src, N, sty, peer, 5, MPI_COMM_WORLD);
+        MPI_Send(src, N, sty, peer, 6, MPI_COMM_WORLD);
+        free(src);
+    } else {
+        char *dst = malloc((size_t)N * 24 + 24);
+        memset(dst, 0x5a, (size_t)N * 24 + 24);
+        MPI_Status st;
+        MPI_Recv(dst, N, rty, 0, 5, MPI_COMM_WORLD, &st);
+        int bad = 0, count = -1;
+        for (int i = 0; i < N; i++) {
+            double d;
+            memcpy(&d, dst + 24 * i + 16, 8);
+            if (dst[24 * i] != (char)(i * 7 + 1) || d != i * 0.5 - 3 || dst[24 * i + 1] != 0x5a)
+                bad++;
+        }
+        MPI_Get_count(&st, rty, &count);
+        CHECK(bad == 0 && count == N, "fragmented structs: %d wrong, count %d", bad, count);
+        memset(dst, 0x5a, (size_t)N * 24 + 24);
+        MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+        int rc = MPI_Recv(dst, M, rty, 0, 6, MPI_COMM_WORLD, &st), cls = -1;
+        MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_ARE_FATAL);
+        MPI_Error_class(rc, &cls);
+        bad = 0;
+        for (int i = 0; i < M; i++)
+            if (dst[24 * i] != (char)(i * 7 + 1))
+                bad++;
+        CHECK(cls == MPI_ERR_TRUNCATE && bad == 0 && dst[24 * M] == 0x5a,
+              "truncated fragmented structs: class %d, %d wrong, past the end %d", cls,
+              bad, dst[24 * M]);
+        free(dst);
+    }
+    MPI_Type_free(&s0);
+    MPI_Type_free(&r0);
+    MPI_Type_free(&sty);
+    MPI_Type_free(&rty);
+}
+
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
@@ -161,6 +225,7 @@ int main(int argc, char **argv)
         contig_to_indexed(peer);
         struct_to_struct(peer);
         large_vector(peer);
+        fragmented_structs(peer);
     }
     int all;
     MPI_Allreduce(&errs, &all, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
