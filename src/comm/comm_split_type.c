@@ -156,8 +156,10 @@ static int color_of(xb_comm_t *comm, int split_type, const xb_info_t *info,
     }
 }
 
-/* HW_UNGUIDED: the new communicator says which level made it. */
-static int tag_level(MPI_Comm h, int level)
+/* HW_UNGUIDED: the new communicator says which level made it, and so does
+ * the caller's info object (the standard's INOUT use of info here; mpi4py's
+ * test_comm reads it there), unless that is MPI_INFO_NULL or MPI_INFO_ENV. */
+static int tag_level(MPI_Comm h, int level, xb_info_t *arg)
 {
     xb_comm_t *c = xb_comm_from_handle(h);
     if (c == NULL || level < 0)
@@ -165,7 +167,11 @@ static int tag_level(MPI_Comm h, int level)
     if (c->info == NULL && (c->info = xb_info_new()) == NULL)
         return xb_err_set(XB_ERR_NO_MEM, "out of memory for the hints of a new "
                           "communicator");
-    return xb_info_put(c->info, "mpi_hw_resource_type", xb_hwtopo_level_name(level));
+    const char *name = xb_hwtopo_level_name(level);
+    int rc = xb_info_put(c->info, "mpi_hw_resource_type", name);
+    if (rc == XB_OK && arg != NULL && xb_info_to_handle(arg) != MPI_INFO_ENV)
+        rc = xb_info_put(arg, "mpi_hw_resource_type", name);
+    return rc;
 }
 
 int xb_impl_comm_split_type(xb_comm_t *comm, int split_type, int key,
@@ -179,6 +185,6 @@ int xb_impl_comm_split_type(xb_comm_t *comm, int split_type, int key,
     int src = xb_comm_is_inter(comm) ? xb_comm_split_inter(comm, color, key, newcomm)
                                      : xb_comm_split_impl(comm, color, key, newcomm);
     if (src == XB_OK && rc == XB_OK)
-        src = tag_level(*newcomm, level);
+        src = tag_level(*newcomm, level, info);
     return rc != XB_OK ? rc : src;     /* on error *newcomm is MPI_COMM_NULL */
 }

@@ -245,7 +245,12 @@ static void check_unguided(MPI_Comm comm, key_t_ mine, const char *phase, int de
     MPI_Allgather(mine, sizeof(key_t_), MPI_CHAR, all, sizeof(key_t_), MPI_CHAR, comm);
     int l = expected_level(all, p);
     MPI_Comm c = MPI_COMM_NULL;
-    CHECK_RC(MPI_Comm_split_type(comm, MPI_COMM_TYPE_HW_UNGUIDED, r, MPI_INFO_NULL, &c));
+    /* even steps pass an info object: the key is set in it too (mpi4py's
+     * test_comm reads it there) */
+    MPI_Info arg = MPI_INFO_NULL;
+    if (depth % 2 == 0)
+        MPI_Info_create(&arg);
+    CHECK_RC(MPI_Comm_split_type(comm, MPI_COMM_TYPE_HW_UNGUIDED, r, arg, &c));
     char what[100];
     snprintf(what, sizeof(what), "%s: HW_UNGUIDED step %d (expected level %s)", phase,
              depth, l >= 0 ? lev_name[l] : "none");
@@ -254,8 +259,11 @@ static void check_unguided(MPI_Comm comm, key_t_ mine, const char *phase, int de
     else
         check_group(comm, c, all, l, what);
     free(all);
-    if (c == MPI_COMM_NULL)
+    if (c == MPI_COMM_NULL) {
+        if (arg != MPI_INFO_NULL)
+            MPI_Info_free(&arg);
         return;
+    }
     MPI_Info info;
     char val[MPI_MAX_INFO_VAL + 1] = "";
     int flag = 0;
@@ -264,6 +272,13 @@ static void check_unguided(MPI_Comm comm, key_t_ mine, const char *phase, int de
     MPI_Info_free(&info);
     CHECK(flag && l >= 0 && strcmp(val, lev_name[l]) == 0,
           "%s: info mpi_hw_resource_type = '%s' (flag %d)", what, val, flag);
+    if (arg != MPI_INFO_NULL) {
+        flag = 0;
+        MPI_Info_get(arg, "mpi_hw_resource_type", MPI_MAX_INFO_VAL, val, &flag);
+        MPI_Info_free(&arg);
+        CHECK(flag && l >= 0 && strcmp(val, lev_name[l]) == 0,
+              "%s: the info argument's mpi_hw_resource_type = '%s' (flag %d)", what, val, flag);
+    }
     int n;
     MPI_Comm_size(c, &n);
     CHECK(n < p, "%s: not smaller than its parent (%d of %d)", what, n, p);
