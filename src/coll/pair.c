@@ -113,29 +113,36 @@ static void *load(const xb_coll_red_t *red, const void *src, void *rbuf, tmp_t *
     return acc;
 }
 
+/* This rank's side of a reduction whose result it keeps: its operand
+ * (loaded from sbuf, or rbuf in place), the peer's (sent back at once when
+ * `both`: allreduce; only received: reduce at the root), x0 op x1 into rbuf. */
+static int reduce_here(const xb_coll_args_t *a, const xb_coll_red_t *red, int tag, bool both)
+{
+    int peer = 1 - a->comm->rank, rc = XB_OK;
+    tmp_t t1, t2;
+    t1.heap = t2.heap = NULL;
+    void *acc = load(red, a->sbuf == MPI_IN_PLACE ? a->rbuf : a->sbuf, a->rbuf, &t1, &rc);
+    void *in = tmp_get(&t2, red->wcount, red->wdt);
+    if (in == NULL)
+        rc = XB_ERR_NO_MEM;
+    if (rc == XB_OK)   /* a peer that only sends sends (count, dt): the same signature */
+        rc = both ? exchange(acc, red->wcount, red->wdt, in, red->wcount, red->wdt, peer, tag,
+                             a->comm)
+                  : precv(in, red->wcount, red->wdt, peer, tag, a->comm);
+    if (rc == XB_OK)
+        rc = combine(red, in, acc, peer == 0);
+    if (rc == XB_OK && acc != a->rbuf)
+        rc = xb_dt_copy(acc, red->wcount, red->wdt, a->rbuf, red->count, red->dt);
+    free(t1.heap);
+    free(t2.heap);
+    return rc;
+}
+
 int xb_coll_allreduce_pair(const xb_coll_args_t *a, int tag)
 {
     xb_coll_red_t red;
     int rc = xb_coll_red_init(&red, a->rcount, a->rdt, a->op);
-    if (rc != XB_OK)
-        return rc;
-    int peer = 1 - a->comm->rank;
-    tmp_t t1, t2;
-    t1.heap = t2.heap = NULL;
-    void *acc = load(&red, a->sbuf == MPI_IN_PLACE ? a->rbuf : a->sbuf, a->rbuf, &t1, &rc);
-    void *in = tmp_get(&t2, red.wcount, red.wdt);
-    if (in == NULL)
-        rc = XB_ERR_NO_MEM;
-    if (rc == XB_OK)
-        rc = exchange(acc, red.wcount, red.wdt, in, red.wcount, red.wdt, peer, tag,
-                      a->comm);
-    if (rc == XB_OK)
-        rc = combine(&red, in, acc, peer == 0);
-    if (rc == XB_OK && acc != a->rbuf)
-        rc = xb_dt_copy(acc, red.wcount, red.wdt, a->rbuf, red.count, red.dt);
-    free(t1.heap);
-    free(t2.heap);
-    return rc;
+    return rc == XB_OK ? reduce_here(a, &red, tag, true) : rc;
 }
 
 int xb_coll_reduce_pair(const xb_coll_args_t *a, int tag)
@@ -144,24 +151,9 @@ int xb_coll_reduce_pair(const xb_coll_args_t *a, int tag)
     int rc = xb_coll_red_init(&red, a->rcount, a->rdt, a->op);
     if (rc != XB_OK)
         return rc;
-    int peer = 1 - a->comm->rank;
     if (a->comm->rank != a->root)
-        return psend(a->sbuf, a->rcount, a->rdt, peer, tag, a->comm);
-    tmp_t t1, t2;
-    t1.heap = t2.heap = NULL;
-    void *acc = load(&red, a->sbuf == MPI_IN_PLACE ? a->rbuf : a->sbuf, a->rbuf, &t1, &rc);
-    void *in = tmp_get(&t2, red.wcount, red.wdt);
-    if (in == NULL)
-        rc = XB_ERR_NO_MEM;
-    if (rc == XB_OK)       /* the peer sends (count, dt): the same signature */
-        rc = precv(in, red.wcount, red.wdt, peer, tag, a->comm);
-    if (rc == XB_OK)
-        rc = combine(&red, in, acc, peer == 0);
-    if (rc == XB_OK && acc != a->rbuf)
-        rc = xb_dt_copy(acc, red.wcount, red.wdt, a->rbuf, red.count, red.dt);
-    free(t1.heap);
-    free(t2.heap);
-    return rc;
+        return psend(a->sbuf, a->rcount, a->rdt, a->root, tag, a->comm);
+    return reduce_here(a, &red, tag, false);
 }
 
 int xb_coll_bcast_pair(const xb_coll_args_t *a, int tag)

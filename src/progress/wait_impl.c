@@ -175,20 +175,25 @@ int xb_impl_waitall(int count, MPI_Request array_of_requests[], MPI_Status array
     return report_all(count, array_of_requests, array_of_statuses);
 }
 
+/* Testall and Request_get_status_all: are all done (after one poll)? */
+static int poll_all(int count, const MPI_Request *reqs, int *flag)
+{
+    int rc = check_all(count, reqs);
+    if (rc != XB_OK)
+        return rc;
+    req_set_t s = { count, reqs };
+    if (!all_done(&s))
+        xb_progress_poll(xb_progress_default());
+    *flag = all_done(&s) ? 1 : 0;
+    return XB_OK;
+}
+
 int xb_impl_testall(int count, MPI_Request array_of_requests[], int *flag,
                     MPI_Status array_of_statuses[])
 {
-    int rc = check_all(count, array_of_requests);
-    if (rc != XB_OK)
+    int rc = poll_all(count, array_of_requests, flag);
+    if (rc != XB_OK || !*flag)
         return rc;
-    req_set_t s = { count, array_of_requests };
-    if (!all_done(&s))
-        xb_progress_poll(xb_progress_default());
-    if (!all_done(&s)) {
-        *flag = 0;
-        return XB_OK;
-    }
-    *flag = 1;
     return report_all(count, array_of_requests, array_of_statuses);
 }
 
@@ -343,17 +348,9 @@ static int failed_in_status(int nerr, int first, int k, const MPI_Status *sts)
 int xb_impl_request_get_status_all(int count, const MPI_Request array_of_requests[], int *flag,
                                    MPI_Status array_of_statuses[])
 {
-    int rc = check_all(count, array_of_requests);
-    if (rc != XB_OK)
+    int rc = poll_all(count, array_of_requests, flag);
+    if (rc != XB_OK || !*flag)
         return rc;
-    req_set_t s = { count, array_of_requests };
-    if (!all_done(&s))
-        xb_progress_poll(xb_progress_default());
-    if (!all_done(&s)) {
-        *flag = 0;
-        return XB_OK;
-    }
-    *flag = 1;
     int nerr = 0, first = XB_OK;
     for (int i = 0; i < count; i++) {
         xb_request_t *r = xb_request_from_handle(array_of_requests[i]);

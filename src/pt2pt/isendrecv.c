@@ -144,17 +144,11 @@ int xb_impl_isendrecv_replace(void *buf, MPI_Count count, xb_datatype_t *datatyp
                               int sendtag, int source, int recvtag, xb_comm_t *comm,
                               MPI_Request *request)
 {
-    size_t bytes = (size_t)(count * xb_dt_size(datatype));
-    void *tmp = malloc(bytes ? bytes : 1);
-    if (tmp == NULL)
-        return xb_err_set(XB_ERR_NO_MEM, "out of memory for a %zu-byte copy of the message",
-                          bytes);
-    size_t done = 0;
-    int rc = xb_dt_pack(buf, count, datatype, 0, tmp, bytes, &done);
-    if (rc != XB_OK) {
-        free(tmp);
+    void *tmp;
+    size_t bytes;
+    int rc = xb_pt2pt_packed_copy(buf, count, datatype, &tmp, &bytes);
+    if (rc != XB_OK)
         return rc;
-    }
     return post(tmp, (MPI_Count)bytes, xb_dt_from_handle(MPI_BYTE), dest, sendtag, buf, count,
                 datatype, source, recvtag, comm, tmp, "MPI_Isendrecv_replace", request);
 }

@@ -118,6 +118,11 @@ static inline xb_pt2pt_peer_t *xb_pt2pt_peer(xb_gpid_t g)
 xb_request_t *xb_pt2pt_op_new(xb_req_kind_t kind, const void *buf, MPI_Count count,
                               xb_datatype_t *dt, int peer, int tag, xb_comm_t *comm,
                               int coll);
+/* pt2pt_impl.c: a packed copy of (buf, count, dt) in a new malloc'ed
+ * buffer of *bytes_p bytes (the caller frees it): what Sendrecv_replace and
+ * Isendrecv_replace send while the receive overwrites buf. */
+int  xb_pt2pt_packed_copy(const void *buf, MPI_Count count, xb_datatype_t *dt, void **tmp_p,
+                          size_t *bytes_p);
 /* send.c */
 int  xb_pt2pt_send_start(xb_request_t *req);
 int  xb_pt2pt_send_now(xb_request_t *req);     /* XB_ERR_AGAIN: keep queued */

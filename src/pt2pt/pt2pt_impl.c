@@ -206,20 +206,35 @@ int xb_impl_sendrecv(const void *sendbuf, MPI_Count sendcount, xb_datatype_t *se
     return rrc != XB_OK ? rrc : src;
 }
 
-int xb_impl_sendrecv_replace(void *buf, MPI_Count count, xb_datatype_t *datatype, int dest,
-                             int sendtag, int source, int recvtag, xb_comm_t *comm,
-                             MPI_Status *status)
+int xb_pt2pt_packed_copy(const void *buf, MPI_Count count, xb_datatype_t *dt, void **tmp_p,
+                         size_t *bytes_p)
 {
-    size_t bytes = (size_t)(count * xb_dt_size(datatype));
+    size_t bytes = (size_t)(count * xb_dt_size(dt)), done = 0;
     void *tmp = malloc(bytes ? bytes : 1);
     if (tmp == NULL)
         return xb_err_set(XB_ERR_NO_MEM, "out of memory for a %zu-byte copy of the message",
                           bytes);
-    size_t done = 0;
-    int rc = xb_dt_pack(buf, count, datatype, 0, tmp, bytes, &done);
-    if (rc == XB_OK)
-        rc = xb_impl_sendrecv(tmp, (MPI_Count)bytes, xb_dt_from_handle(MPI_BYTE), dest, sendtag,
-                              buf, count, datatype, source, recvtag, comm, status);
+    int rc = xb_dt_pack(buf, count, dt, 0, tmp, bytes, &done);
+    if (rc != XB_OK) {
+        free(tmp);
+        return rc;
+    }
+    *tmp_p = tmp;
+    *bytes_p = bytes;
+    return XB_OK;
+}
+
+int xb_impl_sendrecv_replace(void *buf, MPI_Count count, xb_datatype_t *datatype, int dest,
+                             int sendtag, int source, int recvtag, xb_comm_t *comm,
+                             MPI_Status *status)
+{
+    void *tmp;
+    size_t bytes;
+    int rc = xb_pt2pt_packed_copy(buf, count, datatype, &tmp, &bytes);
+    if (rc != XB_OK)
+        return rc;
+    rc = xb_impl_sendrecv(tmp, (MPI_Count)bytes, xb_dt_from_handle(MPI_BYTE), dest, sendtag,
+                          buf, count, datatype, source, recvtag, comm, status);
     free(tmp);
     return rc;
 }

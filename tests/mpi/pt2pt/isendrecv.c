@@ -15,21 +15,6 @@
 
 static int rank, size, right, left;
 
-static void expect(int rc, int cls, const char *fn, const char *arg, int line)
-{
-    int c = -1;
-    MPI_Error_class(rc, &c);
-    char msg[MPI_MAX_ERROR_STRING] = "";
-    int len;
-    MPI_Error_string(rc, msg, &len);
-    if (c != cls || strstr(msg, fn) == NULL || (arg && strstr(msg, arg) == NULL)) {
-        pt_errs++;
-        fprintf(stderr, "rank %d: line %d: class %d (want %d), message '%s' (want %s, %s)\n",
-                rank, line, c, cls, msg, fn, arg ? arg : "-");
-    }
-}
-#define EXPECT(call, cls, fn, arg) expect((call), (cls), (fn), (arg), __LINE__)
-
 static int val(int from, int i) { return from * 100000 + i; }
 
 static void ring(int n, int tag)

@@ -26,6 +26,23 @@ static inline int pt_rank(void)
     return r;
 }
 
+/* EXPECT(call, class, fn, arg): the call failed with that error class and
+ * its message names the function fn and (unless NULL) the argument arg. */
+static inline void pt_expect(int rc, int cls, const char *fn, const char *arg, int line)
+{
+    int c = -1;
+    MPI_Error_class(rc, &c);
+    char msg[MPI_MAX_ERROR_STRING] = "";
+    int len;
+    MPI_Error_string(rc, msg, &len);
+    if (c != cls || strstr(msg, fn) == NULL || (arg && strstr(msg, arg) == NULL)) {
+        pt_errs++;
+        fprintf(stderr, "rank %d: line %d: class %d (want %d), message '%s' (want %s, %s)\n",
+                pt_rank(), line, c, cls, msg, fn, arg ? arg : "-");
+    }
+}
+#define EXPECT(call, cls, fn, arg) pt_expect((call), (cls), (fn), (arg), __LINE__)
+
 /* Every rank reports its error count; rank 0 prints "No Errors" when all are 0. */
 static inline int pt_finish(void)
 {
