@@ -25,13 +25,14 @@ def human(n):
     return f"{n} B"
 
 
-def load(raw):
-    vals = defaultdict(list)          # (name, np, size, impl) -> [medians]
-    meta = {}                         # name -> (unit, direction)
+def read_raw(raw):
+    """Every figure of the raw files: [(impl, name, np, round, size, median)],
+    and {name: (unit, lower|higher)} (shared with table_tcp.py)."""
+    rows, meta = [], {}
     for fn in sorted(os.listdir(raw)):
         if not fn.endswith(".txt"):
             continue
-        impl, name, np, _ = fn[:-4].split("__")
+        impl, name, np, rnd = fn[:-4].split("__")
         with open(os.path.join(raw, fn)) as f:
             for line in f:
                 w = line.split()
@@ -41,9 +42,17 @@ def load(raw):
                     meta[name] = (w[2], w[3])
                     continue
                 try:
-                    vals[(name, int(np), int(w[0]), impl)].append(float(w[1]))
+                    rows.append((impl, name, np, rnd, int(w[0]), float(w[1])))
                 except (ValueError, IndexError):
                     pass
+    return rows, meta
+
+
+def load(raw):
+    vals = defaultdict(list)          # (name, np, size, impl) -> [medians]
+    rows, meta = read_raw(raw)
+    for impl, name, np, _, size, v in rows:
+        vals[(name, int(np), size, impl)].append(v)
     return vals, meta
 
 

@@ -14,6 +14,8 @@ import statistics
 import sys
 from collections import defaultdict
 
+from table import fmt, human, read_raw
+
 NAMES = {"raw": "raw socket", "rawp": "raw socket, polling", "crossbar": "Crossbar",
          "crossbar0": "Crossbar XB_SPIN_US=0", "openmpi": "Open MPI", "mpich": "MPICH"}
 ORDER = ["raw", "rawp", "crossbar", "crossbar0", "openmpi", "mpich"]
@@ -21,42 +23,18 @@ RAWS = ("raw", "rawp")
 PEERS = ("openmpi", "mpich")
 
 
-def human(n):
-    for unit, k in (("MiB", 1 << 20), ("KiB", 1 << 10)):
-        if n >= k and n % k == 0:
-            return f"{n // k} {unit}"
-    return f"{n} B"
-
-
 def load_rounds(raw):
     """{(name, size, impl): {round: median of that run}}, {name: (unit, dir)}"""
-    vals, meta = defaultdict(dict), {}
-    for fn in sorted(os.listdir(raw)):
-        if not fn.endswith(".txt"):
-            continue
-        impl, name, _, rnd = fn[:-4].split("__")
-        with open(os.path.join(raw, fn)) as f:
-            for line in f:
-                w = line.split()
-                if not w:
-                    continue
-                if w[0] == "#":
-                    meta[name] = (w[2], w[3])
-                    continue
-                try:
-                    vals[(name, int(w[0]), impl)][rnd] = float(w[1])
-                except (ValueError, IndexError):
-                    pass
+    vals = defaultdict(dict)
+    rows, meta = read_raw(raw)
+    for impl, name, _, rnd, size, v in rows:
+        vals[(name, size, impl)][rnd] = v
     return vals, meta
 
 
 def load(raw):
     vals, meta = load_rounds(raw)
     return {k: statistics.median(v.values()) for k, v in vals.items()}, meta
-
-
-def fmt(v):
-    return "–" if v is None else (f"{v:.3g}" if v < 100 else f"{v:.0f}")
 
 
 def best(vals, lower):

@@ -255,15 +255,35 @@ int xb_impl_testany(int count, MPI_Request array_of_requests[], int *index, int 
     return any_common(count, array_of_requests, index, flag, status, false);
 }
 
+/* Waitsome, Testsome and Request_get_status_some: WAIT blocks until one
+ * is done, TEST and PEEK poll once; PEEK leaves the requests as they are. */
+enum some_mode { SOME_WAIT, SOME_TEST, SOME_PEEK };
+
+static int peek(const xb_request_t *r, MPI_Status *st)
+{
+    xb_status_to_mpi(&r->status, st, true);
+    return xb_request_status_rc(r);
+}
+
+static int failed_in_status(int nerr, int first, int k, const MPI_Status *sts)
+{
+    if (nerr == 0)
+        return XB_OK;
+    if (sts == MPI_STATUSES_IGNORE)
+        return first;
+    return xb_err_set(XB_ERR_IN_STATUS, "%d of the %d completed requests failed; see the "
+                      "MPI_ERROR field of their statuses", nerr, k);
+}
+
 static int some_common(int n, MPI_Request *h, int *outcount, int *indices, MPI_Status *sts,
-                       bool block)
+                       enum some_mode mode)
 {
     int rc = check_all(n, h);
     if (rc != XB_OK)
         return rc;
     req_set_t s = { n, h };
     if (first_done(n, h) == -1) {
-        if (block)
+        if (mode == SOME_WAIT)
             xb_progress_wait_until(xb_progress_default(), any_done, &s, "MPI_Waitsome");
         else
             xb_progress_poll(xb_progress_default());
@@ -278,32 +298,28 @@ static int some_common(int n, MPI_Request *h, int *outcount, int *indices, MPI_S
         if (!has_work(r) || !xb_request_is_done(r))
             continue;
         indices[k] = i;
-        rc = report(&h[i], r, status_at(sts, k), true);
+        rc = mode == SOME_PEEK ? peek(r, status_at(sts, k))
+                               : report(&h[i], r, status_at(sts, k), true);
         k++;
         if (rc != XB_OK && nerr++ == 0)
             first = rc;
     }
     *outcount = k;
-    if (nerr == 0)
-        return XB_OK;
-    if (sts == MPI_STATUSES_IGNORE)
-        return first;
-    return xb_err_set(XB_ERR_IN_STATUS, "%d of the %d completed requests failed; see the "
-                      "MPI_ERROR field of their statuses", nerr, k);
+    return failed_in_status(nerr, first, k, sts);
 }
 
 int xb_impl_waitsome(int incount, MPI_Request array_of_requests[], int *outcount,
                      int array_of_indices[], MPI_Status array_of_statuses[])
 {
     return some_common(incount, array_of_requests, outcount, array_of_indices,
-                       array_of_statuses, true);
+                       array_of_statuses, SOME_WAIT);
 }
 
 int xb_impl_testsome(int incount, MPI_Request array_of_requests[], int *outcount,
                      int array_of_indices[], MPI_Status array_of_statuses[])
 {
     return some_common(incount, array_of_requests, outcount, array_of_indices,
-                       array_of_statuses, false);
+                       array_of_statuses, SOME_TEST);
 }
 
 int xb_impl_request_get_status(xb_request_t *r, int *flag, MPI_Status *status)
@@ -329,22 +345,6 @@ int xb_impl_request_get_status(xb_request_t *r, int *flag, MPI_Status *status)
  * next call and still has to be completed by a Wait/Test or freed. */
 
 /* Status of a completed request without freeing or deactivating it. */
-static int peek(const xb_request_t *r, MPI_Status *st)
-{
-    xb_status_to_mpi(&r->status, st, true);
-    return xb_request_status_rc(r);
-}
-
-static int failed_in_status(int nerr, int first, int k, const MPI_Status *sts)
-{
-    if (nerr == 0)
-        return XB_OK;
-    if (sts == MPI_STATUSES_IGNORE)
-        return first;
-    return xb_err_set(XB_ERR_IN_STATUS, "%d of the %d completed requests failed; see the "
-                      "MPI_ERROR field of their statuses", nerr, k);
-}
-
 int xb_impl_request_get_status_all(int count, const MPI_Request array_of_requests[], int *flag,
                                    MPI_Status array_of_statuses[])
 {
@@ -389,31 +389,12 @@ int xb_impl_request_get_status_some(int incount, const MPI_Request array_of_requ
                                     int *outcount, int array_of_indices[],
                                     MPI_Status array_of_statuses[])
 {
-    int rc = check_all(incount, array_of_requests);
-    if (rc != XB_OK)
-        return rc;
     if (incount > 0 && array_of_indices == NULL)
         return xb_err_set(XB_ERR_ARG, "array_of_indices is NULL (it needs room for up to "
                           "incount = %d indices)", incount);
-    if (first_done(incount, array_of_requests) == -1)
-        xb_progress_poll(xb_progress_default());
-    if (first_done(incount, array_of_requests) == -2) {
-        *outcount = MPI_UNDEFINED;
-        return XB_OK;
-    }
-    int k = 0, nerr = 0, first = XB_OK;
-    for (int i = 0; i < incount; i++) {
-        xb_request_t *r = xb_request_from_handle(array_of_requests[i]);
-        if (!has_work(r) || !xb_request_is_done(r))
-            continue;
-        array_of_indices[k] = i;
-        rc = peek(r, status_at(array_of_statuses, k));
-        k++;
-        if (rc != XB_OK && nerr++ == 0)
-            first = rc;
-    }
-    *outcount = k;
-    return failed_in_status(nerr, first, k, array_of_statuses);
+    /* PEEK writes nothing into the handles */
+    return some_common(incount, (MPI_Request *)(uintptr_t)array_of_requests, outcount,
+                       array_of_indices, array_of_statuses, SOME_PEEK);
 }
 
 int xb_impl_request_free(MPI_Request *request)
