@@ -15,6 +15,9 @@
 #   build_all PROG...          builds bench/PROG.c with every implementation
 #                              into $out/IMPL/PROG; sets $have to the ones
 #                              that built (exits when none did)
+#   bench_table                the table of $out/raw (bench/table.py) under a
+#                              line saying when, where and at what load, to
+#                              stdout and $out/table.md
 
 bench_setup() {
     root=$(dirname -- "$here")
@@ -67,6 +70,16 @@ build_all() {
         if [ $ok = 1 ]; then have="$have $impl"; else echo "bench: $impl does not build" >&2; fi
     done
     [ -n "$have" ] || { echo "bench: nothing to run" >&2; exit 1; }
+}
+
+bench_table() {
+    {
+        echo "Measured $(date -u '+%Y-%m-%d %H:%M UTC') on $(uname -srm);" \
+             "$(nproc) CPUs ($(sed -n 's/^model name[^:]*: //p' /proc/cpuinfo | head -1));" \
+             "load average $(cut -d' ' -f1-3 /proc/loadavg); $rounds round(s)."
+        echo
+        "$python" "$here/table.py" "$out/raw"
+    } | tee "$out/table.md"
 }
 
 # netns_hosts N SUBNET [RATE]: N "hosts" on this machine for the benchmarks

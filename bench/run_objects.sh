@@ -66,10 +66,4 @@ while [ $round -le "$rounds" ]; do
     round=$((round + 1))
 done
 
-{
-    echo "Measured $(date -u '+%Y-%m-%d %H:%M UTC') on $(uname -srm);" \
-         "$(nproc) CPUs ($(sed -n 's/^model name[^:]*: //p' /proc/cpuinfo | head -1));" \
-         "load average $(cut -d' ' -f1-3 /proc/loadavg); $rounds round(s)."
-    echo
-    "$python" "$here/table.py" "$out/raw"
-} | tee "$out/table.md"
+bench_table
