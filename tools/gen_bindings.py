@@ -38,6 +38,7 @@ HANDLES = {
     "INFO": ("xb_info_t", "xb_info_from_handle", "MPI_INFO_NULL", "XB_HK_INFO"),
     "MESSAGE": ("xb_message_t", "xb_message_from_handle", "MPI_MESSAGE_NULL", "XB_HK_MESSAGE"),
     "SESSION": ("xb_session_t", "xb_session_from_handle", "MPI_SESSION_NULL", "XB_HK_SESSION"),
+    "WINDOW": ("xb_win_t", "xb_win_from_handle", "MPI_WIN_NULL", "XB_HK_WIN"),
 }
 # Kinds whose pointer may legitimately be NULL (user buffers, MPI_BOTTOM).
 BUFFER_KINDS = {"BUFFER", "C_BUFFER", "C_BUFFER3", "C_BUFFER4"}
@@ -234,6 +235,11 @@ typedef struct xb_info xb_info_t;
 typedef struct xb_message xb_message_t;
 xb_info_t    *xb_info_from_handle(MPI_Info h);
 xb_message_t *xb_message_from_handle(MPI_Message h);
+/* Windows (src/rma/rma.h): errors of a call on a window go to the window's
+ * error handler (MPI_COMM_SELF's when the handle did not resolve). */
+typedef struct xb_win xb_win_t;
+xb_win_t     *xb_win_from_handle(MPI_Win h);
+int           xb_errh_raise_win(xb_win_t *win, const char *fn, int rc);
 """]
     section = None
     for pr in procs:
@@ -490,8 +496,17 @@ class Wrapper:
             out += ["    if (XB_LIKELY(xb_rc >= 0))", "        return MPI_SUCCESS;"]
         comm = "%s_obj" % self.comm.name if self.comm else "NULL"
         sess = [p for p in hs if p.kind == "SESSION"]
+        wins = [p for p in hs if p.kind == "WINDOW"]
         if self.comm is None and sess:       # the session's errhandler applies
             raise_ = "xb_errh_raise_session(%s_obj, \"%s\", xb_rc)" % (sess[0].name, self.vname)
+        elif self.comm is None and wins:     # the window's errhandler applies
+            raise_ = "xb_errh_raise_win(%s_obj, \"%s\", xb_rc)" % (wins[0].name, self.vname)
+        elif self.comm is None and any(p.kind == "WINDOW" and p.direction == "inout"
+                                       for p in self.params):
+            # MPI_Win_free: the window the handle still names, if any
+            w = next(p for p in self.params if p.kind == "WINDOW")
+            raise_ = ("xb_errh_raise_win(%s != NULL ? xb_win_from_handle(*%s) : NULL, "
+                      "\"%s\", xb_rc)" % (w.name, w.name, self.vname))
         else:
             raise_ = "xb_errh_raise_comm(%s, \"%s\", xb_rc)" % (comm, self.vname)
         if lock:       # a user errhandler runs without the lock (errhandler.c)

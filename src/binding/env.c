@@ -28,6 +28,7 @@
 #include "runtime/runtime.h"
 #include "method/method.h"
 #include "pt2pt/pt2pt.h"
+#include "rma/rma.h"
 #include "progress/progress.h"
 #include "binding/env_layers.h"
 
@@ -76,6 +77,8 @@ static int init_layers(void)
     if ((rc = xb_pt2pt_init()) != XB_OK)
         return rc;
     if ((rc = xb_comm_init_predefined()) != XB_OK)
+        return rc;
+    if ((rc = xb_rma_init()) != XB_OK)
         return rc;
     return xb_coll_init();
 }
@@ -130,6 +133,7 @@ int xb_impl_finalize(void)
         return rc;
     xb_progress_async_stop();
     xb_coll_fini();
+    xb_rma_fini();
     xb_comm_fini_predefined();
     xb_pt2pt_fini();
     xb_method_fini_all();

@@ -203,3 +203,34 @@ void xb_errh_invoke_session(xb_session_t *s, int code, const char *msg)
     xb_cb_end(held);
     xb_errhandler_release(e);
 }
+
+typedef void (xb_obj_errh_fn_t)(void **handle, int *code, ...);
+
+void xb_errh_invoke_obj(xb_errhandler_t *e, void *handle, int code, const char *msg)
+{
+    if (e == NULL || e->kind != XB_ERRH_USER) {
+        xb_comm_t tmp = { .errh = e != NULL ? e : &predef[0] };
+        xb_errh_invoke_comm(&tmp, code, msg);
+        return;
+    }
+    void *h = handle;
+    int c = code;
+    xb_errhandler_retain(e);        /* the user may free it inside */
+    xb_mutex_t *held = xb_cb_begin();
+    ((xb_obj_errh_fn_t *)(void *)e->fn)(&h, &c);
+    xb_cb_end(held);
+    xb_errhandler_release(e);
+}
+
+int xb_errh_raise_obj(xb_errhandler_t *e, void *handle, const char *fn, int rc)
+{
+    char msg[MPI_MAX_ERROR_STRING];
+    if (xb_errcode_class_of_rc(rc) == MPI_SUCCESS)
+        return MPI_SUCCESS;
+    int code = make_error(fn, rc, msg);
+    if (e == NULL)
+        xb_errh_invoke_comm(xb_comm_self(), code, msg);
+    else
+        xb_errh_invoke_obj(e, handle, code, msg);
+    return code;
+}

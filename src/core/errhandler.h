@@ -89,4 +89,12 @@ xb_errhandler_t *xb_errhandler_fatal(void);
  * handler returns (never for FATAL/ABORT). */
 void xb_errh_invoke_comm(xb_comm_t *comm, int code, const char *msg);
 
+/* The same for objects whose handle is a pointer and whose user handler
+ * has the shape fn(MPI_X *handle, int *code, ...) (windows, files): run e
+ * (NULL: MPI_ERRORS_ARE_FATAL) for `code` on `handle`. */
+void xb_errh_invoke_obj(xb_errhandler_t *e, void *handle, int code, const char *msg);
+/* The error path of a call on such an object (the binding's tail, as
+ * xb_errh_raise_comm); e NULL: MPI_COMM_SELF's handler applies. */
+int  xb_errh_raise_obj(xb_errhandler_t *e, void *handle, const char *fn, int rc);
+
 #endif

@@ -61,6 +61,7 @@ typedef enum xb_req_kind {
     XB_REQ_GREQ,          /* generalized (later)                   */
     XB_REQ_COLL,          /* collective (later)                    */
     XB_REQ_PAIR,          /* MPI_Isendrecv[_replace]: a receive and a send (pt2pt/isendrecv.c) */
+    XB_REQ_RMA,           /* MPI_Rput ...: completed by the last answer (src/rma) */
 } xb_req_kind_t;
 
 /* Send modes (also the protocol chooser's `mode` argument). */

@@ -1,0 +1,237 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* Copyright (c) 2026 The Crossbar authors */
+/*
+ * lock.c - passive target synchronisation: MPI_Win_lock/unlock,
+ * lock_all/unlock_all, flush, flush_all, flush_local, flush_local_all.
+ *
+ * The lock of a window at a process is managed by that process (its
+ * handler, in whatever MPI call it is in): LOCK asks, GRANT answers when
+ * the lock is free for that type (exclusive: nobody holds it; shared: no
+ * exclusive holder and nobody queued before), otherwise the request waits
+ * in a FIFO. UNLOCK is sent once every operation of the epoch is answered
+ * (so applied), and UNLOCKED answers it; then the next waiters are granted.
+ * MPI_Win_lock returns once granted. MPI_MODE_NOCHECK skips the messages.
+ * Flushes wait for answers only: every operation is remote-complete when
+ * answered, so the local variants are the same.
+ */
+#include <stdlib.h>
+#include "rma/rma_int.h"
+#include "xb_impl.h"
+
+static void grant(xb_win_t *w, int rank, int type)
+{
+    if (type == MPI_LOCK_EXCLUSIVE)
+        w->lk_excl = rank;
+    else
+        w->lk_shared++;
+    xb_rma_ctl(w, rank, XB_RMA_GRANT, 0);
+}
+
+static bool grantable(const xb_win_t *w, int type)
+{
+    if (w->lk_excl >= 0)
+        return false;
+    return type == MPI_LOCK_SHARED || w->lk_shared == 0;
+}
+
+static void grant_waiters(xb_win_t *w)
+{
+    int i = 0;
+    while (i < w->lk_nq && grantable(w, w->lk_queue[i].type)) {
+        grant(w, w->lk_queue[i].rank, w->lk_queue[i].type);
+        i++;
+    }
+    for (int j = i; j < w->lk_nq; j++)
+        w->lk_queue[j - i] = w->lk_queue[j];
+    w->lk_nq -= i;
+}
+
+static void lock_request(xb_win_t *w, int rank, int type)
+{
+    if (w->lk_nq == 0 && grantable(w, type)) {
+        grant(w, rank, type);
+        return;
+    }
+    if (w->lk_nq == w->lk_capq) {
+        int cap = w->lk_capq ? 2 * w->lk_capq : 8;
+        xb_rma_waiter_t *q = realloc(w->lk_queue, (size_t)cap * sizeof(*q));
+        if (q == NULL)
+            return;     /* no memory: the requester waits (nothing better) */
+        w->lk_queue = q;
+        w->lk_capq = cap;
+    }
+    w->lk_queue[w->lk_nq++] = (xb_rma_waiter_t){ rank, type };
+}
+
+void xb_rma_lock_arrived(xb_win_t *w, const xb_rma_hdr_t *h)
+{
+    int r = h->src_rank;
+    switch (h->kind) {
+    case XB_RMA_LOCK:
+        lock_request(w, r, (int)h->off);
+        break;
+    case XB_RMA_GRANT:
+        if (w->lk_state[r] == XB_LK_WAIT)
+            w->lk_state[r] = XB_LK_HELD;
+        w->unlock_wait--;       /* also counts grants awaited */
+        break;
+    case XB_RMA_UNLOCK:
+        if (w->lk_excl == r)
+            w->lk_excl = -1;
+        else if (w->lk_shared > 0)
+            w->lk_shared--;
+        xb_rma_ctl(w, r, XB_RMA_UNLOCKED, 0);
+        grant_waiters(w);
+        break;
+    case XB_RMA_UNLOCKED:
+        w->unlock_wait--;
+        break;
+    }
+}
+
+static int check_rank(const xb_win_t *w, int rank)
+{
+    if (rank < 0 || rank >= w->size)
+        return xb_err_set(XB_ERR_RANK, "invalid argument rank: %d (the window's group "
+                          "has %d ranks)", rank, w->size);
+    return XB_OK;
+}
+
+static int lock_one(xb_win_t *w, int type, int rank, bool nocheck)
+{
+    w->lk_nocheck[rank] = nocheck;
+    w->nlocked++;
+    if (nocheck) {
+        w->lk_state[rank] = XB_LK_HELD;
+        return XB_OK;
+    }
+    w->lk_state[rank] = XB_LK_WAIT;
+    w->unlock_wait++;
+    return xb_rma_ctl(w, rank, XB_RMA_LOCK, (uint64_t)type);
+}
+
+int xb_impl_win_lock(int lock_type, int rank, int assert, xb_win_t *win)
+{
+    if (lock_type != MPI_LOCK_SHARED && lock_type != MPI_LOCK_EXCLUSIVE)
+        return xb_err_set(XB_RMA_ERR_LOCKTYPE, "invalid argument lock_type: %d (must "
+                          "be MPI_LOCK_SHARED or MPI_LOCK_EXCLUSIVE)", lock_type);
+    if (rank == MPI_PROC_NULL)
+        return XB_OK;
+    int rc = check_rank(win, rank);
+    if (rc != XB_OK)
+        return rc;
+    if (!xb_rma_valid_assert(assert, MPI_MODE_NOCHECK))
+        return xb_err_set(XB_RMA_ERR_ASSERT, "invalid argument assert: 0x%x (a lock "
+                          "takes MPI_MODE_NOCHECK only)", (unsigned)assert);
+    if (win->lk_state[rank] != XB_LK_NONE || win->lock_all)
+        return xb_err_set(XB_RMA_ERR_SYNC, "rank %d of the window is already locked "
+                          "by this process", rank);
+    if (win->start_grp != NULL)
+        return xb_err_set(XB_RMA_ERR_SYNC, "a lock inside a MPI_Win_start epoch");
+    rc = lock_one(win, lock_type, rank, assert & MPI_MODE_NOCHECK);
+    if (rc == XB_OK)
+        rc = xb_rma_wait_zero(&win->unlock_wait, "MPI_Win_lock (the lock is held "
+                              "by another process)");
+    return rc;
+}
+
+static int unlock_one(xb_win_t *w, int rank)
+{
+    w->lk_state[rank] = XB_LK_NONE;
+    w->nlocked--;
+    if (w->lk_nocheck[rank])
+        return XB_OK;
+    w->unlock_wait++;
+    return xb_rma_ctl(w, rank, XB_RMA_UNLOCK, 0);
+}
+
+int xb_impl_win_unlock(int rank, xb_win_t *win)
+{
+    if (rank == MPI_PROC_NULL)
+        return XB_OK;
+    int rc = check_rank(win, rank);
+    if (rc != XB_OK)
+        return rc;
+    if (win->lk_state[rank] != XB_LK_HELD || win->lock_all)
+        return xb_err_set(XB_RMA_ERR_SYNC, "rank %d of the window is not locked by "
+                          "MPI_Win_lock here", rank);
+    rc = xb_rma_flush(win, rank);
+    int urc = unlock_one(win, rank);
+    if (urc == XB_OK)
+        urc = xb_rma_wait_zero(&win->unlock_wait, "MPI_Win_unlock");
+    return rc != XB_OK ? rc : urc;
+}
+
+int xb_impl_win_lock_all(int assert, xb_win_t *win)
+{
+    if (!xb_rma_valid_assert(assert, MPI_MODE_NOCHECK))
+        return xb_err_set(XB_RMA_ERR_ASSERT, "invalid argument assert: 0x%x (lock_all "
+                          "takes MPI_MODE_NOCHECK only)", (unsigned)assert);
+    if (win->lock_all || win->nlocked > 0 || win->start_grp != NULL)
+        return xb_err_set(XB_RMA_ERR_SYNC, "lock_all while this process %s",
+                          win->start_grp != NULL ? "is in a MPI_Win_start epoch" :
+                          "already holds locks on the window");
+    int rc = XB_OK;
+    for (int r = 0; r < win->size && rc == XB_OK; r++)
+        rc = lock_one(win, MPI_LOCK_SHARED, r, assert & MPI_MODE_NOCHECK);
+    win->lock_all = true;
+    int wrc = xb_rma_wait_zero(&win->unlock_wait, "MPI_Win_lock_all");
+    return rc != XB_OK ? rc : wrc;
+}
+
+int xb_impl_win_unlock_all(xb_win_t *win)
+{
+    if (!win->lock_all)
+        return xb_err_set(XB_RMA_ERR_SYNC, "unlock_all without lock_all");
+    int rc = xb_rma_flush(win, -1);
+    win->lock_all = false;
+    int urc = XB_OK;
+    for (int r = 0; r < win->size; r++) {
+        int x = unlock_one(win, r);
+        if (urc == XB_OK)
+            urc = x;
+    }
+    int wrc = xb_rma_wait_zero(&win->unlock_wait, "MPI_Win_unlock_all");
+    return rc != XB_OK ? rc : urc != XB_OK ? urc : wrc;
+}
+
+static int passive(xb_win_t *w, int rank)
+{
+    if (rank >= 0 && rank < w->size && (w->lk_state[rank] == XB_LK_HELD || w->lock_all))
+        return XB_OK;
+    if (rank < 0 && (w->lock_all || w->nlocked > 0))
+        return XB_OK;
+    return xb_err_set(XB_RMA_ERR_SYNC, "a flush outside a passive target epoch%s",
+                      rank >= 0 ? " to that rank" : "");
+}
+
+static int flush_rank(xb_win_t *w, int rank)
+{
+    if (rank == MPI_PROC_NULL)
+        return XB_OK;
+    int rc = check_rank(w, rank);
+    if (rc == XB_OK)
+        rc = passive(w, rank);
+    return rc == XB_OK ? xb_rma_flush(w, rank) : rc;
+}
+
+int xb_impl_win_flush(int rank, xb_win_t *win)
+{
+    return flush_rank(win, rank);
+}
+
+int xb_impl_win_flush_local(int rank, xb_win_t *win)
+{
+    return flush_rank(win, rank);
+}
+
+int xb_impl_win_flush_all(xb_win_t *win)
+{
+    int rc = passive(win, -1);
+    return rc == XB_OK ? xb_rma_flush(win, -1) : rc;
+}
+
+int xb_impl_win_flush_local_all(xb_win_t *win)
+{
+    return xb_impl_win_flush_all(win);
+}

@@ -1,0 +1,209 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* Copyright (c) 2026 The Crossbar authors */
+/*
+ * rma_issue.c - one origin operation as messages, and their answers.
+ *
+ * The operation record (op_t) counts the answers it still expects; a
+ * guard of one is held while the messages are made, since an answer can
+ * arrive during a send (the self method delivers at once). The window
+ * counts expected answers per target (flush, unlock, fence and complete
+ * wait for zero). A REPLY's data lands in the destination buffer at the
+ * packed offset the message carried, so answers may come in any order.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include "rma/rma_int.h"
+
+enum {
+    SEG_MAX = 64,                 /* segments per message                   */
+    MSG_DATA_MAX = 256 * 1024,    /* data bytes per message (the method's
+                                     frag_max caps it further: shm's is a
+                                     quarter of a ring)                     */
+};
+/* Offsets of a target type are taken relative to this address: far from
+ * both ends of the address space, so no pointer arithmetic wraps. */
+#define FAKE_BASE ((char *)((uintptr_t)1 << 62))
+
+typedef struct op {
+    xb_win_t      *w;
+    int            target;
+    int            remaining;
+    int            err;       /* MPI class of the first failed answer */
+    void          *dst;
+    MPI_Count      dcount;
+    xb_datatype_t *ddt;
+    xb_request_t  *req;
+} op_t;
+
+static void op_finish(op_t *o)
+{
+    if (o->req != NULL) {
+        xb_status_set_empty(&o->req->status);
+        o->req->status.error = o->err;
+        xb_request_complete(o->req);
+    }
+    if (o->ddt != NULL)
+        xb_dt_release(o->ddt);
+    free(o);
+}
+
+static void op_drop(op_t *o)
+{
+    if (--o->remaining == 0)
+        op_finish(o);
+}
+
+void xb_rma_answer(xb_win_t *w, const xb_rma_hdr_t *h, const void *pl, size_t len)
+{
+    op_t *o = (op_t *)(uintptr_t)h->cookie;
+    if (h->status != MPI_SUCCESS) {
+        if (o->err == MPI_SUCCESS)
+            o->err = h->status;
+        if (w->err == MPI_SUCCESS) {
+            w->err = h->status;
+            w->err_rank = h->src_rank;
+        }
+    } else if (h->kind == XB_RMA_REPLY && o->dst != NULL && len > 0) {
+        xb_dt_unpack(o->dst, o->dcount, o->ddt, (size_t)h->off, pl, len);
+    }
+    w->pending[h->src_rank]--;
+    w->npending--;
+    op_drop(o);
+}
+
+int xb_rma_done_request(xb_request_t **req_p)
+{
+    xb_request_t *r = xb_request_alloc(XB_REQ_RMA);
+    if (r == NULL)
+        return XB_ERR_NO_MEM;
+    r->fn = "MPI_Rput/Rget/Raccumulate";
+    xb_status_set_empty(&r->status);
+    xb_request_complete(r);
+    *req_p = r;
+    return XB_OK;
+}
+
+/* The segments of packed bytes [p, p + budget) of the target, at most
+ * SEG_MAX; returns the bytes they cover (a multiple of es). */
+static size_t target_segs(xb_win_t *w, const xb_rma_xfer_t *x, size_t p, size_t budget,
+                          xb_rma_seg_t *seg, int *nseg)
+{
+    struct iovec iov[SEG_MAX];
+    int n = 0;
+    size_t covered = 0, total = 0;
+    xb_dt_to_iov(FAKE_BASE, x->tcount, x->tdt, p, iov, SEG_MAX, &n, &covered);
+    uint64_t origin = w->flavor == MPI_WIN_FLAVOR_DYNAMIC ? (uint64_t)x->disp
+        : (uint64_t)((MPI_Aint)x->disp * w->peers[x->target].disp_unit);
+    int k;
+    for (k = 0; k < n && total < budget; k++) {
+        size_t l = iov[k].iov_len;
+        if (l > budget - total)
+            l = (budget - total) / x->es * x->es;
+        if (l == 0)
+            break;
+        seg[k].addr = origin + (uint64_t)((char *)iov[k].iov_base - FAKE_BASE);
+        seg[k].len = l;
+        total += l;
+    }
+    *nseg = k;
+    return total;
+}
+
+/* One message: segments of [p, ...), data (put/accumulates) packed after
+ * them. Returns the bytes it covers (0: error, detail recorded). */
+static size_t one_msg(xb_win_t *w, const xb_rma_xfer_t *x, op_t *o, size_t p,
+                      size_t budget, int *rc)
+{
+    xb_rma_seg_t seg[SEG_MAX];
+    int nseg;
+    size_t d = target_segs(w, x, p, budget, seg, &nseg);
+    bool carries = x->kind != XB_RMA_GET;
+    size_t segb = (size_t)nseg * sizeof(xb_rma_seg_t);
+    size_t plen = segb + (carries ? d : 0) + (x->kind == XB_RMA_CAS ? d : 0);
+    xb_rma_msg_t *m = d > 0 ? xb_rma_msg_new(plen) : NULL;
+    if (m == NULL) {
+        *rc = d > 0 ? XB_ERR_NO_MEM : xb_err_set(XB_ERR_INTERN, "empty RMA fragment");
+        return 0;
+    }
+    char *pl = xb_rma_msg_data(m);
+    memcpy(pl, seg, segb);
+    if (x->kind == XB_RMA_CAS) {
+        memcpy(pl + segb, x->cmp, d);
+        memcpy(pl + segb + d, x->src, d);
+    } else if (carries && x->sdt != NULL) {
+        size_t done = 0;
+        xb_dt_pack(x->src, x->scount, x->sdt, p, pl + segb, d, &done);
+    } else if (carries) {
+        memset(pl + segb, 0, d);
+    }
+    xb_rma_hdr_t *h = xb_rma_msg_hdr(m);
+    *h = (xb_rma_hdr_t){ .win_id = w->peers[x->target].win_id, .kind = (uint8_t)x->kind,
+                         .opk = (uint8_t)x->opk, .nseg = (uint16_t)nseg,
+                         .src_rank = w->rank, .cookie = (uint64_t)(uintptr_t)o,
+                         .off = p, .basic = (uint64_t)(uintptr_t)x->basic };
+    o->remaining++;
+    w->pending[x->target]++;
+    w->npending++;
+    *rc = xb_rma_msg_send(w->gpid[x->target], m);
+    if (*rc != XB_OK) {         /* never answered */
+        o->remaining--;
+        w->pending[x->target]--;
+        w->npending--;
+        return 0;
+    }
+    return d;
+}
+
+int xb_rma_issue(xb_win_t *w, const xb_rma_xfer_t *x, xb_request_t **req_p)
+{
+    op_t *o = calloc(1, sizeof(*o));
+    if (o == NULL)
+        return xb_err_set(XB_ERR_NO_MEM, "no memory for a one-sided operation");
+    *o = (op_t){ .w = w, .target = x->target, .remaining = 1, .dst = x->dst,
+                 .dcount = x->dcount, .ddt = x->ddt };
+    if (o->ddt != NULL)
+        xb_dt_retain(o->ddt);
+    if (req_p != NULL) {
+        o->req = xb_request_alloc(XB_REQ_RMA);
+        if (o->req == NULL) {
+            op_finish(o);
+            return XB_ERR_NO_MEM;
+        }
+        o->req->fn = "a request-based RMA operation";
+        *req_p = o->req;
+    }
+    size_t bytes = (size_t)(x->tcount * xb_dt_size(x->tdt));
+    xb_method_t *meth = xb_peer_method(w->gpid[x->target]);
+    size_t budget = MSG_DATA_MAX;
+    if (meth != NULL && meth->caps.frag_max < budget + SEG_MAX * sizeof(xb_rma_seg_t))
+        budget = meth->caps.frag_max - SEG_MAX * sizeof(xb_rma_seg_t);
+    if (x->kind == XB_RMA_CAS)
+        budget /= 2;
+    budget = budget / x->es * x->es;
+    int rc = XB_OK;
+    for (size_t p = 0; p < bytes && rc == XB_OK;) {
+        size_t d = one_msg(w, x, o, p, budget, &rc);
+        p += d;
+    }
+    if (rc != XB_OK && o->req != NULL) {
+        xb_request_free(o->req);   /* the caller gets the error, not a request */
+        o->req = NULL;
+        *req_p = NULL;
+    }
+    op_drop(o);
+    return rc;
+}
+
+int xb_rma_flush(xb_win_t *w, int target)
+{
+    const int *cnt = target < 0 ? &w->npending : &w->pending[target];
+    int rc = xb_rma_wait_zero(cnt, "the completion of one-sided operations");
+    if (rc == XB_OK && w->err != MPI_SUCCESS) {
+        rc = xb_err_set(-w->err, "an earlier operation to rank %d failed at the "
+                        "target (%s)", w->err_rank, w->err == MPI_ERR_RMA_RANGE ?
+                        "its region is outside the target's window or attached "
+                        "memory" : "the target could not apply it");
+        w->err = MPI_SUCCESS;
+    }
+    return rc;
+}

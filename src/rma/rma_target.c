@@ -1,0 +1,183 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* Copyright (c) 2026 The Crossbar authors */
+/*
+ * rma_target.c - the target side: the handler of every one-sided active
+ * message. It runs inside the progress poll of whatever MPI call this
+ * process is in (passive-target progress), under the progress lock, so
+ * the accumulates it applies are atomic with respect to one another.
+ *
+ * Data messages (put, accumulate, get, get_accumulate, compare_and_swap)
+ * carry their target segments; each segment is checked against the window
+ * (a dynamic window: against the attached regions) before anything is
+ * touched, and the answer carries the error class when one is not.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include "rma/rma_int.h"
+
+void *xb_rma_target_ptr(xb_win_t *w, uint64_t addr, uint64_t len)
+{
+    if (w->flavor != MPI_WIN_FLAVOR_DYNAMIC) {
+        if (addr > (uint64_t)w->wsize || len > (uint64_t)w->wsize - addr)
+            return NULL;
+        return (char *)w->base + addr;
+    }
+    for (int i = 0; i < w->nregions; i++) {
+        const xb_rma_region_t *g = &w->regions[i];
+        if (addr >= g->base && len <= (uint64_t)g->size &&
+            addr - g->base <= (uint64_t)g->size - len)
+            return (void *)(uintptr_t)addr;
+    }
+    return NULL;
+}
+
+/* Resolve every segment; MPI_SUCCESS or MPI_ERR_RMA_RANGE. */
+static int resolve(xb_win_t *w, const xb_rma_seg_t *seg, int nseg, void **ptr,
+                   size_t *total)
+{
+    *total = 0;
+    for (int i = 0; i < nseg; i++) {
+        if (seg[i].len == 0) {
+            ptr[i] = NULL;
+            continue;
+        }
+        ptr[i] = xb_rma_target_ptr(w, seg[i].addr, seg[i].len);
+        if (ptr[i] == NULL)
+            return MPI_ERR_RMA_RANGE;
+        *total += seg[i].len;
+    }
+    return MPI_SUCCESS;
+}
+
+static size_t basic_size(uint64_t basic)
+{
+    const xb_datatype_t *dt = xb_dt_from_handle((MPI_Datatype)(uintptr_t)basic);
+    return dt != NULL ? (size_t)xb_dt_size(dt) : 0;
+}
+
+static int apply_op(const xb_rma_hdr_t *h, const void *in, void *inout, size_t len)
+{
+    size_t es = basic_size(h->basic);
+    if (es == 0 || len % es != 0)
+        return MPI_ERR_TYPE;
+    int rc = xb_op_apply_predef((xb_opk_t)h->opk, (MPI_Datatype)(uintptr_t)h->basic,
+                                in, inout, len / es);
+    return rc == XB_OK ? MPI_SUCCESS : MPI_ERR_OP;
+}
+
+/* Put / accumulate: data follows the segments; answer with an ACK. */
+static void do_write(xb_win_t *w, const xb_rma_hdr_t *h, const xb_rma_seg_t *seg,
+                     void **ptr, const char *data, size_t dlen)
+{
+    size_t total;
+    int st = resolve(w, seg, h->nseg, ptr, &total);
+    if (st == MPI_SUCCESS && total != dlen)
+        st = MPI_ERR_INTERN;
+    for (int i = 0; st == MPI_SUCCESS && i < h->nseg; i++) {
+        if (seg[i].len == 0)
+            continue;
+        if (h->kind == XB_RMA_PUT)
+            memmove(ptr[i], data, seg[i].len);
+        else
+            st = apply_op(h, data, ptr[i], seg[i].len);
+        data += seg[i].len;
+    }
+    xb_rma_hdr_t a = { .kind = XB_RMA_ACK, .cookie = h->cookie, .status = st };
+    xb_rma_send(w, h->src_rank, &a, NULL, 0);
+}
+
+/* Get / get_accumulate / compare_and_swap: answer with the old data. */
+static void do_read(xb_win_t *w, const xb_rma_hdr_t *h, const xb_rma_seg_t *seg,
+                    void **ptr, const char *data, size_t dlen)
+{
+    size_t total;
+    int st = resolve(w, seg, h->nseg, ptr, &total);
+    if (st == MPI_SUCCESS && h->kind == XB_RMA_GACC && total != dlen)
+        st = MPI_ERR_INTERN;
+    if (st == MPI_SUCCESS && h->kind == XB_RMA_CAS && dlen != 2 * total)
+        st = MPI_ERR_INTERN;
+    xb_rma_msg_t *m = xb_rma_msg_new(st == MPI_SUCCESS ? total : 0);
+    if (m == NULL)
+        return;     /* the origin waits: nothing better to do without memory */
+    char *out = xb_rma_msg_data(m);
+    for (int i = 0; st == MPI_SUCCESS && i < h->nseg; i++) {
+        size_t l = seg[i].len;
+        if (l == 0)
+            continue;
+        memcpy(out, ptr[i], l);
+        if (h->kind == XB_RMA_GACC) {
+            st = apply_op(h, data, ptr[i], l);
+            data += l;
+        } else if (h->kind == XB_RMA_CAS) {
+            if (memcmp(ptr[i], data, l) == 0)      /* data: compare, origin */
+                memcpy(ptr[i], data + l, l);
+        }
+        out += l;
+    }
+    xb_rma_hdr_t *a = xb_rma_msg_hdr(m);
+    *a = (xb_rma_hdr_t){ .kind = XB_RMA_REPLY, .cookie = h->cookie, .status = st,
+                         .off = h->off, .win_id = w->peers[h->src_rank].win_id,
+                         .src_rank = w->rank };
+    xb_rma_msg_send(w->gpid[h->src_rank], m);
+}
+
+static void data_msg(xb_win_t *w, const xb_rma_hdr_t *h, const void *payload, size_t len)
+{
+    size_t segb = (size_t)h->nseg * sizeof(xb_rma_seg_t);
+    if (len < segb)
+        return;
+    xb_rma_seg_t segs_local[64];
+    void *ptr_local[64];
+    xb_rma_seg_t *seg = segs_local;
+    void **ptr = ptr_local;
+    if (h->nseg > 64) {
+        seg = malloc(segb);
+        ptr = malloc((size_t)h->nseg * sizeof(*ptr));
+        if (seg == NULL || ptr == NULL)
+            goto out_free;
+    }
+    memcpy(seg, payload, segb);        /* the payload need not be aligned */
+    const char *data = (const char *)payload + segb;
+    if (h->kind == XB_RMA_PUT || h->kind == XB_RMA_ACC)
+        do_write(w, h, seg, ptr, data, len - segb);
+    else
+        do_read(w, h, seg, ptr, data, len - segb);
+out_free:
+    if (seg != segs_local) {
+        free(seg);
+        free(ptr);
+    }
+}
+
+void xb_rma_am_handler(xb_gpid_t src, const void *hdr, size_t hdr_len,
+                       const void *payload, size_t len)
+{
+    (void)src;
+    xb_rma_hdr_t h;
+    if (hdr_len < sizeof(h))
+        return;
+    memcpy(&h, hdr, sizeof(h));
+    xb_win_t *w = xb_rma_table_get(h.win_id);
+    if (w == NULL || h.src_rank < 0 || h.src_rank >= w->size)
+        return;     /* a window freed with traffic in flight: erroneous */
+    switch (h.kind) {
+    case XB_RMA_PUT: case XB_RMA_ACC: case XB_RMA_GET: case XB_RMA_GACC:
+    case XB_RMA_CAS:
+        data_msg(w, &h, payload, len);
+        break;
+    case XB_RMA_ACK: case XB_RMA_REPLY:
+        xb_rma_answer(w, &h, payload, len);
+        break;
+    case XB_RMA_LOCK: case XB_RMA_GRANT: case XB_RMA_UNLOCK: case XB_RMA_UNLOCKED:
+        xb_rma_lock_arrived(w, &h);
+        break;
+    case XB_RMA_BARRIER:
+        xb_rma_barrier_arrived(w, &h);
+        break;
+    case XB_RMA_POST: case XB_RMA_COMPLETE:
+        xb_rma_pscw_arrived(w, &h);
+        break;
+    default:
+        break;
+    }
+}
