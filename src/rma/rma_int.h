@@ -146,6 +146,7 @@ struct xb_win {
     /* shared windows */
     void            *shm_map;    /* the whole node mapping (munmap)        */
     size_t           shm_len;
+    size_t          *shm_off;    /* [size] offset of each rank's part      */
     /* objects */
     xb_errhandler_t *errh;
     struct xb_info  *info;
@@ -229,6 +230,12 @@ void xb_rma_pscw_arrived(xb_win_t *w, const xb_rma_hdr_t *h);
 int  xb_rma_ctl(xb_win_t *w, int to, int kind, uint64_t arg);
 
 /* ---- objects (win_create.c) --------------------------------------------- */
+/* A window over comm with this process's memory, in the table, its peers
+ * known (collective). Nothing is left on failure. */
+int  xb_rma_win_new(xb_comm_t *comm, void *base, MPI_Aint size, MPI_Aint disp_unit,
+                    int flavor, struct xb_info *info, xb_win_t **w_p);
+int  xb_rma_check_comm(xb_comm_t *comm);
+int  xb_rma_check_size(MPI_Aint size, MPI_Aint disp_unit);
 void xb_rma_win_destroy(xb_win_t *w);
 /* Shared windows (win_shared.c): undo the node mapping, if any. */
 void xb_rma_shared_unmap(xb_win_t *w);

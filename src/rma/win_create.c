@@ -66,7 +66,7 @@ out_free:
     return rc;
 }
 
-static int check_comm(xb_comm_t *comm)
+int xb_rma_check_comm(xb_comm_t *comm)
 {
     if (xb_comm_is_inter(comm))
         return xb_err_set(XB_ERR_COMM, "invalid argument comm: an intercommunicator "
@@ -76,7 +76,7 @@ static int check_comm(xb_comm_t *comm)
 
 /* A window object for comm with the given local memory, in the table, its
  * peers known. On failure nothing is left. */
-static int win_new(xb_comm_t *comm, void *base, MPI_Aint size, MPI_Aint disp_unit,
+int xb_rma_win_new(xb_comm_t *comm, void *base, MPI_Aint size, MPI_Aint disp_unit,
                    int flavor, xb_info_t *info, xb_win_t **w_p)
 {
     int n = comm->size, rc;
@@ -123,7 +123,7 @@ fail_destroy:
     return rc;
 }
 
-static int check_size(MPI_Aint size, MPI_Aint disp_unit)
+int xb_rma_check_size(MPI_Aint size, MPI_Aint disp_unit)
 {
     if (size < 0)
         return xb_err_set(XB_RMA_ERR_SIZE, "invalid argument size: %lld (must not be "
@@ -137,15 +137,15 @@ static int check_size(MPI_Aint size, MPI_Aint disp_unit)
 int xb_impl_win_create(void *base, MPI_Aint size, MPI_Aint disp_unit, xb_info_t *info,
                        xb_comm_t *comm, MPI_Win *win)
 {
-    int rc = check_comm(comm);
+    int rc = xb_rma_check_comm(comm);
     if (rc == XB_OK)
-        rc = check_size(size, disp_unit);
+        rc = xb_rma_check_size(size, disp_unit);
     if (rc == XB_OK && base == NULL && size > 0)
         rc = xb_err_set(XB_ERR_ARG, "invalid argument base: NULL with size %lld",
                         (long long)size);
     xb_win_t *w;
     if (rc == XB_OK)
-        rc = win_new(comm, base, size, disp_unit, MPI_WIN_FLAVOR_CREATE, info, &w);
+        rc = xb_rma_win_new(comm, base, size, disp_unit, MPI_WIN_FLAVOR_CREATE, info, &w);
     if (rc != XB_OK)
         return rc;
     *win = w->handle;
@@ -155,9 +155,9 @@ int xb_impl_win_create(void *base, MPI_Aint size, MPI_Aint disp_unit, xb_info_t 
 int xb_impl_win_allocate(MPI_Aint size, MPI_Aint disp_unit, xb_info_t *info,
                          xb_comm_t *comm, void *baseptr, MPI_Win *win)
 {
-    int rc = check_comm(comm);
+    int rc = xb_rma_check_comm(comm);
     if (rc == XB_OK)
-        rc = check_size(size, disp_unit);
+        rc = xb_rma_check_size(size, disp_unit);
     if (rc != XB_OK)
         return rc;
     /* aligned for any basic type; one byte at least so base is not NULL */
@@ -167,7 +167,7 @@ int xb_impl_win_allocate(MPI_Aint size, MPI_Aint disp_unit, xb_info_t *info,
                           (long long)size);
     memset(mem, 0, (size_t)size);
     xb_win_t *w;
-    rc = win_new(comm, mem, size, disp_unit, MPI_WIN_FLAVOR_ALLOCATE, info, &w);
+    rc = xb_rma_win_new(comm, mem, size, disp_unit, MPI_WIN_FLAVOR_ALLOCATE, info, &w);
     if (rc != XB_OK) {
         free(mem);
         return rc;
@@ -180,10 +180,10 @@ int xb_impl_win_allocate(MPI_Aint size, MPI_Aint disp_unit, xb_info_t *info,
 
 int xb_impl_win_create_dynamic(xb_info_t *info, xb_comm_t *comm, MPI_Win *win)
 {
-    int rc = check_comm(comm);
+    int rc = xb_rma_check_comm(comm);
     xb_win_t *w;
     if (rc == XB_OK)
-        rc = win_new(comm, NULL, 0, 1, MPI_WIN_FLAVOR_DYNAMIC, info, &w);
+        rc = xb_rma_win_new(comm, NULL, 0, 1, MPI_WIN_FLAVOR_DYNAMIC, info, &w);
     if (rc != XB_OK)
         return rc;
     *win = w->handle;
@@ -213,6 +213,7 @@ void xb_rma_win_destroy(xb_win_t *w)
     free(w->start_rank);
     free(w->lk_queue);
     free(w->regions);
+    free(w->shm_off);
     w->magic = XB_MAGIC_FREED;
     free(w);
 }

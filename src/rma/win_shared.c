@@ -1,15 +1,172 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* Copyright (c) 2026 The Crossbar authors */
 /*
- * win_shared.c - shared-memory windows (MPI_Win_allocate_shared,
- * MPI_Win_shared_query).
+ * win_shared.c - shared-memory windows: MPI_Win_allocate_shared and
+ * MPI_Win_shared_query.
+ *
+ * Every member must run on this node (the launcher's node map). The
+ * window's rank 0 makes one memfd holding every member's part, in rank
+ * order (contiguous by default; with the info key alloc_shared_noncontig
+ * = true each part starts on a page of its own), and sends its pid and fd
+ * number to the others, which open it through /proc/<pid>/fd/<fd> (as the
+ * shm method does for its node segment) and map it. After a window
+ * barrier everyone has mapped it and rank 0 closes the fd: nothing is in
+ * /dev/shm, and the memory goes with the last mapping, crash or not.
+ *
+ * The model is MPI_WIN_UNIFIED: loads and stores of any member see the
+ * same memory; MPI_Win_sync is a full memory barrier. One-sided calls on
+ * such a window still go to the target process as messages, so
+ * accumulates stay atomic with respect to one another.
  */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 #include <sys/mman.h>
+#include <unistd.h>
 #include "rma/rma_int.h"
+#include "core/info.h"
+#include "pt2pt/pt2pt.h"
+#include "runtime/runtime.h"
+#include "xb_impl.h"
 
 void xb_rma_shared_unmap(xb_win_t *w)
 {
     if (w->shm_map != NULL)
         munmap(w->shm_map, w->shm_len);
     w->shm_map = NULL;
+}
+
+static int check_node(xb_comm_t *comm)
+{
+    const xb_rt_info_t *rt = xb_rt();
+    for (int r = 0; r < comm->size; r++) {
+        xb_gpid_t g = xb_comm_gpid(comm, r);
+        if (xb_gpid_job(g) != xb_gpid_job(xb_comm_gpid(comm, comm->rank)) ||
+            (int)xb_gpid_rank(g) >= rt->size || rt->node_of[xb_gpid_rank(g)] != rt->my_node)
+            return xb_err_set(XB_RMA_ERR_SHARED, "rank %d of comm runs on another node "
+                              "(a shared window needs every process on one node)", r);
+    }
+    return XB_OK;
+}
+
+/* Offsets of every part; the total length of the mapping. */
+static size_t layout(xb_win_t *w, bool noncontig)
+{
+    size_t page = (size_t)sysconf(_SC_PAGESIZE), off = 0;
+    for (int r = 0; r < w->size; r++) {
+        if (noncontig)
+            off = (off + page - 1) / page * page;
+        w->shm_off[r] = off;
+        off += (size_t)w->peers[r].size;
+    }
+    return off > 0 ? off : 1;
+}
+
+typedef struct fd_msg {
+    int32_t pid;
+    int32_t fd;
+} fd_msg_t;
+
+/* Rank 0: the memfd, sent to the others; the others: open it. */
+static int map_shared(xb_win_t *w, int *own_fd)
+{
+    fd_msg_t m = { getpid(), -1 };
+    xb_datatype_t *byte = xb_dt_from_handle(MPI_BYTE);
+    int fd = -1, rc = XB_OK;
+    if (w->rank == 0) {
+        fd = memfd_create("crossbar-win", MFD_CLOEXEC);
+        if (fd < 0 || ftruncate(fd, (off_t)w->shm_len) != 0)
+            rc = xb_err_sys(XB_ERR_NO_MEM, errno, "a shared window of %zu bytes",
+                            w->shm_len);
+        m.fd = rc == XB_OK ? fd : -1;
+        for (int r = 1; r < w->size; r++) {
+            int x = xb_pt2pt_send(&m, sizeof(m), byte, r, XB_RMA_TAG, w->comm, 1);
+            if (rc == XB_OK)
+                rc = x;
+        }
+        *own_fd = fd;
+    } else {
+        rc = xb_pt2pt_recv(&m, sizeof(m), byte, 0, XB_RMA_TAG, w->comm, 1, NULL);
+        if (rc == XB_OK && m.fd < 0)
+            rc = xb_err_set(XB_RMA_ERR_SHARED, "rank 0 of the window could not make "
+                            "the shared memory");
+        char path[64];
+        snprintf(path, sizeof(path), "/proc/%d/fd/%d", (int)m.pid, (int)m.fd);
+        if (rc == XB_OK && (fd = open(path, O_RDWR | O_CLOEXEC)) < 0)
+            rc = xb_err_sys(XB_RMA_ERR_SHARED, errno, "opening the shared window's "
+                            "memory of rank 0 at %s", path);
+    }
+    if (rc == XB_OK) {
+        void *p = mmap(NULL, w->shm_len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+        if (p == MAP_FAILED)
+            rc = xb_err_sys(XB_ERR_NO_MEM, errno, "mapping a shared window of %zu bytes",
+                            w->shm_len);
+        else
+            w->shm_map = p;
+    }
+    if (w->rank != 0 && fd >= 0)
+        close(fd);
+    return rc;
+}
+
+int xb_impl_win_allocate_shared(MPI_Aint size, MPI_Aint disp_unit, xb_info_t *info,
+                                xb_comm_t *comm, void *baseptr, MPI_Win *win)
+{
+    int rc = xb_rma_check_comm(comm);
+    if (rc == XB_OK)
+        rc = xb_rma_check_size(size, disp_unit);
+    if (rc == XB_OK)
+        rc = check_node(comm);
+    xb_win_t *w;
+    if (rc == XB_OK)
+        rc = xb_rma_win_new(comm, NULL, size, disp_unit, MPI_WIN_FLAVOR_SHARED, info, &w);
+    if (rc != XB_OK)
+        return rc;
+    const char *nc = info != NULL ? xb_info_lookup(info, "alloc_shared_noncontig") : NULL;
+    int fd = -1;
+    w->shm_off = calloc((size_t)w->size, sizeof(size_t));
+    if (w->shm_off == NULL)
+        rc = xb_err_set(XB_ERR_NO_MEM, "no memory for a shared window's table");
+    if (rc == XB_OK) {
+        w->shm_len = layout(w, nc != NULL && strcmp(nc, "true") == 0);
+        rc = map_shared(w, &fd);
+    }
+    int brc = xb_rma_barrier(w);        /* everyone has mapped it (or failed) */
+    if (fd >= 0)
+        close(fd);
+    if (rc == XB_OK)
+        rc = brc;
+    if (rc != XB_OK) {
+        xb_rma_win_destroy(w);
+        return rc;
+    }
+    w->base = (char *)w->shm_map + w->shm_off[w->rank];
+    *(void **)baseptr = w->base;
+    *win = w->handle;
+    return XB_OK;
+}
+
+int xb_impl_win_shared_query(xb_win_t *win, int rank, MPI_Aint *size, MPI_Aint *disp_unit,
+                             void *baseptr)
+{
+    if (rank != MPI_PROC_NULL && (rank < 0 || rank >= win->size))
+        return xb_err_set(XB_ERR_RANK, "invalid argument rank: %d (the window's group "
+                          "has %d ranks)", rank, win->size);
+    if (win->flavor != MPI_WIN_FLAVOR_SHARED) {
+        /* MPI 4.1: no shared memory with that rank here */
+        *size = 0;
+        *disp_unit = rank == MPI_PROC_NULL ? 1 : win->peers[rank].disp_unit;
+        *(void **)baseptr = NULL;
+        return XB_OK;
+    }
+    if (rank == MPI_PROC_NULL) {     /* the lowest rank with memory */
+        for (rank = 0; rank < win->size - 1 && win->peers[rank].size == 0; rank++)
+            ;
+    }
+    *size = win->peers[rank].size;
+    *disp_unit = win->peers[rank].disp_unit;
+    *(void **)baseptr = (char *)win->shm_map + win->shm_off[rank];
+    return XB_OK;
 }
