@@ -55,13 +55,22 @@ static size_t basic_size(uint64_t basic)
     return dt != NULL ? (size_t)xb_dt_size(dt) : 0;
 }
 
+/* inout = in op inout, element-wise. The kernels read typed elements, so
+ * data that arrived unaligned (a ring's payload) is copied first. */
 static int apply_op(const xb_rma_hdr_t *h, const void *in, void *inout, size_t len)
 {
     size_t es = basic_size(h->basic);
     if (es == 0 || len % es != 0)
         return MPI_ERR_TYPE;
+    void *tmp = NULL;
+    if ((uintptr_t)in % 16 != 0 && h->opk != XB_OPK_NO_OP) {
+        if ((tmp = malloc(len)) == NULL)
+            return MPI_ERR_NO_MEM;
+        in = memcpy(tmp, in, len);
+    }
     int rc = xb_op_apply_predef((xb_opk_t)h->opk, (MPI_Datatype)(uintptr_t)h->basic,
                                 in, inout, len / es);
+    free(tmp);
     return rc == XB_OK ? MPI_SUCCESS : MPI_ERR_OP;
 }
 
