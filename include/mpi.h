@@ -37,6 +37,7 @@ extern "C" {
 typedef intptr_t  MPI_Aint;    /* an address or displacement               */
 typedef int64_t   MPI_Offset;  /* a file offset                            */
 typedef MPI_Offset MPI_Count;  /* holds any MPI_Aint or MPI_Offset          */
+typedef int       MPI_Fint;    /* a Fortran INTEGER (MPI 5.0 ABI: int)      */
 
 /* ---- status ----------------------------------------------------------- */
 typedef struct {

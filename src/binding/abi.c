@@ -148,6 +148,19 @@ ABI_HANDLE_PAIR(Type, MPI_Datatype, MPI_DATATYPE_NULL);
 ABI_HANDLE_PAIR(Session, MPI_Session, MPI_SESSION_NULL);
 ABI_HANDLE_PAIR(Win, MPI_Win, MPI_WIN_NULL);
 
+/* MPI_Win_c2f / MPI_Win_f2c: a Fortran handle is the same integer as
+ * MPI_Win_toint gives (MPI 5.0 ABI: MPI_Fint is int). */
+XB_EXPORT MPI_Fint PMPI_Win_c2f(MPI_Win win)
+{
+    return handle_toint((const void *)win);
+}
+XB_EXPORT MPI_Win PMPI_Win_f2c(MPI_Fint win)
+{
+    return (MPI_Win)(uintptr_t)handle_fromint(win, (const void *)MPI_WIN_NULL);
+}
+XB_EXPORT MPI_Fint MPI_Win_c2f(MPI_Win win) __attribute__((weak, alias("PMPI_Win_c2f")));
+XB_EXPORT MPI_Win MPI_Win_f2c(MPI_Fint win) __attribute__((weak, alias("PMPI_Win_f2c")));
+
 /* ---- version ---------------------------------------------------------- */
 XB_EXPORT int PMPI_Abi_get_version(int *abi_major, int *abi_minor)
 {

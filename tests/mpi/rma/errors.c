@@ -152,6 +152,8 @@ static void objects(void)
     int i = MPI_Win_toint(win);
     CHECK(MPI_Win_fromint(i) == win, "toint/fromint do not round-trip");
     CHECK(MPI_Win_toint(MPI_WIN_NULL) == (int)(intptr_t)MPI_WIN_NULL, "toint(NULL)");
+    CHECK(MPI_Win_c2f(win) == i && MPI_Win_f2c(i) == win, "c2f/f2c differ from toint");
+    CHECK(MPI_Win_f2c(MPI_Win_c2f(MPI_WIN_NULL)) == MPI_WIN_NULL, "c2f/f2c of MPI_WIN_NULL");
     MPI_Win_free(&win);
     CHECK(deletes == 4, "free: %d deletes (want 4)", deletes);
 }
