@@ -34,10 +34,13 @@ int xb_impl_win_set_name(xb_win_t *win, const char *win_name)
     return XB_OK;
 }
 
+/* MPI_WIN_NULL (arriving as NULL) is named "MPI_WIN_NULL", as
+ * MPI_COMM_NULL is (src/core/comm.c). */
 int xb_impl_win_get_name(xb_win_t *win, char *win_name, int *resultlen)
 {
-    size_t n = strlen(win->name);
-    memcpy(win_name, win->name, n + 1);
+    const char *name = win != NULL ? win->name : "MPI_WIN_NULL";
+    size_t n = strlen(name);
+    memcpy(win_name, name, n + 1);
     *resultlen = (int)n;
     return XB_OK;
 }

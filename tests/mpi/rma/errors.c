@@ -109,6 +109,8 @@ static void objects(void)
     int len = -1;
     MPI_Win_get_name(win, name, &len);
     CHECK(len == 0 && name[0] == 0, "default window name '%s'", name);
+    MPI_Win_get_name(MPI_WIN_NULL, name, &len);
+    CHECK(strcmp(name, "MPI_WIN_NULL") == 0 && len == 12, "name of MPI_WIN_NULL '%s'", name);
     MPI_Win_set_name(win, "my window");
     MPI_Win_get_name(win, name, &len);
     CHECK(strcmp(name, "my window") == 0 && len == 9, "name '%s'", name);
