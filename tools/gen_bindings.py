@@ -450,7 +450,8 @@ class Wrapper:
         pr, e = self.pr, self.e
         sig = proto("int", "P" + self.vname, self.params)
         hs = [p for p in self.params if p.by_value_handle]
-        hs.sort(key=lambda p: p.kind != "COMMUNICATOR")   # comm first: errhandler
+        # comm, then window, first: they select the errhandler
+        hs.sort(key=lambda p: {"COMMUNICATOR": 0, "WINDOW": 1}.get(p.kind, 2))
         out = ["XB_EXPORT " + sig, "{", "    int xb_rc;"]
         for p in hs:
             out.append("    %s *%s_obj = NULL;" % (HANDLES[p.kind][0], p.name))

@@ -149,6 +149,11 @@ static void objects(void)
     int rc = MPI_Win_unlock(0, win);
     CHECK(handler_calls == 2 && handler_code == rc && rc != MPI_SUCCESS,
           "failing call: %d handler calls", handler_calls);
+    int cls = 0;
+    rc = MPI_Put(buf, 1, MPI_DATATYPE_NULL, 0, 0, 1, MPI_INT, win);
+    MPI_Error_class(rc, &cls);
+    CHECK(handler_calls == 3 && cls == MPI_ERR_TYPE, "null datatype: %d handler calls, "
+          "class %d", handler_calls, cls);
     MPI_Errhandler_free(&eh);
 
     int i = MPI_Win_toint(win);
