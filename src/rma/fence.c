@@ -38,9 +38,14 @@ int xb_impl_win_fence(int assert, xb_win_t *win)
     return rc != XB_OK ? rc : brc;
 }
 
+/* A full memory barrier, and one poll: a rank that spins on its own
+ * window memory with MPI_Win_sync must apply the puts that it waits for
+ * (they reach it as messages). */
 int xb_impl_win_sync(xb_win_t *win)
 {
     (void)win;
+    atomic_thread_fence(memory_order_seq_cst);
+    xb_progress_poll(xb_progress_default());
     atomic_thread_fence(memory_order_seq_cst);
     return XB_OK;
 }

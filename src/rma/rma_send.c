@@ -162,10 +162,16 @@ static bool count_zero(void *arg)
     return *(const int *)arg <= 0;
 }
 
+/* Polls once even when there is nothing to wait for: a rank that spins on
+ * one-sided calls to itself (a compare-and-swap loop, flushes answered
+ * inside the send by the self method) must still apply what others send
+ * it, or a lock it holds is never released. */
 int xb_rma_wait_zero(const int *count, const char *what)
 {
-    if (*count <= 0)
+    if (*count <= 0) {
+        xb_progress_poll(xb_progress_default());
         return XB_OK;
+    }
     return xb_progress_wait_until(xb_progress_default(), count_zero,
                                   (void *)count, what);
 }

@@ -82,6 +82,35 @@ static void run(MPI_Comm node, int nrank, int nsize, bool noncontig)
     CHECK_RC(MPI_Win_free(&win));
 }
 
+/* rank 0 spins on its own memory with MPI_Win_sync until the last rank's
+ * Put lands: the sync must let rank 0 apply it */
+static void spin(MPI_Comm node, int nrank, int nsize)
+{
+    int *p, *flag0, du;
+    MPI_Aint sz;
+    MPI_Win w;
+    MPI_Win_allocate_shared(nrank == 0 ? sizeof(int) : 0, sizeof(int), MPI_INFO_NULL,
+                            node, &p, &w);
+    MPI_Win_shared_query(w, 0, &sz, &du, &flag0);
+    if (nrank == 0)
+        *flag0 = 0;
+    MPI_Win_lock_all(0, w);
+    MPI_Barrier(node);
+    if (nrank == nsize - 1) {
+        int one = 1;
+        MPI_Put(&one, 1, MPI_INT, 0, 0, 1, MPI_INT, w);
+        MPI_Win_flush(0, w);
+    }
+    if (nrank == 0) {
+        long spins = 0;
+        while (*(volatile int *)flag0 == 0 && spins++ < 100000000L)
+            MPI_Win_sync(w);
+        CHECK(*flag0 == 1, "the put never reached a rank spinning in MPI_Win_sync");
+    }
+    MPI_Win_unlock_all(w);
+    MPI_Win_free(&w);
+}
+
 int main(int argc, char **argv)
 {
     ct_init(&argc, &argv);
@@ -92,6 +121,7 @@ int main(int argc, char **argv)
     MPI_Comm_size(node, &nsize);
     run(node, nrank, nsize, false);
     run(node, nrank, nsize, true);
+    spin(node, nrank, nsize);
     /* shared_query on a window that is not shared: no memory to share */
     int buf[2];
     MPI_Win win;
