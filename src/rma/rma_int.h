@@ -98,8 +98,18 @@ typedef struct xb_rma_region {
 
 enum { XB_LK_NONE = 0, XB_LK_WAIT = 1, XB_LK_HELD = 2 };
 
+/* A message that came before this process finished creating the window. */
+typedef struct xb_rma_early {
+    struct xb_rma_early *next;
+    xb_rma_hdr_t         hdr;
+    size_t               len;
+    char                 data[];
+} xb_rma_early_t;
+
 struct xb_win {
     uint32_t         magic;      /* XB_RMA_MAGIC; XB_MAGIC_FREED after free */
+    bool             ready;      /* creation done: peers known, memory set */
+    xb_rma_early_t  *early, *early_tail; /* kept until ready, in order     */
     uint32_t         id;         /* slot | generation << 16                */
     MPI_Win          handle;
     xb_comm_t       *comm;       /* retained; its group is the window's    */
@@ -188,6 +198,9 @@ void xb_rma_barrier_arrived(xb_win_t *w, const xb_rma_hdr_t *h);
 /* ---- target side (rma_target.c) --------------------------------------- */
 void xb_rma_am_handler(xb_gpid_t src, const void *hdr, size_t hdr_len,
                        const void *payload, size_t len);
+/* The window is created here: handle the messages that came before. */
+void xb_rma_set_ready(xb_win_t *w);
+void xb_rma_drop_early(xb_win_t *w);
 /* Address of [addr, addr+len) of the window at this process, or NULL
  * (dynamic window: not inside an attached region). */
 void *xb_rma_target_ptr(xb_win_t *w, uint64_t addr, uint64_t len);

@@ -166,6 +166,8 @@ static int acc(const void *obuf, MPI_Count ocount, xb_datatype_t *odt, void *rbu
                         "MPI_DATATYPE_NULL");
     if (rc == XB_OK && !noop)
         rc = check_type("origin_datatype", odt);
+    if (rc == XB_OK && !skip && tcount * xb_dt_size(tdt) == 0)
+        skip = true;    /* nothing is combined: no op/type pair to check */
     if (rc == XB_OK && skip)
         return req_p != NULL ? xb_rma_done_request(req_p) : XB_OK;
     if (rc == XB_OK)

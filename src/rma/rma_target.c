@@ -158,17 +158,10 @@ out_free:
     }
 }
 
-void xb_rma_am_handler(xb_gpid_t src, const void *hdr, size_t hdr_len,
-                       const void *payload, size_t len)
+static void dispatch(xb_win_t *w, const xb_rma_hdr_t *hp, const void *payload,
+                     size_t len)
 {
-    (void)src;
-    xb_rma_hdr_t h;
-    if (hdr_len < sizeof(h))
-        return;
-    memcpy(&h, hdr, sizeof(h));
-    xb_win_t *w = xb_rma_table_get(h.win_id);
-    if (w == NULL || h.src_rank < 0 || h.src_rank >= w->size)
-        return;     /* a window freed with traffic in flight: erroneous */
+    xb_rma_hdr_t h = *hp;
     switch (h.kind) {
     case XB_RMA_PUT: case XB_RMA_ACC: case XB_RMA_GET: case XB_RMA_GACC:
     case XB_RMA_CAS:
@@ -189,4 +182,65 @@ void xb_rma_am_handler(xb_gpid_t src, const void *hdr, size_t hdr_len,
     default:
         break;
     }
+}
+
+/* A peer that finished creating the window may send before this process
+ * has (its exchange may still wait here, the peer table half filled): such
+ * messages are kept, in order, and handled once the window is ready. */
+static void keep_early(xb_win_t *w, const xb_rma_hdr_t *h, const void *payload,
+                       size_t len)
+{
+    xb_rma_early_t *e = malloc(sizeof(*e) + len);
+    if (e == NULL)
+        return;     /* no memory: the sender waits (nothing better to do) */
+    e->next = NULL;
+    e->hdr = *h;
+    e->len = len;
+    if (len > 0)
+        memcpy(e->data, payload, len);
+    if (w->early_tail != NULL)
+        w->early_tail->next = e;
+    else
+        w->early = e;
+    w->early_tail = e;
+}
+
+void xb_rma_set_ready(xb_win_t *w)
+{
+    w->ready = true;
+    while (w->early != NULL) {
+        xb_rma_early_t *e = w->early;
+        w->early = e->next;
+        if (w->early == NULL)
+            w->early_tail = NULL;
+        dispatch(w, &e->hdr, e->data, e->len);
+        free(e);
+    }
+}
+
+void xb_rma_drop_early(xb_win_t *w)
+{
+    while (w->early != NULL) {
+        xb_rma_early_t *e = w->early;
+        w->early = e->next;
+        free(e);
+    }
+    w->early_tail = NULL;
+}
+
+void xb_rma_am_handler(xb_gpid_t src, const void *hdr, size_t hdr_len,
+                       const void *payload, size_t len)
+{
+    (void)src;
+    xb_rma_hdr_t h;
+    if (hdr_len < sizeof(h))
+        return;
+    memcpy(&h, hdr, sizeof(h));
+    xb_win_t *w = xb_rma_table_get(h.win_id);
+    if (w == NULL || h.src_rank < 0 || h.src_rank >= w->size)
+        return;     /* a window freed with traffic in flight: erroneous */
+    if (!w->ready && h.kind != XB_RMA_BARRIER)   /* the barrier needs no peers */
+        keep_early(w, &h, payload, len);
+    else
+        dispatch(w, &h, payload, len);
 }

@@ -115,6 +115,8 @@ int xb_rma_win_new(xb_comm_t *comm, void *base, MPI_Aint size, MPI_Aint disp_uni
         goto fail_destroy;
     if ((rc = exchange(w)) != XB_OK)
         goto fail_destroy;
+    if (flavor != MPI_WIN_FLAVOR_SHARED)    /* shared: once its memory is mapped */
+        xb_rma_set_ready(w);
     *w_p = w;
     return XB_OK;
 fail_destroy:
@@ -193,6 +195,7 @@ int xb_impl_win_create_dynamic(xb_info_t *info, xb_comm_t *comm, MPI_Win *win)
 void xb_rma_win_destroy(xb_win_t *w)
 {
     xb_rma_table_remove(w);
+    xb_rma_drop_early(w);
     if (w->own_base)
         free(w->base);
     xb_rma_shared_unmap(w);

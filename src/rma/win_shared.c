@@ -106,6 +106,10 @@ static int map_shared(xb_win_t *w, int *own_fd)
         else
             w->shm_map = p;
     }
+    if (rc == XB_OK) {          /* before the barrier: peers may send then */
+        w->base = (char *)w->shm_map + w->shm_off[w->rank];
+        xb_rma_set_ready(w);
+    }
     if (w->rank != 0 && fd >= 0)
         close(fd);
     return rc;
@@ -142,7 +146,6 @@ int xb_impl_win_allocate_shared(MPI_Aint size, MPI_Aint disp_unit, xb_info_t *in
         xb_rma_win_destroy(w);
         return rc;
     }
-    w->base = (char *)w->shm_map + w->shm_off[w->rank];
     *(void **)baseptr = w->base;
     *win = w->handle;
     return XB_OK;

@@ -156,9 +156,31 @@ static void passive_progress(void)
     MPI_Win_free(&win);
 }
 
+/* Right after creation (no fence, no barrier), every rank locks every
+ * rank in turn: a lock request may reach a rank still inside
+ * MPI_Win_create. */
+static void lock_each(void)
+{
+    for (int rep = 0; rep < 5; rep++) {
+        int mem[2] = { 0, 0 };
+        MPI_Win win;
+        MPI_Win_create(mem, sizeof(mem), sizeof(int), MPI_INFO_NULL, MPI_COMM_WORLD, &win);
+        for (int t = 0; t < ct_size; t++) {
+            int one = 1;
+            CHECK_RC(MPI_Win_lock(MPI_LOCK_EXCLUSIVE, t, 0, win));
+            MPI_Accumulate(&one, 1, MPI_INT, t, 0, 1, MPI_INT, MPI_SUM, win);
+            CHECK_RC(MPI_Win_unlock(t, win));
+        }
+        MPI_Win_free(&win);
+        CHECK(mem[0] == ct_size, "lock_each: %d accumulates arrived, want %d", mem[0],
+              ct_size);
+    }
+}
+
 int main(int argc, char **argv)
 {
     ct_init(&argc, &argv);
+    lock_each();
     exclusive_rmw();
     counter();
     cas_mutex();
