@@ -167,6 +167,7 @@ void xb_comm_fini_predefined(void)
     xb_info_pool_fini();
     xb_attr_type_fini();
     xb_attr_fini();
+    xb_mem_fini();
 }
 
 /* First step of MPI_Finalize: the attributes of MPI_COMM_SELF, then of

@@ -162,6 +162,8 @@ void xb_comm_fini_predefined(void);
 /* First step of MPI_Finalize: delete callbacks of COMM_SELF's and
  * COMM_WORLD's attributes (issue 4). */
 void xb_comm_finalize_attrs(void);
+/* MPI_Finalize: drop the table of MPI_Alloc_mem blocks (mem.c). */
+void xb_mem_fini(void);
 
 /* Context-id pool (passive, per process): ids are pairs (ctx, ctx + 1) with
  * ctx even; slot s is ctx 2*s. Slots 0 and 1 are COMM_WORLD and COMM_SELF.

@@ -79,6 +79,7 @@ static const char *const class_text[XB_ERRCODE_PREDEF_LAST + 1] = {
     [MPI_ERR_VALUE_TOO_LARGE] = "MPI_ERR_VALUE_TOO_LARGE: value too large for the output argument",
     [MPI_ERR_SESSION]      = "MPI_ERR_SESSION: invalid session",
     [MPI_ERR_ERRHANDLER]   = "MPI_ERR_ERRHANDLER: invalid error handler",
+    [MPI_ERR_ABI]          = "MPI_ERR_ABI: the ABI information cannot be changed (set already)",
 };
 
 typedef struct ring_slot {

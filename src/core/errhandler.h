@@ -38,7 +38,7 @@ enum {
     XB_ERRCODE_USER_BASE = 0x4000,   /* first user-defined class/code        */
     XB_ERRCODE_USER_END  = 0x8000,   /* one past the last one                */
     XB_ERRCODE_CLASS_BITS = 15,      /* detailed code: class in these bits   */
-    XB_ERRCODE_PREDEF_LAST = MPI_ERR_ERRHANDLER,  /* last predefined class    */
+    XB_ERRCODE_PREDEF_LAST = MPI_ERR_ABI,         /* last predefined class    */
 };
 
 /* The MPI class of an internal return code (XB_ERR_X -> MPI_ERR_X; anything
