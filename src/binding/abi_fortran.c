@@ -9,7 +9,8 @@
  * Statuses. MPI_Fint is int (include/mpi.h) and a Fortran status is
  * MPI_F_STATUS_SIZE (8) of them, so the conversion copies the eight ints of
  * MPI_Status in order. MPI_STATUS_IGNORE (NULL) is refused (MPI_ERR_ARG).
- * The mpi_f08 status (MPI_F08_status) is not part of the ABI's C header, so MPI_Status_c2f08 and friends are not provided.
+ * The mpi_f08 status (MPI_F08_status) is not part of the ABI's C header,
+ * so MPI_Status_c2f08 and friends are not provided.
  *
  * Registration. Crossbar knows nothing about a Fortran compiler, so until
  * an application (or a Fortran binding built on the ABI) tells it,
