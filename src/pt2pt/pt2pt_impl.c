@@ -6,6 +6,7 @@
  */
 #include <stdlib.h>
 #include "pt2pt/proto.h"
+#include "core/grequest.h"
 #include "xb_impl.h"
 
 static int blocking_send(const void *buf, MPI_Count count, xb_datatype_t *dt, int dest,
@@ -271,6 +272,8 @@ int xb_impl_cancel(MPI_Request *request)
     xb_request_t *r = xb_request_from_handle(*request);
     if (r == NULL)
         return xb_err_set(XB_ERR_REQUEST, "invalid request handle %p", (void *)*request);
+    if (xb_greq_is(r))
+        return xb_greq_cancel(r);
     return xb_pt2pt_cancel(r);
 }
 
