@@ -276,22 +276,3 @@ int xb_impl_cancel(MPI_Request *request)
         return xb_greq_cancel(r);
     return xb_pt2pt_cancel(r);
 }
-
-int xb_impl_buffer_attach(void *buffer, MPI_Count size)
-{
-    if (size < 0)
-        return xb_err_set(XB_ERR_ARG, "negative buffer size %lld", (long long)size);
-    return xb_pt2pt_buffer_attach(buffer, (size_t)size);
-}
-
-int xb_impl_buffer_detach(void *buffer_addr, MPI_Count *size)
-{
-    void *b;
-    size_t s;
-    int rc = xb_pt2pt_buffer_detach(&b, &s);
-    if (rc != XB_OK)
-        return rc;
-    *(void **)buffer_addr = b;
-    *size = (MPI_Count)s;
-    return XB_OK;
-}
