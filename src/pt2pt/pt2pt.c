@@ -35,6 +35,7 @@ int xb_pt2pt_init(void)
 void xb_pt2pt_fini(void)
 {
     xb_pt2pt_bsend_fini();
+    xb_pt2pt_part_fini();
     xb_match_table_fini(&xb_pt2pt.table, drop_unexp);
     xb_pt2pt_unexp_cache_fini();
     for (int i = 0; i < xb_pt2pt.npeers; i++) {
