@@ -422,15 +422,20 @@ int xb_impl_pready_list(int length, const int array_of_partitions[], xb_request_
     return XB_OK;
 }
 
-/* Every send partition overlapping receive partition j has arrived. */
+/* Every send partition overlapping receive partition j has arrived. With
+ * no data at all (count 0), a partition has arrived when every send
+ * partition's message has. */
 static bool covered(const part_t *p, int j)
 {
-    if (p->psize == 0)
-        return true;
-    if (p->peer_parts <= 0 || p->peer_psize == 0)
-        return p->peer_parts == 0;
-    size_t lo = (size_t)j * p->psize, hi = lo + p->psize;
-    for (size_t i = lo / p->peer_psize; i < (size_t)p->peer_parts && i * p->peer_psize < hi; i++)
+    if (p->peer_parts <= 0)   /* nothing seen yet; or no partitions: the round */
+        return false;
+    size_t lo = (size_t)j * p->psize, hi = lo + p->psize, first = 0;
+    size_t end = (size_t)p->peer_parts;
+    if (p->total > 0 && p->peer_psize > 0) {
+        first = lo / p->peer_psize;
+        end = (hi + p->peer_psize - 1) / p->peer_psize;
+    }
+    for (size_t i = first; i < end && i < (size_t)p->peer_parts; i++)
         if (!p->flag[i])
             return false;
     return true;

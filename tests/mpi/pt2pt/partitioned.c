@@ -53,6 +53,44 @@ static void rounds(void)
     free(r);
 }
 
+/* As mpi4py's test_p2p_buf_part: nothing has arrived before the sender
+ * starts (zero-size partitions included); everything arrives after. */
+static void arrival_order(int n)
+{
+    enum { P = 3 };
+    int s[P * 5] = { 0 }, r[P * 5];
+    MPI_Request sq, rq;
+    CHECK_RC(MPI_Psend_init(s, P, n, MPI_INT, to, 11, MPI_COMM_WORLD, MPI_INFO_NULL, &sq));
+    CHECK_RC(MPI_Precv_init(r, P, n, MPI_INT, from, 11, MPI_COMM_WORLD, MPI_INFO_NULL, &rq));
+    for (int round = 0; round < 3; round++) {
+        for (int i = 0; i < P * n; i++)
+            s[i] = rank + round, r[i] = -1;
+        CHECK_RC(MPI_Start(&rq));
+        for (int i = 0; i < P; i++) {
+            int f = 1;
+            CHECK_RC(MPI_Parrived(rq, i, &f));
+            CHECK(f == 0);
+        }
+        MPI_Barrier(MPI_COMM_WORLD);
+        CHECK_RC(MPI_Start(&sq));
+        for (int i = 0; i < P; i++)
+            CHECK_RC(MPI_Pready(i, sq));
+        MPI_Barrier(MPI_COMM_WORLD);
+        for (int i = 0; i < P; i++) {
+            int f = 0;
+            while (!f)
+                CHECK_RC(MPI_Parrived(rq, i, &f));
+        }
+        CHECK_RC(MPI_Wait(&rq, MPI_STATUS_IGNORE));
+        CHECK_RC(MPI_Wait(&sq, MPI_STATUS_IGNORE));
+        for (int i = 0; i < P * n; i++)
+            CHECK(r[i] == from + round);
+        MPI_Barrier(MPI_COMM_WORLD);
+    }
+    MPI_Request_free(&sq);
+    MPI_Request_free(&rq);
+}
+
 static void mismatched_counts(void)
 {
     int s[240], r[240];
@@ -176,6 +214,8 @@ int main(int argc, char **argv)
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
     MPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_RETURN);
     rounds();
+    arrival_order(0);
+    arrival_order(5);
     mismatched_counts();
     derived_and_channels();
     proc_null_and_errors();
