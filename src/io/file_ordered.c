@@ -17,7 +17,10 @@ static int shared(xb_file_t *fh, void *buf, MPI_Count count, xb_datatype_t *dt,
 {
     int64_t at;
     xb_status_set_empty(st);
-    int rc = xb_io_shared_fetch_add(fh, xb_io_etypes(fh, count * xb_dt_size(dt)), &at);
+    int rc = xb_io_check_count(count);
+    if (rc != XB_OK)
+        return rc;
+    rc = xb_io_shared_fetch_add(fh, xb_io_etypes(fh, count * xb_dt_size(dt)), &at);
     if (rc == XB_OK)
         rc = xb_io_access(fh, at, buf, count, dt, write, st);
     return rc;
@@ -27,7 +30,8 @@ int xb_io_ordered(xb_file_t *fh, void *buf, MPI_Count count, xb_datatype_t *dt,
                   bool write, xb_status_t *st)
 {
     int p = fh->comm->size, me = fh->comm->rank;
-    int64_t mine = xb_io_etypes(fh, count * xb_dt_size(dt)), base = 0, before = 0;
+    int64_t mine = count > 0 ? xb_io_etypes(fh, count * xb_dt_size(dt)) : 0;
+    int64_t base = 0, before = 0;
     int64_t *all = malloc((size_t)p * sizeof(*all));
     xb_status_set_empty(st);
     if (all == NULL)

@@ -132,11 +132,20 @@ static int bounce_io(xb_file_t *fh, MPI_Offset d, void *buf, MPI_Count count,
     return rc;
 }
 
+int xb_io_check_count(MPI_Count count)
+{
+    if (count < 0)
+        return xb_err_set(XB_ERR_COUNT, "invalid count %lld (negative)", (long long)count);
+    return XB_OK;
+}
+
 int xb_io_access(xb_file_t *fh, MPI_Offset off, void *buf, MPI_Count count,
                  xb_datatype_t *dt, bool write, xb_status_t *st)
 {
     xb_status_set_empty(st);
-    int rc = access_check(fh, write);
+    int rc = xb_io_check_count(count);
+    if (rc == XB_OK)
+        rc = access_check(fh, write);
     if (rc != XB_OK)
         return rc;
     if (off < 0)

@@ -106,6 +106,9 @@ void xb_io_fini(void);
  * byte-range lock in atomic mode. */
 int xb_io_access(xb_file_t *fh, MPI_Offset off, void *buf, MPI_Count count,
                  xb_datatype_t *dt, bool write, xb_status_t *st);
+/* XB_ERR_COUNT for a negative count (the standard's count kind for file
+ * access is not one the generator checks). */
+int xb_io_check_count(MPI_Count count);
 /* The absolute byte offset of view offset `off` (MPI_File_get_byte_offset). */
 MPI_Offset xb_io_byte_offset(const xb_file_t *fh, MPI_Offset off);
 /* Number of whole etypes in `bytes` of data (advances the pointers). */
