@@ -158,7 +158,7 @@ int xb_io_access(xb_file_t *fh, MPI_Offset off, void *buf, MPI_Count count,
                                        xb_io_byte_offset(fh, off))) != XB_OK)
         return rc;
     if (fh->fcontig && xb_dt_is_contig(dt, count)) {
-        char *mem = (char *)buf + xb_dt_true_lb(dt);
+        char *mem = (char *)((intptr_t)buf + xb_dt_true_lb(dt));   /* MPI_BOTTOM too */
         rc = pio(fh, write, mem, n, xb_io_byte_offset(fh, off), &moved);
     } else {
         rc = bounce_io(fh, d, buf, count, dt, write, n, &moved);
