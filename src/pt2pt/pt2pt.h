@@ -48,6 +48,7 @@
 #include "core/request.h"
 #include "datatype/datatype.h"
 #include "progress/progress.h"
+#include "pt2pt/pt2pt_stats.h"
 
 int  xb_pt2pt_init(void);
 void xb_pt2pt_fini(void);

@@ -19,9 +19,10 @@
 #include "method/method_int.h"
 #include "runtime/tunable.h"
 
-XB_TUNABLE(SELF_EAGER_MAX, XB_TT_SIZE, "64k", XB_TL_TUNER,
+static int self_eager_changed(xb_tunable_t *t);
+XB_TUNABLE_LIVE(SELF_EAGER_MAX, XB_TT_SIZE, "64k", XB_TL_TUNER,
            "Largest message a process sends to itself eagerly (above: rendezvous "
-           "with a memcpy get)");
+           "with a memcpy get)", self_eager_changed);
 
 struct xb_ep { xb_method_t *m; };
 
@@ -165,6 +166,15 @@ static int self_progress(xb_method_t *m)
     if (XB_LIKELY(self.head == NULL) || self.depth > 0)
         return 0;
     return self_drain();
+}
+
+/* XB_SELF_EAGER_MAX written through MPI_T: the next send uses it. */
+static int self_eager_changed(xb_tunable_t *t)
+{
+    xb_method_t *m = xb_method_get(XB_METHOD_SELF);
+    if (m != NULL && m->enabled)
+        m->caps.eager_max = t->v.size;
+    return XB_OK;
 }
 
 static int self_init(xb_method_t *m, const xb_rt_info_t *rt, const char **why)
