@@ -30,8 +30,8 @@
  * inside both.
  *
  * Errors. MPI_T functions return their code (MPI_SUCCESS or an MPI_T_ERR_*
- * class, or MPI_ERR_OTHER-free: only MPI_T classes) and never invoke an
- * MPI error handler. The detail (function, argument, value, why) is
+ * class; MPI_Error_string knows them) and never invoke an MPI error
+ * handler. The detail (function, argument, value, why) is
  * recorded in the per-thread slot (xb_err_detail) by xb_mpit_err.
  *
  * Ownership. Handles (cvar handles, pvar sessions and handles) are

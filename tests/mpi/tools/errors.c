@@ -136,6 +136,20 @@ int main(int argc, char **argv)
     bad_cvar_handles();
     bad_sessions();
     no_events();
+    /* the MPI_T classes are error classes: MPI_Error_string and _class */
+    for (int c = MPI_T_ERR_CANNOT_INIT; c <= MPI_T_ERR_PVAR_NO_ATOMIC; c++) {
+        char text[MPI_MAX_ERROR_STRING];
+        int len = 0, cls = -1;
+        CHECK_RC(MPI_Error_string(c, text, &len));
+        CHECK(strncmp(text, "MPI_T_ERR_", 10) == 0 && len == (int)strlen(text),
+              "MPI_Error_string(%d): '%s'", c, text);
+        CHECK_RC(MPI_Error_class(c, &cls));
+        CHECK(cls == c, "MPI_Error_class(%d) = %d", c, cls);
+    }
+    char text[MPI_MAX_ERROR_STRING];
+    int len = 0;
+    MPI_Error_string(MPI_T_ERR_INVALID_INDEX, text, &len);
+    CHECK(strstr(text, "INVALID_INDEX") != NULL, "'%s'", text);
     /* still usable */
     int n = 0;
     CHECK_RC(MPI_T_cvar_get_num(&n));
