@@ -113,7 +113,8 @@ typedef struct xb_mpit_pvar {
     int             verbosity;
     int             var_class;    /* MPI_T_PVAR_CLASS_* */
     bool            readonly, continuous, atomic;
-    const uint64_t *src;          /* the counter read */
+    const uint64_t *src;          /* the counter read, or NULL: */
+    int             comm_queue;   /* bound to MPI_COMM: 0 posted, 1 unexpected */
     const char     *category;     /* name of its category */
 } xb_mpit_pvar_t;
 

@@ -14,13 +14,19 @@
  *     atomic (read and reset happen under the same lock);
  *   - LEVELs (queue lengths now) and HIGHWATERMARKs (the longest the queues
  *     have been since the process started): read-only and continuous.
- * Order: the pt2pt ones, then two per method in registry order.
+ * Two LEVELs are bound to a communicator (MPI_T_BIND_MPI_COMM; the handle
+ * takes a pointer to an MPI_Comm): the receives posted and the messages
+ * waiting unexpected in its point-to-point context, counted by walking the
+ * queue when read (xb_pt2pt_queue_len), so they cost nothing elsewhere.
+ * Order: the pt2pt ones, the communicator ones, then two per method in
+ * registry order.
  */
 #include <stdio.h>
 #include <string.h>
 #include "mpit/mpit.h"
 #include "method/method.h"
 #include "pt2pt/pt2pt_stats.h"
+#include "pt2pt/pt2pt.h"
 
 enum { MAX_PVARS = 64 };
 
@@ -67,8 +73,9 @@ static const struct {
       MPI_T_VERBOSITY_TUNER_BASIC, HWM, S(posted_hwm) },
 };
 
-static void add(const char *name, const char *desc, int verbosity, int cls,
-                bool ro, bool cont, bool atomic, const uint64_t *src, const char *cat)
+static xb_mpit_pvar_t *add(const char *name, const char *desc, int verbosity, int cls,
+                           bool ro, bool cont, bool atomic, const uint64_t *src,
+                           const char *cat)
 {
     xb_mpit_pvar_t *p = &table[npvars++];
     snprintf(p->name, sizeof p->name, "%s", name);
@@ -79,7 +86,9 @@ static void add(const char *name, const char *desc, int verbosity, int cls,
     p->continuous = cont;
     p->atomic = atomic;
     p->src = src;
+    p->comm_queue = -1;
     p->category = cat;
+    return p;
 }
 
 int xb_mpit_pvar_build(void)
@@ -92,6 +101,12 @@ int xb_mpit_pvar_build(void)
         add(pt2pt_vars[i].name, pt2pt_vars[i].desc, pt2pt_vars[i].verbosity,
             pt2pt_vars[i].var_class, pt2pt_vars[i].readonly, pt2pt_vars[i].continuous,
             pt2pt_vars[i].atomic, pt2pt_vars[i].src, "pt2pt");
+    add("pt2pt_comm_posted_length", "Receives posted and not matched yet, now, "
+        "on the communicator the handle is bound to",
+        MPI_T_VERBOSITY_TUNER_DETAIL, LEVEL, NULL, "pt2pt")->comm_queue = 0;
+    add("pt2pt_comm_unexpected_length", "Messages waiting unexpected now on the "
+        "communicator the handle is bound to (point-to-point, not collectives)",
+        MPI_T_VERBOSITY_TUNER_DETAIL, LEVEL, NULL, "pt2pt")->comm_queue = 1;
     for (int m = 0; m < xb_method_count() && m < 8; m++) {
         const char *mn = xb_method_get(m)->ops->name;
         snprintf(cats[m], sizeof cats[m], "method_%s", mn);
@@ -153,7 +168,7 @@ static int pvar_get_info(int idx, char *name, int *name_len, int *verbosity,
         *datatype = MPI_UNSIGNED_LONG_LONG;
     if (enumtype != NULL)
         *enumtype = MPI_T_ENUM_NULL;
-    put_int(bind, MPI_T_BIND_NO_OBJECT);
+    put_int(bind, p->comm_queue >= 0 ? MPI_T_BIND_MPI_COMM : MPI_T_BIND_NO_OBJECT);
     put_int(readonly, p->readonly);
     put_int(continuous, p->continuous);
     put_int(atomic, p->atomic);

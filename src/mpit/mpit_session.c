@@ -17,12 +17,16 @@
  */
 #include <stdlib.h>
 #include "mpit/mpit.h"
+#include "core/core.h"
+#include "pt2pt/pt2pt.h"
+#include "runtime/runtime.h"
 
 enum { SESSION_MAGIC = 0x50534553, HANDLE_MAGIC = 0x50484e44 };
 
 struct MPI_T_pvar_handle_t {
     uint32_t magic;
     int      idx;
+    uint32_t ctx;        /* bound communicator's context (comm_queue pvars) */
     bool     started;
     uint64_t accum, base;
     struct MPI_T_pvar_handle_t  *next;
@@ -67,6 +71,8 @@ static struct MPI_T_pvar_handle_t **find_handle(const char *fn, MPI_T_pvar_sessi
 static uint64_t value_of(const struct MPI_T_pvar_handle_t *h)
 {
     const xb_mpit_pvar_t *p = xb_mpit_pvar_at(h->idx);
+    if (p->comm_queue >= 0)
+        return xb_pt2pt_queue_len(h->ctx, p->comm_queue == 1);
     if (p->var_class != MPI_T_PVAR_CLASS_COUNTER)
         return *p->src;
     return h->accum + (h->started ? *p->src - h->base : 0);
@@ -74,8 +80,27 @@ static uint64_t value_of(const struct MPI_T_pvar_handle_t *h)
 
 static void set_value(struct MPI_T_pvar_handle_t *h, uint64_t v)
 {
+    const xb_mpit_pvar_t *p = xb_mpit_pvar_at(h->idx);
     h->accum = v;
-    h->base = *xb_mpit_pvar_at(h->idx)->src;
+    h->base = p->src != NULL ? *p->src : 0;
+}
+
+/* The context of the communicator *obj_handle (an MPI_Comm *). */
+static int bind_comm(const char *fn, void *obj_handle, uint32_t *ctx)
+{
+    if (xb_init_state() != XB_STATE_INIT)
+        return xb_mpit_err(MPI_T_ERR_INVALID_HANDLE, fn, "invalid argument "
+                           "obj_handle: this variable is bound to a communicator, "
+                           "and communicators exist only while MPI is initialized");
+    xb_comm_t *c = obj_handle != NULL ? xb_comm_from_handle(*(MPI_Comm *)obj_handle) : NULL;
+    if (c == NULL)
+        return xb_mpit_err(MPI_T_ERR_INVALID_HANDLE, fn, "invalid argument "
+                           "obj_handle: this variable is bound to a communicator; "
+                           "pass the address of a valid MPI_Comm (%s)",
+                           obj_handle == NULL ? "NULL was passed" : "that one is "
+                           "not a communicator in use");
+    *ctx = c->ctx;
+    return MPI_SUCCESS;
 }
 
 static void free_handles(struct MPI_T_pvar_session_t *s)
@@ -140,7 +165,7 @@ static int handle_alloc(MPI_T_pvar_session s, int idx, void *obj_handle,
                         MPI_T_pvar_handle *handle, int *count)
 {
     static const char fn[] = "MPI_T_pvar_handle_alloc";
-    (void)obj_handle;     /* every pvar is bound to no object: ignored */
+    uint32_t ctx = 0;     /* obj_handle is ignored for unbound variables */
     int rc = find_session(fn, s);
     if (rc == MPI_SUCCESS)
         rc = xb_mpit_check_index(fn, "pvar_index", idx, xb_mpit_pvar_count());
@@ -148,6 +173,8 @@ static int handle_alloc(MPI_T_pvar_session s, int idx, void *obj_handle,
         rc = xb_mpit_check_ptr(fn, "handle", handle);
     if (rc == MPI_SUCCESS)
         rc = xb_mpit_check_ptr(fn, "count", count);
+    if (rc == MPI_SUCCESS && xb_mpit_pvar_at(idx)->comm_queue >= 0)
+        rc = bind_comm(fn, obj_handle, &ctx);
     if (rc != MPI_SUCCESS)
         return rc;
     struct MPI_T_pvar_handle_t *h = calloc(1, sizeof(*h));
@@ -155,6 +182,7 @@ static int handle_alloc(MPI_T_pvar_session s, int idx, void *obj_handle,
         return xb_mpit_err(MPI_T_ERR_MEMORY, fn, "out of memory for a handle");
     h->magic = HANDLE_MAGIC;
     h->idx = idx;
+    h->ctx = ctx;
     h->started = xb_mpit_pvar_at(idx)->continuous;
     set_value(h, 0);
     h->next = s->handles;

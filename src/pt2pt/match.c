@@ -44,6 +44,18 @@ xb_match_ctx_t *xb_match_ctx(xb_match_table_t *t, uint32_t ctx)
     return c;
 }
 
+size_t xb_match_queue_len(const xb_match_table_t *t, uint32_t ctx, bool unexp)
+{
+    const xb_match_ctx_t *c = t->bucket[bucket_of(ctx)];
+    while (c != NULL && c->ctx != ctx)
+        c = c->next;
+    size_t n = 0;
+    for (const xb_mq_item_t *it = c == NULL ? NULL : unexp ? c->unexp.head : c->posted.head;
+         it != NULL; it = it->next)
+        n++;
+    return n;
+}
+
 void xb_match_table_fini(xb_match_table_t *t, void (*drop_unexp)(xb_mq_item_t *))
 {
     for (unsigned b = 0; b < XB_MATCH_BUCKETS; b++) {

@@ -91,7 +91,8 @@ static void check_pvars(int *in_cat)
         CHECK(cls >= MPI_T_PVAR_CLASS_STATE && cls <= MPI_T_PVAR_CLASS_GENERIC,
               "pvar %s: class %d", name, cls);
         CHECK(dt == MPI_UNSIGNED_LONG_LONG, "pvar %s: datatype", name);
-        CHECK(en == MPI_T_ENUM_NULL && bind == MPI_T_BIND_NO_OBJECT, "pvar %s: enum/bind", name);
+        CHECK(en == MPI_T_ENUM_NULL && (bind == MPI_T_BIND_NO_OBJECT ||
+              bind == MPI_T_BIND_MPI_COMM), "pvar %s: enum/bind", name);
         CHECK((ro == 0 || ro == 1) && (cont == 0 || cont == 1) && (at == 0 || at == 1),
               "pvar %s: flags %d %d %d", name, ro, cont, at);
         CHECK(cls != MPI_T_PVAR_CLASS_COUNTER || (!ro && !cont && at),

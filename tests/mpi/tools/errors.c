@@ -95,6 +95,12 @@ static void bad_sessions(void)
     CHECK_T(MPI_T_pvar_handle_alloc(a, -1, NULL, &ha, &count), MPI_T_ERR_INVALID_INDEX);
     CHECK_T(MPI_T_pvar_handle_alloc(MPI_T_PVAR_SESSION_NULL, ci, NULL, &ha, &count),
             MPI_T_ERR_INVALID_SESSION);
+    /* a communicator-bound variable needs a communicator */
+    MPI_T_pvar_handle hc;
+    MPI_Comm nullcomm = MPI_COMM_NULL;
+    int cqi = pvar_index("pt2pt_comm_posted_length", MPI_T_PVAR_CLASS_LEVEL);
+    CHECK_T(MPI_T_pvar_handle_alloc(a, cqi, NULL, &hc, &count), MPI_T_ERR_INVALID_HANDLE);
+    CHECK_T(MPI_T_pvar_handle_alloc(a, cqi, &nullcomm, &hc, &count), MPI_T_ERR_INVALID_HANDLE);
     /* class rules */
     CHECK_T(MPI_T_pvar_write(a, hl, &v), MPI_T_ERR_PVAR_NO_WRITE);
     CHECK_T(MPI_T_pvar_start(a, hl), MPI_T_ERR_PVAR_NO_STARTSTOP);

@@ -52,7 +52,7 @@ static unsigned long long method_sum(const char *what)
 }
 
 static MPI_Request rq[N + 1];
-static unsigned long long level0, arrived0, posted0;
+static unsigned long long level0, arrived0, posted0, comm0;
 
 static void sender(int peer)
 {
@@ -81,6 +81,20 @@ static void sender(int peer)
     MPI_Recv(&go, 1, MPI_INT, peer, 2, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
 }
 
+/* A handle bound to MPI_COMM_SELF sees none of MPI_COMM_WORLD's messages. */
+static void check_other_comm(void)
+{
+    MPI_T_pvar_handle hs;
+    MPI_Comm self = MPI_COMM_SELF;
+    unsigned long long v = 99;
+    int count;
+    CHECK_RC(MPI_T_pvar_handle_alloc(s, pvar_index("pt2pt_comm_unexpected_length",
+             MPI_T_PVAR_CLASS_LEVEL), &self, &hs, &count));
+    CHECK_RC(MPI_T_pvar_read(s, hs, &v));
+    CHECK(v == 0, "MPI_COMM_SELF's unexpected queue: %llu", v);
+    CHECK_RC(MPI_T_pvar_handle_free(s, &hs));
+}
+
 /* Before anything is sent to this rank: the levels to compare with. */
 static void receiver_prepare(void)
 {
@@ -88,6 +102,7 @@ static void receiver_prepare(void)
     level0 = LVL("pt2pt_unexpected_queue_length");
     arrived0 = CNT("pt2pt_unexpected_arrived");
     posted0 = LVL("pt2pt_posted_queue_length");
+    comm0 = LVL("pt2pt_comm_unexpected_length");
 }
 
 static void receiver(void)
@@ -97,6 +112,9 @@ static void receiver(void)
     MPI_Probe(0, 99, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
     unsigned long long level1 = LVL("pt2pt_unexpected_queue_length");
     CHECK(level1 == level0 + N + 1, "unexpected queue: %llu then %llu", level0, level1);
+    CHECK(LVL("pt2pt_comm_unexpected_length") == comm0 + N + 1, "on MPI_COMM_WORLD: "
+          "%llu then %llu", comm0, LVL("pt2pt_comm_unexpected_length"));
+    check_other_comm();
     CHECK(HWM("pt2pt_unexpected_queue_max") >= level1, "high-water mark %llu < %llu",
           HWM("pt2pt_unexpected_queue_max"), level1);
     CHECK(CNT("pt2pt_unexpected_arrived") - arrived0 == N + 1, "arrived %llu",
@@ -179,7 +197,8 @@ int main(int argc, char **argv)
     CHECK(npv > 0 && npv <= NPV, "%d pvars", npv);
     CHECK_RC(MPI_T_pvar_session_create(&s));
     for (int i = 0; i < npv && i < NPV; i++) {
-        CHECK_RC(MPI_T_pvar_handle_alloc(s, i, NULL, &h[i], &count));
+        MPI_Comm world = MPI_COMM_WORLD;      /* ignored by unbound pvars */
+        CHECK_RC(MPI_T_pvar_handle_alloc(s, i, &world, &h[i], &count));
         CHECK(count == 1, "pvar %d: count %d", i, count);
     }
     CHECK_RC(MPI_T_pvar_start(s, MPI_T_PVAR_ALL_HANDLES));
