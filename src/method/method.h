@@ -210,11 +210,15 @@ int  xb_method_send(xb_gpid_t peer, uint8_t am_id, const void *hdr, size_t hdr_l
 /* Counters that MPI_T shows as performance variables (src/mpit): active
  * messages handed to each method (by registry index, xb_method_get) and
  * their payload bytes, counted in xb_method_send when the method took the
- * message (a back-pressured one is counted when it is sent again). Plain
- * increments under the progress lock; never reset; outlive MPI_Finalize. */
+ * message (a back-pressured one is counted when it is sent again), and the
+ * active messages that arrived through it (xb_am_dispatch_from, method_int.h).
+ * Plain increments under the progress lock; never reset; outlive
+ * MPI_Finalize. */
 typedef struct xb_method_stats {
     uint64_t am_sent;
     uint64_t am_bytes;
+    uint64_t am_recv;        /* arrived and handed to their handler */
+    uint64_t am_recv_bytes;
 } xb_method_stats_t;
 extern xb_method_stats_t xb_method_stats[];
 /* The method serving a peer (for caps and get). */

@@ -18,8 +18,8 @@
  * takes a pointer to an MPI_Comm): the receives posted and the messages
  * waiting unexpected in its point-to-point context, counted by walking the
  * queue when read (xb_pt2pt_queue_len), so they cost nothing elsewhere.
- * Order: the pt2pt ones, the communicator ones, then two per method in
- * registry order.
+ * Order: the pt2pt ones, the communicator ones, then four per method
+ * (sent and received, messages and bytes) in registry order.
  */
 #include <stdio.h>
 #include <string.h>
@@ -117,6 +117,13 @@ int xb_mpit_pvar_build(void)
         snprintf(name, sizeof name, "method_%s_bytes_sent", mn);
         add(name, "Payload bytes of the active messages handed to this method",
             MPI_T_VERBOSITY_TUNER_DETAIL, COUNTER, &xb_method_stats[m].am_bytes, cats[m]);
+        snprintf(name, sizeof name, "method_%s_am_received", mn);
+        add(name, "Active messages that arrived through this method",
+            MPI_T_VERBOSITY_TUNER_DETAIL, COUNTER, &xb_method_stats[m].am_recv, cats[m]);
+        snprintf(name, sizeof name, "method_%s_bytes_received", mn);
+        add(name, "Payload bytes of the active messages that arrived through this "
+            "method", MPI_T_VERBOSITY_TUNER_DETAIL, COUNTER,
+            &xb_method_stats[m].am_recv_bytes, cats[m]);
     }
     return MPI_SUCCESS;
 }

@@ -100,7 +100,8 @@ static int self_drain(void)
         self.head = q->next;
         if (self.head == NULL)
             self.tailp = &self.head;
-        xb_am_dispatch(q->am_id, self.me, q->hdr, q->hdr_len, q->data, q->len);
+        xb_am_dispatch_from(XB_METHOD_SELF, q->am_id, self.me, q->hdr, q->hdr_len,
+                            q->data, q->len);
         free(q);
         n++;
     }
@@ -139,7 +140,7 @@ static int self_send_am(xb_ep_t *ep, uint8_t am_id, const void *hdr, size_t hdr_
         data = self.scratch;
     }
     self.depth++;
-    xb_am_dispatch(am_id, self.me, hdr, hdr_len, data, len);
+    xb_am_dispatch_from(XB_METHOD_SELF, am_id, self.me, hdr, hdr_len, data, len);
     self.depth--;
     if (self.head != NULL)
         self_drain();

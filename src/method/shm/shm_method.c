@@ -323,8 +323,8 @@ static inline int poll_ring(xb_shm_t *st, xb_shm_in_t *in, bool *more)
         const uint8_t *p = xb_shm_ring_rec(&in->rx);
         size_t hl = XB_SHM_W_HLEN(w);
         if (XB_LIKELY(XB_SHM_W_KIND(w) == XB_SHM_REC_MSG))
-            xb_am_dispatch(XB_SHM_W_AM(w), in->src, p + XB_SHM_REC_HDR, hl,
-                           p + XB_SHM_REC_HDR + xb_shm_a8(hl), XB_SHM_W_LEN(w));
+            xb_am_dispatch_from(XB_METHOD_SHM, XB_SHM_W_AM(w), in->src, p + XB_SHM_REC_HDR,
+                                hl, p + XB_SHM_REC_HDR + xb_shm_a8(hl), XB_SHM_W_LEN(w));
         else
             xb_shm_help_handle(st, in, p + XB_SHM_REC_HDR, hl);
         xb_shm_ring_release(&in->rx, w);

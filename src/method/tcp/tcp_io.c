@@ -391,8 +391,8 @@ static int parse(xb_tcp_t *st, tcp_peer_t *p)
             break;
         const uint8_t *h = p->rbuf + off + sizeof(f);
         if (!st->finalizing)
-            xb_am_dispatch(f.am_id, xb_gpid_make(0, (uint32_t)p->rank), h, f.hdr_len,
-                           h + hl, f.len);
+            xb_am_dispatch_from(XB_METHOD_TCP, f.am_id, xb_gpid_make(0, (uint32_t)p->rank),
+                                h, f.hdr_len, h + hl, f.len);
         off += total;
         n++;
     }

@@ -52,7 +52,7 @@ static unsigned long long method_sum(const char *what)
 }
 
 static MPI_Request rq[N + 1];
-static unsigned long long level0, arrived0, posted0, comm0;
+static unsigned long long level0, arrived0, posted0, comm0, am_recv0, am_rbytes0;
 
 static void sender(int peer)
 {
@@ -103,6 +103,8 @@ static void receiver_prepare(void)
     arrived0 = CNT("pt2pt_unexpected_arrived");
     posted0 = LVL("pt2pt_posted_queue_length");
     comm0 = LVL("pt2pt_comm_unexpected_length");
+    am_recv0 = method_sum("_am_received");
+    am_rbytes0 = method_sum("_bytes_received");
 }
 
 static void receiver(void)
@@ -115,6 +117,10 @@ static void receiver(void)
     CHECK(LVL("pt2pt_comm_unexpected_length") == comm0 + N + 1, "on MPI_COMM_WORLD: "
           "%llu then %llu", comm0, LVL("pt2pt_comm_unexpected_length"));
     check_other_comm();
+    CHECK(method_sum("_am_received") - am_recv0 == N + 1, "active messages received %llu",
+          method_sum("_am_received") - am_recv0);
+    CHECK(method_sum("_bytes_received") - am_rbytes0 == N * LEN, "method bytes received "
+          "%llu", method_sum("_bytes_received") - am_rbytes0);
     CHECK(HWM("pt2pt_unexpected_queue_max") >= level1, "high-water mark %llu < %llu",
           HWM("pt2pt_unexpected_queue_max"), level1);
     CHECK(CNT("pt2pt_unexpected_arrived") - arrived0 == N + 1, "arrived %llu",
