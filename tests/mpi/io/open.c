@@ -5,7 +5,7 @@
  * checks and their error classes (under the default MPI_ERRORS_RETURN, the
  * library stays usable), CREATE/EXCL, DELETE_ON_CLOSE, different amodes or
  * names on the ranks (MPI_ERR_NOT_SAME), get_amode, get_group, size calls
- * against stat(), hints, atomicity, file errhandlers, toint/fromint.
+ * against stat(), hints, atomicity, file errhandlers, toint/fromint, c2f/f2c.
  */
 #include "iotest.h"
 
@@ -122,6 +122,8 @@ static void whole_file_calls(void)
     /* handle serialization */
     int i = MPI_File_toint(fh);
     CHECK(MPI_File_fromint(i) == fh, "toint/fromint");
+    CHECK(MPI_File_c2f(fh) == (MPI_Fint)i && MPI_File_f2c((MPI_Fint)i) == fh, "c2f/f2c");
+    CHECK(MPI_File_f2c(MPI_File_c2f(MPI_FILE_NULL)) == MPI_FILE_NULL, "MPI_FILE_NULL c2f/f2c");
     CHECK(MPI_File_toint(MPI_FILE_NULL) == 0x118 && MPI_File_fromint(0x118) == MPI_FILE_NULL,
           "MPI_FILE_NULL toint");
     CHECK(io_exists("w"), "file missing while open");
