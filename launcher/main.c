@@ -93,6 +93,11 @@ int lx_job_setup(lx_job_t *job)
         lx_msg("out of memory for %d ranks", job->n);
         return -1;
     }
+    for (int i = 0; i < job->opt.npreput; i++)      /* --xb-preput (spawn.c) */
+        if (lx_kvs_put(job->kvs, job->opt.preput[i].name, job->opt.preput[i].value)) {
+            lx_msg("out of memory for the KVS");
+            return -1;
+        }
     for (int i = 0, app = 0, first = 0; i < job->n; i++) {
         lx_rank_t *r = &job->ranks[i];
         while (i >= first + job->opt.apps[app].nprocs)
@@ -158,5 +163,12 @@ int main(int argc, char **argv)
         lx_end_job(&job);
     lx_loop_run(&job);
     lx_kvs_free(job.kvs);
+    lx_spawn_free(&job);
+    lx_names_free(&job);
+    for (int i = 0; i < job.opt.npreput; i++) {
+        free(job.opt.preput[i].name);
+        free(job.opt.preput[i].value);
+    }
+    free(job.opt.preput);
     return job.exit_code;
 }
