@@ -221,6 +221,7 @@ typedef struct lx_job {
 extern lx_chan_t *lx_msg_chan;   /* proxy mode: messages go to mpiexec */
 extern char lx_last_msg[1024];   /* the text of the last message (proxy mode) */
 extern bool lx_msg_quiet;        /* only keep the text in lx_last_msg */
+extern const char *lx_msg_label; /* after "mpiexec: " (a spawned job says so) */
 double lx_now(void);
 void   lx_msg(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 int    lx_write_all(int fd, const char *buf, size_t len);

@@ -24,7 +24,32 @@ two_jobs)
     [ "$C" = 0 ] || fail "client job exit status $C"
     grep -q '^No Errors$' "$T/s.out" || fail "server job: no 'No Errors'"
     grep -q '^No Errors$' "$T/c.out" || fail "client job: no 'No Errors'" ;;
+child_crash)
+    # a spawned child exits with status 3: reported, and the job ends with 3
+    timeout -k 2 40 "$MPIEXEC" -n 2 "$DPM_JOBS" spawnwait "$T" crash >"$T/s.out" 2>"$T/s.err" </dev/null
+    RC=$?
+    [ "$RC" = 3 ] || fail "exit status $RC, expected 3"
+    grep -Eq "^mpiexec: in a job spawned by MPI_Comm_spawn: rank 1 \(pid [0-9]+\) on .* exited with status 3" "$T/s.err" ||
+        fail "no report of the child's death"
+    grep -Eq "^mpiexec: the job rank 0 spawned .* ended with status 3; ending the job" "$T/s.err" ||
+        fail "the parent mpiexec did not say it ends the job" ;;
+sigint)
+    # Ctrl-C to the first mpiexec ends the parents and the spawned children
+    timeout -k 2 40 "$MPIEXEC" -n 2 "$DPM_JOBS" spawnwait "$T" hang >"$T/s.out" 2>"$T/s.err" </dev/null &
+    MP=$!
+    i=0; while [ ! -s "$T/child1.pid" ] && [ $i -lt 300 ]; do sleep 0.1; i=$((i+1)); done
+    [ -s "$T/child1.pid" ] || fail "the children did not start"
+    sleep 0.3
+    kill -INT "$MP"; wait "$MP"; RC=$?
+    [ "$RC" = 130 ] || fail "exit status $RC, expected 130"
+    sleep 0.5
+    for f in "$T"/child*.pid; do
+        p=$(cat "$f")
+        if [ -r "/proc/$p/stat" ] && ! grep -q '^[0-9]* ([^)]*) Z' "/proc/$p/stat"; then
+            fail "child pid $p still runs"
+        fi
+    done ;;
 *)
-    echo "usage: dpm.sh two_jobs"; exit 1 ;;
+    echo "usage: dpm.sh two_jobs|child_crash|sigint"; exit 1 ;;
 esac
 echo "PASS $1"

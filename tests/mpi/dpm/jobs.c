@@ -10,6 +10,13 @@
  * rank 0s meet with MPI_Comm_join over a TCP socket (the server listens on
  * 127.0.0.1 and writes the port number to DIR/join) and exchange a message.
  * Each job prints "No Errors" from its rank 0.
+ *
+ * `jobs spawnwait DIR MODE`: spawn 2 children of this program
+ * (`jobs child DIR MODE`) and wait for a message from them that never comes;
+ * MODE crash: child rank 1 exits with status 3 after MPI_Init (mpiexec must
+ * report it and end the whole job with status 3); MODE hang: the children
+ * wait too, and write DIR/child<rank>.pid (the test then interrupts
+ * mpiexec and checks that every process ended).
  */
 #include <arpa/inet.h>
 #include <netinet/in.h>
@@ -136,9 +143,44 @@ static void join(const char *dir, int server)
     CHECK_RC(MPI_Comm_disconnect(&ic));
 }
 
+static int spawnwait(char **argv)
+{
+    MPI_Comm ic;
+    char *cargv[] = { "child", argv[2], argv[3], NULL };
+    MPI_Comm_spawn(argv[0], cargv, 2, MPI_INFO_NULL, 0, MPI_COMM_WORLD, &ic,
+                   MPI_ERRCODES_IGNORE);
+    int v;
+    MPI_Recv(&v, 1, MPI_INT, 0, 0, ic, MPI_STATUS_IGNORE);   /* never sent */
+    MPI_Finalize();
+    return 0;
+}
+
+static int child(char **argv)
+{
+    MPI_Comm parent;
+    MPI_Comm_get_parent(&parent);
+    if (strcmp(argv[3], "crash") == 0 && ct_rank == 1)
+        exit(3);
+    char path[512];
+    snprintf(path, sizeof(path), "%s/child%d.pid", argv[2], ct_rank);
+    FILE *f = fopen(path, "w");
+    if (f != NULL) {
+        fprintf(f, "%d\n", (int)getpid());
+        fclose(f);
+    }
+    int v;
+    MPI_Recv(&v, 1, MPI_INT, 0, 0, parent, MPI_STATUS_IGNORE);   /* never sent */
+    MPI_Finalize();
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     ct_init(&argc, &argv);
+    if (argc == 4 && strcmp(argv[1], "spawnwait") == 0)
+        return spawnwait(argv);
+    if (argc == 4 && strcmp(argv[1], "child") == 0)
+        return child(argv);
     if (argc != 3 || (strcmp(argv[1], "server") != 0 && strcmp(argv[1], "client") != 0)) {
         printf("usage: jobs server|client DIR\n");
         MPI_Abort(MPI_COMM_WORLD, 2);
