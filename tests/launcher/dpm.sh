@@ -49,7 +49,14 @@ sigint)
             fail "child pid $p still runs"
         fi
     done ;;
+singleton)
+    # no launcher: spawn fails cleanly with MPI_ERR_SPAWN
+    env -u PMI_FD -u PMI_RANK -u PMI_SIZE timeout -k 2 30 "$DPM_JOBS" singleton "$T" \
+        >"$T/s.out" 2>"$T/s.err" </dev/null
+    RC=$?
+    [ "$RC" = 0 ] || fail "exit status $RC"
+    grep -q '^No Errors$' "$T/s.out" || fail "no 'No Errors'" ;;
 *)
-    echo "usage: dpm.sh two_jobs|child_crash|sigint"; exit 1 ;;
+    echo "usage: dpm.sh two_jobs|child_crash|sigint|singleton"; exit 1 ;;
 esac
 echo "PASS $1"

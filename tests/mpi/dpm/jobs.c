@@ -17,6 +17,9 @@
  * report it and end the whole job with status 3); MODE hang: the children
  * wait too, and write DIR/child<rank>.pid (the test then interrupts
  * mpiexec and checks that every process ended).
+ *
+ * `jobs singleton DIR`, started without mpiexec: MPI_Comm_spawn fails with
+ * MPI_ERR_SPAWN and a message that says why; publish too (MPI_ERR_NAME).
  */
 #include <arpa/inet.h>
 #include <netinet/in.h>
@@ -174,9 +177,33 @@ static int child(char **argv)
     return 0;
 }
 
+static int singleton(void)
+{
+    MPI_Comm ic = MPI_COMM_NULL;
+    int codes[2] = { -1, -1 }, cls = -1, len = 0;
+    char msg[MPI_MAX_ERROR_STRING] = "";
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+    MPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_RETURN);
+    int rc = MPI_Comm_spawn("/bin/true", MPI_ARGV_NULL, 2, MPI_INFO_NULL, 0,
+                            MPI_COMM_WORLD, &ic, codes);
+    MPI_Error_class(rc, &cls);
+    MPI_Error_string(rc, msg, &len);
+    CHECK(cls == MPI_ERR_SPAWN, "spawn in a singleton: class %d (%s)", cls, msg);
+    CHECK(strstr(msg, "singleton") != NULL, "message '%s'", msg);
+    CHECK(codes[0] == MPI_ERR_SPAWN && codes[1] == MPI_ERR_SPAWN, "errcodes %d %d",
+          codes[0], codes[1]);
+    char port[MPI_MAX_PORT_NAME];
+    rc = MPI_Lookup_name("xb-anything", MPI_INFO_NULL, port);
+    MPI_Error_class(rc, &cls);
+    CHECK(cls == MPI_ERR_NAME, "lookup in a singleton: class %d", cls);
+    return ct_finish();
+}
+
 int main(int argc, char **argv)
 {
     ct_init(&argc, &argv);
+    if (argc == 3 && strcmp(argv[1], "singleton") == 0)
+        return singleton();
     if (argc == 4 && strcmp(argv[1], "spawnwait") == 0)
         return spawnwait(argv);
     if (argc == 4 && strcmp(argv[1], "child") == 0)
