@@ -354,6 +354,12 @@ static XB_NOINLINE int poll_costly(int n)
     return n;
 }
 
+void xb_method_costly_due(void)
+{
+    for (int k = 0; k < ncostly_poll; k++)
+        costly_poll[k].countdown = 1;
+}
+
 void xb_method_costly_active(void)
 {
     uint64_t t = 0;

@@ -176,6 +176,13 @@ int  xb_method_progress_all(void);
 /* A costly method (tcp) sent or queued something: poll it at its short
  * period again (replies are expected), see method.c. */
 void xb_method_costly_active(void);
+/* The next poll looks at the costly methods too: after a sleep that could
+ * not poll them (MPI_THREAD_MULTIPLE sleeps without the lock, in the cheap
+ * method only), as the single-threaded mixed sleep does after each slice.
+ * Without it a quiet tcp was polled once per XB_TCP_POLL_QUIET sleeps
+ * (about 1.2 s at 1 ms a slice: processes of another job, reached by tcp
+ * only, waited that long for each answer). */
+void xb_method_costly_due(void);
 /* Sleep until woken or timeout: in the one method in use that can sleep;
  * with several (shm and tcp), in the cheap one in short slices. */
 void xb_method_block(int timeout_ms);
