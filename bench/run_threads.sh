@@ -9,7 +9,9 @@
 # MULTIPLE), and the fraction of a 4 MiB Isend/Irecv hidden behind
 # computation without and with a progress thread (XB_ASYNC_PROGRESS=1 for
 # Crossbar, MPIR_CVAR_ASYNC_PROGRESS=1 for MPICH; Open MPI has no such
-# switch, so its two rows are the same thing). Interleaved, the order
+# switch, so its two rows are the same thing), with both ranks computing
+# (overlap) and with only the receiver computing (overlap-recv), on shared
+# memory and over TCP (-tcp). Interleaved, the order
 # rotating every round; one markdown table (bench/table.py).
 #
 #   sh bench/run_threads.sh                  ~3 minutes
@@ -36,6 +38,12 @@ run() {
     fi
 }
 
+# tcp_env CMD...: CMD with every implementation told to use TCP between
+# its ranks (as bench/run_tcp.sh does)
+tcp_env() {
+    XB_METHODS=tcp OMPI_MCA_pml=ob1 OMPI_MCA_btl=tcp,self UCX_TLS=tcp,self "$@"
+}
+
 round=1
 while [ $round -le "$rounds" ]; do
     order=$(bench_order $round)
@@ -48,9 +56,16 @@ while [ $round -le "$rounds" ]; do
             for impl in $order; do run "$impl" "$k-T$t" -k $k -T $t; done
         done
     done
-    for impl in $order; do run "$impl" overlap -k overlap; done
-    for impl in $order; do
-        XB_ASYNC_PROGRESS=1 MPIR_CVAR_ASYNC_PROGRESS=1 run "$impl" overlap-async -k overlap
+    for k in overlap overlap-recv; do
+        for impl in $order; do run "$impl" $k -k $k; done
+        for impl in $order; do
+            XB_ASYNC_PROGRESS=1 MPIR_CVAR_ASYNC_PROGRESS=1 run "$impl" $k-async -k $k
+        done
+        # the same over TCP (loopback), each implementation told to use it
+        for impl in $order; do
+            tcp_env run "$impl" $k-tcp -k $k
+            XB_ASYNC_PROGRESS=1 MPIR_CVAR_ASYNC_PROGRESS=1 tcp_env run "$impl" $k-tcp-async -k $k
+        done
     done
     round=$((round + 1))
 done

@@ -15,6 +15,14 @@
  *                   fraction of the transfer hidden behind the computation
  *                   (1 = fully hidden). Run it with and without a progress
  *                   thread (XB_ASYNC_PROGRESS=1, MPIR_CVAR_ASYNC_PROGRESS=1).
+ *                   Both ranks compute: with two processes on two CPUs no
+ *                   CPU is left for a progress thread to copy with.
+ *   -k overlap-recv the same, but only the receiver computes while the
+ *                   sender waits in MPI_Wait: the receiver's progress
+ *                   thread has the sender's CPU, as it has a spare core on
+ *                   a node with more cores than ranks. The transfer needs
+ *                   the receiver (it answers the request to send), so
+ *                   without a progress thread nothing moves until it waits.
  *   -k self         one rank sends 8 bytes to itself (Irecv, Send, Wait):
  *                   the software cost of a message, without a second
  *                   process to wait for, so a loaded machine blurs it
@@ -29,7 +37,7 @@
 
 enum { MAXT = 16, WINDOW = 64 };
 
-static int rank, nthreads = 1, kind_rate, nb;
+static int rank, nthreads = 1, kind_rate, nb, recv_only;
 static MPI_Comm comms[MAXT];
 static double results[MAXT][64];
 
@@ -172,7 +180,7 @@ static double xfer(char *buf, long n, double work)
         MPI_Isend(buf, (int)n, MPI_BYTE, 1, 5, MPI_COMM_WORLD, &r);
     else
         MPI_Irecv(buf, (int)n, MPI_BYTE, 0, 5, MPI_COMM_WORLD, &r);
-    if (work > 0)
+    if (work > 0 && (rank == 1 || !recv_only))
         compute(work);
     MPI_Wait(&r, MPI_STATUS_IGNORE);
     double t = MPI_Wtime() - t0;
@@ -235,7 +243,8 @@ int main(int argc, char **argv)
     }
     for (int t = 0; t < nthreads; t++)
         MPI_Comm_dup(MPI_COMM_WORLD, &comms[t]);
-    if (!strcmp(kind, "overlap")) {
+    if (!strncmp(kind, "overlap", 7)) {
+        recv_only = !strcmp(kind, "overlap-recv");
         overlap();
     } else {
         kind_rate = !strcmp(kind, "rate");

@@ -146,6 +146,7 @@ ABI_HANDLE_PAIR(Op, MPI_Op, MPI_OP_NULL);
 ABI_HANDLE_PAIR(Request, MPI_Request, MPI_REQUEST_NULL);
 ABI_HANDLE_PAIR(Type, MPI_Datatype, MPI_DATATYPE_NULL);
 ABI_HANDLE_PAIR(Session, MPI_Session, MPI_SESSION_NULL);
+ABI_HANDLE_PAIR(File, MPI_File, MPI_FILE_NULL);
 
 /* ---- version ---------------------------------------------------------- */
 XB_EXPORT int PMPI_Abi_get_version(int *abi_major, int *abi_minor)

@@ -36,6 +36,7 @@ static const struct {
     [XB_HK_INFO]       = { "info object", "MPI_INFO_NULL", XB_ERR_INFO },
     [XB_HK_MESSAGE]    = { "message", "MPI_MESSAGE_NULL", XB_ERR_REQUEST },
     [XB_HK_SESSION]    = { "session", "MPI_SESSION_NULL", -MPI_ERR_SESSION },
+    [XB_HK_FILE]       = { "file", "MPI_FILE_NULL", -MPI_ERR_FILE },
 };
 
 /* The ABI values of the null handles, in xb_hk_t order. */
@@ -49,6 +50,7 @@ static const uintptr_t hk_null_value[XB_HK_COUNT] = {
     [XB_HK_INFO]       = (uintptr_t)MPI_INFO_NULL,
     [XB_HK_MESSAGE]    = (uintptr_t)MPI_MESSAGE_NULL,
     [XB_HK_SESSION]    = (uintptr_t)MPI_SESSION_NULL,
+    [XB_HK_FILE]       = (uintptr_t)MPI_FILE_NULL,
 };
 
 const char *xb_hk_name(xb_hk_t kind)

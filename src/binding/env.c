@@ -28,6 +28,7 @@
 #include "runtime/runtime.h"
 #include "method/method.h"
 #include "pt2pt/pt2pt.h"
+#include "io/io.h"
 #include "progress/progress.h"
 #include "binding/env_layers.h"
 
@@ -131,6 +132,7 @@ int xb_impl_finalize(void)
     if (rc != XB_OK)
         return rc;
     xb_progress_async_stop();
+    xb_io_fini();
     xb_dpm_fini();
     xb_coll_fini();
     xb_comm_fini_predefined();

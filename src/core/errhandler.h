@@ -89,4 +89,11 @@ xb_errhandler_t *xb_errhandler_fatal(void);
  * handler returns (never for FATAL/ABORT). */
 void xb_errh_invoke_comm(xb_comm_t *comm, int code, const char *msg);
 
+/* Files (MPI-IO, src/io): run errhandler e (a predefined one or one made by
+ * MPI_File_create_errhandler) for file handle fh (MPI_FILE_NULL for open
+ * and delete). raise_file is the error path of a failed file call: it makes
+ * the code with its message, as xb_errh_raise_comm does, and returns it. */
+void xb_errh_invoke_file(xb_errhandler_t *e, MPI_File fh, int code, const char *msg);
+int  xb_errh_raise_file(xb_errhandler_t *e, MPI_File fh, const char *fn, int rc);
+
 #endif

@@ -324,13 +324,6 @@ xb_method_t *xb_method_get(int idx)
     return &registry[idx];
 }
 
-static uint64_t clock_ns(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
 static XB_NOINLINE int poll_costly(int n)
 {
     for (int k = 0; k < ncostly_poll; k++) {
@@ -341,7 +334,7 @@ static XB_NOINLINE int poll_costly(int n)
         if (costly_poll[k].every_quiet == 0) {          /* no cheap peers */
             costly_poll[k].countdown = 1;
         } else {
-            uint64_t t = clock_ns();       /* beside a syscall: cheap here */
+            uint64_t t = xb_now_ns();       /* beside a syscall: cheap here */
             if (got > 0)
                 costly_poll[k].last_active = t;
             costly_poll[k].countdown = t - costly_poll[k].last_active >= ACTIVE_NS
@@ -367,7 +360,7 @@ void xb_method_costly_active(void)
         if (costly_poll[k].every_quiet == 0)
             continue;                   /* polled on every call anyway */
         if (t == 0)
-            t = clock_ns();
+            t = xb_now_ns();
         costly_poll[k].last_active = t;
         if (costly_poll[k].countdown > costly_poll[k].every_idle)
             costly_poll[k].countdown = costly_poll[k].every_idle;

@@ -123,13 +123,6 @@ void xb_progress_describe(const xb_request_t *r, char *buf, size_t len)
 }
 
 /* The spin phase: true when ready before the spin budget ran out. */
-static uint64_t now_ns(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
 static bool spin_until(xb_progress_t *pc, bool (*ready)(void *), void *arg)
 {
     if (pc->yield) {
@@ -172,7 +165,7 @@ bool xb_progress_spin_done(xb_progress_t *pc, unsigned i, xb_spin_t *sp)
         sched_yield();
     if ((i & 63) != 63)                     /* a clock read every 64 polls */
         return false;
-    uint64_t t = now_ns();
+    uint64_t t = xb_now_ns();
     if (!sp->moved && sp->last != 0 && t - sp->last > PREEMPTED_NS)
         pc->busy_until = t + BUSY_HOLD_NS;
     sp->last = t;

@@ -273,9 +273,7 @@ void xb_rt_set_waiting(const char *what)
         my_status->waiting[0] = '\0';
         return;
     }
-    size_t n = strnlen(what, sizeof(my_status->waiting) - 1);
-    memcpy(my_status->waiting, what, n);
-    my_status->waiting[n] = '\0';
+    snprintf(my_status->waiting, sizeof(my_status->waiting), "%s", what);
 }
 
 void xb_rt_abort(int code, const char *msg)

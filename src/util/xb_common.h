@@ -28,6 +28,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <time.h>
 #include <stdbool.h>
 #include <stdarg.h>
 #include "mpi.h"
@@ -75,6 +76,14 @@ enum {
 /* Global process id: job id in the high 32 bits, rank in that job in the low
  * 32 bits. Issue 2 has one job (id 0), so a gpid equals the world rank. */
 typedef uint64_t xb_gpid_t;
+/* Monotonic time in nanoseconds (vDSO: no syscall). */
+static inline uint64_t xb_now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
 static inline xb_gpid_t xb_gpid_make(uint32_t job, uint32_t rank)
 {
     return ((uint64_t)job << 32) | rank;

@@ -39,9 +39,15 @@
 
 typedef struct xb_mutex {
     atomic_uint state;          /* 0 free, 1 held, 2 held and contended */
+    atomic_uint sleepers;       /* threads in FUTEX_WAIT on state, or about
+                                   to be: state 2 alone may be stale (the
+                                   slow path leaves it at 2) */
+    atomic_uint slow_takes;     /* acquisitions through the slow path: a
+                                   yielder sees its sleeper took the lock,
+                                   even when it let go again already */
 } xb_mutex_t;
 
-#define XB_MUTEX_INIT { 0 }
+#define XB_MUTEX_INIT { 0, 0, 0 }
 
 static inline void xb_cpu_relax(void)
 {
@@ -98,10 +104,14 @@ static inline void xb_mutex_unlock(xb_mutex_t *m)
         xb_futex(&m->state, FUTEX_WAKE_PRIVATE, 1, NULL);
 }
 
-/* True when another thread sleeps waiting for m (the holder should let go). */
+/* True when another thread sleeps waiting for m (the holder should let go).
+ * State 2 without a sleeper is left over from a slow-path acquisition: a
+ * holder that let go then would wait for a taker that never comes (and, on
+ * a CPU shared with a computing thread, yield it whole time slices). */
 static inline bool xb_mutex_contended(xb_mutex_t *m)
 {
-    return atomic_load_explicit(&m->state, memory_order_relaxed) == 2;
+    return atomic_load_explicit(&m->state, memory_order_relaxed) == 2 &&
+           atomic_load_explicit(&m->sleepers, memory_order_relaxed) != 0;
 }
 
 /* Held and contended: unlock, let a sleeper take it, lock again (behind it).
