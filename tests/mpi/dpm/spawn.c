@@ -9,7 +9,8 @@
  * MPI_UNIVERSE_SIZE, the errcodes (MPI_SUCCESS each), then disconnect.
  * The children's error count travels to the parents before the disconnect.
  * Then a command that cannot be started: MPI_ERR_SPAWN on every parent,
- * MPI_ERR_SPAWN in each errcode, and the library still works.
+ * MPI_ERR_SPAWN in each errcode, and the library still works; and
+ * maxprocs -1 at the root: MPI_ERR_ARG on every parent.
  */
 #include <unistd.h>
 #include "ctest.h"
@@ -95,6 +96,13 @@ static void unstartable(void)
     for (int i = 0; i < 3; i++)
         CHECK(codes[i] == MPI_ERR_SPAWN, "errcode[%d] = %d", i, codes[i]);
     CHECK(ic == MPI_COMM_NULL, "intercomm written on failure");
+    /* a bad maxprocs at the root fails the call on every process */
+    rc = MPI_Comm_spawn("/bin/true", MPI_ARGV_NULL, ct_rank == 0 ? -1 : 5, MPI_INFO_NULL,
+                        0, MPI_COMM_WORLD, &ic, MPI_ERRCODES_IGNORE);
+    MPI_Error_class(rc, &cls);
+    MPI_Error_string(rc, msg, &len);
+    CHECK(cls == MPI_ERR_ARG, "maxprocs -1: class %d", cls);
+    CHECK(strstr(msg, "maxprocs -1") != NULL, "maxprocs -1: message '%s'", msg);
     int v = ct_rank, s = 0;
     MPI_Allreduce(&v, &s, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
     CHECK(s == ct_size * (ct_size - 1) / 2, "allreduce after a failed spawn");
