@@ -11,6 +11,8 @@
  * leader `rroot`; the leaders (`root` here) agree on a context id over a
  * temporary intercommunicator (a context reserved for this, past the pool),
  * then each side builds the intercommunicator and its local communicator.
+ * `tag` (0 .. 2^29-1, the same on both sides) keeps the agreement apart
+ * from another connection's on the same temporary context (threads).
  * The result has `local`'s errhandler. Returns XB_OK or an error with the
  * detail recorded (the groups overlap: XB_ERR_GROUP).
  * Threading: under the progress lock, like every constructor.
@@ -21,6 +23,6 @@
 #include "core/core.h"
 
 int xb_comm_intercomm_connect(xb_comm_t *local, int root, int rn, const int *rlist,
-                              int rroot, xb_comm_t **out_p);
+                              int rroot, int tag, xb_comm_t **out_p);
 
 #endif

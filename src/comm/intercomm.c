@@ -188,10 +188,9 @@ int xb_impl_intercomm_create(xb_comm_t *local_comm, int local_leader,
 /* A context only the temporary intercommunicator of a connection uses: past
  * the pool and its shadow contexts. */
 #define DPM_BOOT_CTX ((uint32_t)(4u * XB_CTX_SLOTS))
-enum { DPM_TAG = 0x0d9c };
 
 int xb_comm_intercomm_connect(xb_comm_t *local, int root, int rn, const int *rlist,
-                              int rroot, xb_comm_t **out_p)
+                              int rroot, int tag, xb_comm_t **out_p)
 {
     int drc = check_disjoint(local->group, rn, rlist);
     xb_group_t *remote = xb_group_new(rn, rlist);
@@ -204,7 +203,7 @@ int xb_comm_intercomm_connect(xb_comm_t *local, int root, int rn, const int *rli
     }
     tmp->remote = remote;
     uint32_t ctx = 0;
-    int rc = xb_comm_ctx_agree_inter(local, root, tmp, rroot, DPM_TAG, &ctx);
+    int rc = xb_comm_ctx_agree_inter(local, root, tmp, rroot, tag, &ctx);
     xb_comm_release(tmp);
     if (rc == XB_OK)
         rc = drc;

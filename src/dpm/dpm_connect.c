@@ -187,6 +187,26 @@ static int meet(meet_fn fn, const char *port, int root, xb_comm_t *comm,
     return XB_OK;
 }
 
+/* The tag of the roots' context agreement: the same on both sides, and
+ * different for concurrent connections of one process (threads), which
+ * share the temporary context: FNV-1a of the two roots' ids (in a fixed
+ * order) and the port's tag. */
+static int agree_tag(xb_comm_t *comm, int root, const xb_dpm_hdr_t *rh,
+                     const xb_peer_desc_t *rd)
+{
+    xb_proc_id_t a = { 0 }, b = rd[rh->root].id;
+    xb_peer_id(xb_group_gpid(comm->group, root), &a);
+    if (a.job > b.job || (a.job == b.job && a.rank > b.rank)) {
+        xb_proc_id_t t = a;
+        a = b;
+        b = t;
+    }
+    uint64_t v[5] = { a.job, a.rank, b.job, b.rank, rh->tag }, h = 1469598103934665603ull;
+    for (int i = 0; i < 5; i++)
+        h = (h ^ v[i]) * 1099511628211ull;
+    return (int)(h & ((1u << 29) - 1));
+}
+
 /* Step 4: the remote processes into the peer table, then the communicator. */
 static int build(xb_comm_t *comm, int root, const xb_dpm_hdr_t *rh,
                  const xb_peer_desc_t *rd, xb_comm_t **out_p)
@@ -202,7 +222,8 @@ static int build(xb_comm_t *comm, int root, const xb_dpm_hdr_t *rh,
     }
     xb_comm_t *c = NULL;
     if (rc == XB_OK)
-        rc = xb_comm_intercomm_connect(comm, root, rh->n, rlist, rh->root, &c);
+        rc = xb_comm_intercomm_connect(comm, root, rh->n, rlist, rh->root,
+                                       agree_tag(comm, root, rh, rd), &c);
     free(rlist);
     if (rc == XB_OK)
         *out_p = c;

@@ -104,7 +104,8 @@ int xb_dpm_recv_side(int fd, xb_dpm_hdr_t *rh, xb_peer_desc_t **rdesc_p)
     if (rc != XB_OK)
         return rc;
     if (memcmp(rh->magic, hdr_magic, sizeof(hdr_magic)) != 0 || rh->n < 0 ||
-        rh->n > (1 << 24) || (rh->status == XB_OK && rh->n == 0))
+        rh->n > (1 << 24) || (rh->status == XB_OK && rh->n == 0) ||
+        (rh->status == XB_OK && (rh->root < 0 || rh->root >= rh->n)))
         return xb_err_set(XB_ERR_OTHER, "the other side of the connection is not a "
                           "Crossbar process of this version (bad header)");
     if (rh->status != XB_OK)
