@@ -11,6 +11,9 @@
  * Then a command that cannot be started: MPI_ERR_SPAWN on every parent,
  * MPI_ERR_SPAWN in each errcode, and the library still works; and
  * maxprocs -1 at the root: MPI_ERR_ARG on every parent.
+ * argv[2] "mt": parents and children run under MPI_THREAD_MULTIPLE (as
+ * mpi4py does; its waits sleep without the lock, and tcp, the only way to
+ * another job, must still be polled after each sleep).
  */
 #include <unistd.h>
 #include "ctest.h"
@@ -50,11 +53,21 @@ static void across(MPI_Comm ic, int parent_side)
     MPI_Comm_free(&m);
 }
 
-static int child(int argc, char **argv)
+static void init(int *argc, char ***argv, int mt)
 {
-    MPI_Init(&argc, &argv);
+    int provided = -1;
+    if (mt)
+        MPI_Init_thread(argc, argv, MPI_THREAD_MULTIPLE, &provided);
+    else
+        MPI_Init(argc, argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &ct_rank);
     MPI_Comm_size(MPI_COMM_WORLD, &ct_size);
+    CHECK(!mt || provided == MPI_THREAD_MULTIPLE, "provided %d", provided);
+}
+
+static int child(int argc, char **argv)
+{
+    init(&argc, &argv, argc > 4 && strcmp(argv[4], "mt") == 0);
     MPI_Comm parent;
     MPI_Comm_get_parent(&parent);
     CHECK(parent != MPI_COMM_NULL, "child without a parent");
@@ -112,7 +125,8 @@ int main(int argc, char **argv)
 {
     if (argc >= 4 && strcmp(argv[1], "child") == 0)
         return child(argc, argv);
-    ct_init(&argc, &argv);
+    int mt = argc > 2 && strcmp(argv[2], "mt") == 0;
+    init(&argc, &argv, mt);
     MPI_Comm parent;
     MPI_Comm_get_parent(&parent);
     CHECK(parent == MPI_COMM_NULL, "a parent in the first job");
@@ -120,7 +134,7 @@ int main(int argc, char **argv)
     char np[16], nc[16];
     snprintf(np, sizeof(np), "%d", ct_size);
     snprintf(nc, sizeof(nc), "%d", nchild);
-    char *cargv[] = { "child", np, nc, NULL };
+    char *cargv[] = { "child", np, nc, mt ? "mt" : NULL, NULL };
     int *codes = ct_malloc((size_t)nchild * sizeof(int));
     for (int i = 0; i < nchild; i++)
         codes[i] = -1;
