@@ -11,9 +11,9 @@
 #include "binding/bind_check.h"
 #include "core/topo.h"
 
-XB_TUNABLE(PARAM_CHECK, XB_TT_BOOL, "on", XB_TL_TUNER,
+XB_TUNABLE_LIVE(PARAM_CHECK, XB_TT_BOOL, "on", XB_TL_TUNER,
            "Check the arguments of every MPI call (off: only handles are "
-           "resolved; for measuring the cost of the checks)");
+           "resolved; for measuring the cost of the checks)", NULL);
 
 /* Until xb_tunables_init() parses the default (first step of MPI_Init) the
  * value is zero; the functions callable before MPI_Init must check too. */

@@ -54,9 +54,9 @@ XB_TUNABLE(TCP_POLL_BUSY, XB_TT_INT, "64", XB_TL_TUNER,
 XB_TUNABLE(TCP_POLL_QUIET, XB_TT_INT, "1024", XB_TL_TUNER,
            "Poll the sockets every Nth progress call while no tcp message arrived in the "
            "last millisecond (a job whose shared-memory traffic must not pay for idle sockets)");
-XB_TUNABLE(TCP_MIXED_SLEEP_MS, XB_TT_INT, "1", XB_TL_TUNER,
+XB_TUNABLE_LIVE(TCP_MIXED_SLEEP_MS, XB_TT_INT, "1", XB_TL_TUNER,
            "With shm and tcp peers, longest sleep on the shm futex before the "
-           "sockets are looked at");
+           "sockets are looked at", NULL);
 
 static xb_method_t registry[XB_METHOD_NREG] = {
     [XB_METHOD_SELF] = { .ops = &xb_self_ops },

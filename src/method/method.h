@@ -214,6 +214,20 @@ enum { XB_PEER_UNKNOWN = 0, XB_PEER_READY = 1, XB_PEER_FAILED = 2 };
  * first use). Same return contract as send_am. */
 int  xb_method_send(xb_gpid_t peer, uint8_t am_id, const void *hdr, size_t hdr_len,
                     const xb_payload_t *pl, xb_am_done_t *done);
+/* Counters that MPI_T shows as performance variables (src/mpit): active
+ * messages handed to each method (by registry index, xb_method_get) and
+ * their payload bytes, counted in xb_method_send when the method took the
+ * message (a back-pressured one is counted when it is sent again), and the
+ * active messages that arrived through it (xb_am_dispatch_from, method_int.h).
+ * Plain increments under the progress lock; never reset; outlive
+ * MPI_Finalize. */
+typedef struct xb_method_stats {
+    uint64_t am_sent;
+    uint64_t am_bytes;
+    uint64_t am_recv;        /* arrived and handed to their handler */
+    uint64_t am_recv_bytes;
+} xb_method_stats_t;
+extern xb_method_stats_t xb_method_stats[];
 /* The method serving a peer (for caps and get). */
 xb_method_t *xb_peer_method(xb_gpid_t peer);
 int  xb_peer_ep(xb_gpid_t peer, xb_ep_t **ep_p);

@@ -28,6 +28,7 @@ static xb_proc_id_t *foreign;
 static int nforeign, foreign_cap;
 static xb_peer_grow_fn_t grow_hook;
 static int per_method[XB_METHOD_NREG];   /* peers served, self excluded */
+xb_method_stats_t xb_method_stats[XB_METHOD_NREG];   /* method.h */
 
 enum { NO_METHOD = 0xff };
 
@@ -170,7 +171,12 @@ int xb_method_send(xb_gpid_t peer, uint8_t am_id, const void *hdr, size_t hdr_le
         if (rc != XB_OK)
             return rc;
     }
-    return xb_method_get(p->method)->ops->send_am(p->ep, am_id, hdr, hdr_len, pl, done);
+    int rc = xb_method_get(p->method)->ops->send_am(p->ep, am_id, hdr, hdr_len, pl, done);
+    if (XB_LIKELY(rc >= 0)) {
+        xb_method_stats[p->method].am_sent++;
+        xb_method_stats[p->method].am_bytes += pl != NULL ? pl->len : 0;
+    }
+    return rc;
 }
 
 int xb_peer_describe(xb_gpid_t peer, char *buf, size_t len)

@@ -48,6 +48,11 @@ int xb_pt2pt_init(void)
     return xb_progress_hook_add(xb_pt2pt_retry, &xb_pt2pt.nqueued);
 }
 
+uint64_t xb_pt2pt_queue_len(uint32_t ctx, bool unexp)
+{
+    return xb_match_queue_len(&xb_pt2pt.table, ctx, unexp);
+}
+
 void xb_pt2pt_fini(void)
 {
     xb_pt2pt_bsend_fini();

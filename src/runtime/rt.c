@@ -187,7 +187,7 @@ int xb_rt_init(void)
     xb_pmi_job_t *job;
     int rc;
 
-    rc = xb_tunables_init();
+    rc = xb_tunables_load();
     if (rc == XB_OK)
         rc = xb_log_init();
     if (rc != XB_OK)

@@ -38,9 +38,9 @@ XB_TUNABLE(TCP_SNDBUF, XB_TT_SIZE, "0", XB_TL_TUNER,
            "SO_SNDBUF of tcp connections (0: the kernel's automatic sizing)");
 XB_TUNABLE(TCP_RCVBUF, XB_TT_SIZE, "0", XB_TL_TUNER,
            "SO_RCVBUF of tcp connections (0: the kernel's automatic sizing)");
-XB_TUNABLE(TCP_HELLO_TIMEOUT_MS, XB_TT_INT, "10000", XB_TL_DEV,
+XB_TUNABLE_LIVE(TCP_HELLO_TIMEOUT_MS, XB_TT_INT, "10000", XB_TL_DEV,
            "An accepted connection that does not prove it belongs to the job "
-           "within this time is closed");
+           "within this time is closed", NULL);
 
 static const char hello_magic[8] = "XBTCP01";
 static const char verdict_magic[4] = { 'X', 'B', 'o', 'k' };

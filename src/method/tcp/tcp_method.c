@@ -34,13 +34,14 @@
 #include "util/xb_mt.h"
 
 XB_TUNABLE_DECL(TCP_IF);
-XB_TUNABLE(TCP_EAGER_MAX, XB_TT_SIZE, "64k", XB_TL_TUNER,
-           "Largest message sent eagerly over tcp (above: pipelined rendezvous)");
+static int tcp_eager_changed(xb_tunable_t *t);
+XB_TUNABLE_LIVE(TCP_EAGER_MAX, XB_TT_SIZE, "64k", XB_TL_TUNER,
+           "Largest message sent eagerly over tcp (above: pipelined rendezvous)", tcp_eager_changed);
 XB_TUNABLE(TCP_FRAG_MAX, XB_TT_SIZE, "512k", XB_TL_TUNER,
            "Fragment size of the pipelined rendezvous over tcp (largest frame)");
-XB_TUNABLE(TCP_FINI_DRAIN_MS, XB_TT_INT, "10000", XB_TL_DEV,
+XB_TUNABLE_LIVE(TCP_FINI_DRAIN_MS, XB_TT_INT, "10000", XB_TL_DEV,
            "At finalize, how long the tcp method waits for its queued bytes to "
-           "leave before it closes the connections");
+           "leave before it closes the connections", NULL);
 
 /* Polling the connections with a recv() each instead of epoll_wait: when a
  * message is there, one syscall instead of two (epoll_wait, then recv):
@@ -99,6 +100,16 @@ static void close_listeners(xb_tcp_t *st)
     for (int i = 0; i < st->nlis; i++)
         close(st->lis[i].fd);
     st->nlis = 0;
+}
+
+/* XB_TCP_EAGER_MAX written through MPI_T: the next send uses it (capped
+ * at the fragment size, as at init). */
+static int tcp_eager_changed(xb_tunable_t *t)
+{
+    xb_method_t *m = xb_method_get(XB_METHOD_TCP);
+    if (m != NULL && m->enabled)
+        m->caps.eager_max = t->v.size < m->caps.frag_max ? t->v.size : m->caps.frag_max;
+    return XB_OK;
 }
 
 static int tcp_init(xb_method_t *m, const xb_rt_info_t *rt, const char **why)
