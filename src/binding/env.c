@@ -78,7 +78,9 @@ static int init_layers(void)
         return rc;
     if ((rc = xb_comm_init_predefined()) != XB_OK)
         return rc;
-    return xb_coll_init();
+    if ((rc = xb_coll_init()) != XB_OK)
+        return rc;
+    return xb_dpm_init();
 }
 
 static int init_common(int required, int *provided)
@@ -131,6 +133,7 @@ int xb_impl_finalize(void)
         return rc;
     xb_progress_async_stop();
     xb_io_fini();
+    xb_dpm_fini();
     xb_coll_fini();
     xb_comm_fini_predefined();
     xb_pt2pt_fini();

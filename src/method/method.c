@@ -236,7 +236,7 @@ int xb_method_init_all(const struct xb_rt_info *rt)
 }
 
 /* After the peer table: which methods sleep, how often costly ones poll. */
-static void plan_polling(void)
+void xb_method_plan_polling(void)
 {
     bool cheap_used = false;
     blockable = blockable2 = -1;
@@ -294,7 +294,7 @@ int xb_method_ready_all(void)
     }
     int rc = xb_peer_table_init(method_rt);
     if (rc == XB_OK)
-        plan_polling();
+        xb_method_plan_polling();
     return rc;
 }
 
@@ -345,6 +345,12 @@ static XB_NOINLINE int poll_costly(int n)
         n += got;
     }
     return n;
+}
+
+void xb_method_costly_due(void)
+{
+    for (int k = 0; k < ncostly_poll; k++)
+        costly_poll[k].countdown = 1;
 }
 
 void xb_method_costly_active(void)
