@@ -1,31 +1,47 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* Copyright (c) 2026 The Crossbar authors */
 /*
- * coll.c - collective benchmarks: microseconds per MPI_Barrier, MPI_Bcast,
- * MPI_Allreduce (MPI_SUM on doubles) or MPI_Alltoall (bytes per peer), on
- * all ranks, median over batches, the slowest rank's view of each batch.
- * Sizes 8 B .. 4 MiB (the message of bcast/allreduce, the block of
- * alltoall). Plain MPI: builds with any mpicc.
- *   mpiexec -n 4 ./coll -c bcast [-q] [-m MAXSIZE] [-s MINSIZE]
+ * coll.c - collective benchmarks: microseconds per collective on all ranks,
+ * median over batches, the slowest rank's view of each batch. Plain MPI:
+ * builds with any mpicc.
+ *   mpiexec -n 4 ./coll -c NAME [-q] [-m MAXSIZE] [-s MINSIZE]
+ * NAME and what the size (8 B .. 4 MiB) is:
+ *   barrier                      -
+ *   bcast, reduce, allreduce,    the message (reductions: MPI_SUM on
+ *   scan, exscan                 doubles)
+ *   gather, scatter, allgather,  the block each rank contributes or gets
+ *   alltoall, reduce_scatter     (reduce_scatter: MPI_Reduce_scatter_block,
+ *                                MPI_SUM on doubles, the result block)
+ * Rooted ones use root 0.
  */
 #include "bench.h"
 
-enum { BARRIER, BCAST, ALLREDUCE, ALLTOALL };
-static const char *const names[] = { "barrier", "bcast", "allreduce", "alltoall" };
+enum { BARRIER, BCAST, REDUCE, ALLREDUCE, SCAN, EXSCAN, GATHER, SCATTER, ALLGATHER,
+       ALLTOALL, REDUCE_SCATTER, NCOLL };
+static const char *const names[NCOLL] = {
+    "barrier", "bcast", "reduce", "allreduce", "scan", "exscan", "gather", "scatter",
+    "allgather", "alltoall", "reduce_scatter",
+};
 
 static int which, nranks;
 static char *sbuf, *rbuf;
 
 static void one(long size, int root)
 {
+    int n = (int)size, d = (int)(size / 8);
+    MPI_Comm w = MPI_COMM_WORLD;
     switch (which) {
-    case BARRIER: MPI_Barrier(MPI_COMM_WORLD); break;
-    case BCAST: MPI_Bcast(sbuf, (int)size, MPI_BYTE, root, MPI_COMM_WORLD); break;
-    case ALLREDUCE:
-        MPI_Allreduce(sbuf, rbuf, (int)(size / 8), MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
-        break;
-    default:
-        MPI_Alltoall(sbuf, (int)size, MPI_BYTE, rbuf, (int)size, MPI_BYTE, MPI_COMM_WORLD);
+    case BARRIER: MPI_Barrier(w); break;
+    case BCAST: MPI_Bcast(sbuf, n, MPI_BYTE, root, w); break;
+    case REDUCE: MPI_Reduce(sbuf, rbuf, d, MPI_DOUBLE, MPI_SUM, root, w); break;
+    case ALLREDUCE: MPI_Allreduce(sbuf, rbuf, d, MPI_DOUBLE, MPI_SUM, w); break;
+    case SCAN: MPI_Scan(sbuf, rbuf, d, MPI_DOUBLE, MPI_SUM, w); break;
+    case EXSCAN: MPI_Exscan(sbuf, rbuf, d, MPI_DOUBLE, MPI_SUM, w); break;
+    case GATHER: MPI_Gather(sbuf, n, MPI_BYTE, rbuf, n, MPI_BYTE, root, w); break;
+    case SCATTER: MPI_Scatter(sbuf, n, MPI_BYTE, rbuf, n, MPI_BYTE, root, w); break;
+    case ALLGATHER: MPI_Allgather(sbuf, n, MPI_BYTE, rbuf, n, MPI_BYTE, w); break;
+    case ALLTOALL: MPI_Alltoall(sbuf, n, MPI_BYTE, rbuf, n, MPI_BYTE, w); break;
+    default: MPI_Reduce_scatter_block(sbuf, rbuf, d, MPI_DOUBLE, MPI_SUM, w); break;
     }
 }
 
@@ -50,15 +66,16 @@ int main(int argc, char **argv)
     which = -1;
     for (int i = 1; i + 1 < argc; i++)
         if (!strcmp(argv[i], "-c"))
-            for (int w = 0; w < 4; w++)
+            for (int w = 0; w < NCOLL; w++)
                 if (!strcmp(argv[i + 1], names[w]))
                     which = w;
     if (which < 0) {
         if (rank == 0)
-            fprintf(stderr, "usage: coll -c barrier|bcast|allreduce|alltoall [-q] [-m MAX] [-s MIN]\n");
+            fprintf(stderr, "usage: coll -c NAME [-q] [-m MAX] [-s MIN] (NAME: see coll.c)\n");
         MPI_Abort(MPI_COMM_WORLD, 2);
     }
-    long per = which == ALLTOALL ? nranks : 1;
+    /* the blocks of all ranks, in the send or the receive buffer */
+    long per = which >= GATHER ? nranks : 1;
     sbuf = bench_alloc(o.maxsize * per);
     rbuf = bench_alloc(o.maxsize * per);
     if (rank == 0)

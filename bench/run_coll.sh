@@ -13,7 +13,9 @@
 #   BENCH_ROUNDS=1 BENCH_QUICK=1 sh bench/run_coll.sh   a quick smoke run
 # Environment: XB_BUILD_DIR (default build), BENCH_OUT (default
 # <build>/bench-coll), BENCH_ROUNDS (3), BENCH_QUICK (0), BENCH_IMPLS,
-# BENCH_NPS ("2 4 8"), BENCH_COLLS ("barrier bcast allreduce alltoall"),
+# BENCH_NPS ("2 4 8"), BENCH_COLLS ("barrier bcast allreduce alltoall";
+# bench/coll.c also has reduce scan exscan gather scatter allgather
+# reduce_scatter),
 # BENCH_MAX (largest size, default 4 MiB), BENCH_MIN (smallest size of
 # bcast/allreduce/alltoall, default 0: all), BENCH_APPS ("round matmul": the
 # application patterns of bench/apps.c; "" skips them), BENCH_MATMUL_N (1024).

@@ -17,7 +17,8 @@
 #   sh bench/run_threads.sh                  ~3 minutes
 #   BENCH_ROUNDS=1 BENCH_QUICK=1 sh bench/run_threads.sh   a quick smoke run
 # Environment: XB_BUILD_DIR (default build), BENCH_OUT (default
-# <build>/bench-threads), BENCH_ROUNDS (3), BENCH_QUICK (0), BENCH_IMPLS.
+# <build>/bench-threads), BENCH_ROUNDS (3), BENCH_QUICK (0), BENCH_IMPLS,
+# BENCH_TIMEOUT (seconds per run, 60; Open MPI's threaded runs time out).
 set -eu
 here=$(cd -P -- "$(dirname -- "$0")" && pwd -P)
 . "$here/lib.sh"
@@ -32,7 +33,7 @@ run() {
     n=${np:-2}
     f="$out/raw/${impl}__${name}__${n}__${round}.txt"
     # shellcheck disable=SC2046
-    if ! timeout -k 5 60 $(run_of "$impl") -n "$n" "$out/$impl/threads" $quick "$@" \
+    if ! timeout -k 5 "${BENCH_TIMEOUT:-60}" $(run_of "$impl") -n "$n" "$out/$impl/threads" $quick "$@" \
             >"$f" 2>"$f.err"; then
         echo "bench: $impl $name failed (see $f.err)" >&2
     fi

@@ -37,7 +37,6 @@ extern "C" {
 typedef intptr_t  MPI_Aint;    /* an address or displacement               */
 typedef int64_t   MPI_Offset;  /* a file offset                            */
 typedef MPI_Offset MPI_Count;  /* holds any MPI_Aint or MPI_Offset          */
-typedef int       MPI_Fint;    /* a Fortran INTEGER (MPI 5.0 ABI: int)      */
 
 /* ---- status ----------------------------------------------------------- */
 typedef struct {
@@ -179,7 +178,14 @@ typedef struct MPI_ABI_Datatype   *MPI_Datatype;
 #define MPI_COMPLEX16          ((MPI_Datatype)0x2e3)
 #define MPI_COMPLEX32          ((MPI_Datatype)0x2eb)
 
-/* ---- Fortran status layout -------------------------------------------- */
+/* ---- Fortran integers and status layout ------------------------------- */
+/* The C type of a default Fortran INTEGER. The MPI 5.0 ABI leaves it to
+ * the Fortran side and defaults it to int; Crossbar has no Fortran binding
+ * and uses int, which every handle integer (MPI_<Kind>_toint) fits.
+ * MPI_<Kind>_c2f/_f2c are MPI_<Kind>_toint/_fromint, and a Fortran status
+ * is MPI_F_STATUS_SIZE MPI_Fints in the order of MPI_Status's ints. */
+typedef int MPI_Fint;
+
 enum {
     MPI_F_STATUS_SIZE = 8,
     MPI_F_SOURCE      = 0,
@@ -222,6 +228,8 @@ enum {
     MPI_ERR_RMA_FLAVOR = 57,      MPI_ERR_PROC_ABORTED = 58,
     MPI_ERR_VALUE_TOO_LARGE = 59, MPI_ERR_SESSION = 60,
     MPI_ERR_ERRHANDLER = 61,
+    /* MPI-5.0 */
+    MPI_ERR_ABI = 62,
     /* tool interface */
     MPI_T_ERR_CANNOT_INIT = 1001,      MPI_T_ERR_NOT_ACCESSIBLE = 1002,
     MPI_T_ERR_NOT_INITIALIZED = 1003,  MPI_T_ERR_NOT_SUPPORTED = 1004,

@@ -97,6 +97,25 @@ static int add_x(lx_opts_t *o, const char *arg)
     return rc;
 }
 
+/* --xb-preput KEY=VALUE (internal, spawn.c): a pair for the job's KVS. */
+static int add_preput(lx_opts_t *o, const char *kv)
+{
+    lx_envvar_t *p = realloc(o->preput, (size_t)(o->npreput + 1) * sizeof *p);
+    if (!p)
+        return -1;
+    o->preput = p;
+    size_t k = strcspn(kv, "=");
+    p[o->npreput].name = strndup(kv, k);
+    p[o->npreput].value = strdup(kv + k + 1);
+    if (!p[o->npreput].name || !p[o->npreput].value) {
+        free(p[o->npreput].name);
+        free(p[o->npreput].value);
+        return -1;
+    }
+    o->npreput++;
+    return 0;
+}
+
 /* Long options may be written with one or two dashes; "--opt=value" too. */
 static bool is_opt(const char *arg, const char *name, const char **inl)
 {
@@ -195,6 +214,14 @@ static int parse_options(int argc, char **argv, int *ip, lx_opts_t *o, lx_app_t 
                 return usage_error("--proxy-path needs the absolute path of mpiexec on "
                                    "the other hosts, not '%s'",
                                    o->proxy_path ? o->proxy_path : "");
+        } else if (is_opt(a, "xb-spawned", &v)) {
+            o->spawned = true;               /* internal: started for a spawn */
+            if (add_env(o, "PMI_SPAWNED", "1"))
+                return usage_error("%s: out of memory", a);
+        } else if (is_opt(a, "xb-preput", &v)) {
+            const char *s = NEXT_VALUE();
+            if (!s || !strchr(s, '=') || add_preput(o, s))
+                return usage_error("%s needs KEY=VALUE", a);
         } else if (is_opt(a, "xb-proxy", &v)) {
             o->proxy_mode = true;            /* internal: started by mpiexec */
             *ip = argc;

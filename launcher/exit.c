@@ -80,6 +80,7 @@ static void kill_all(lx_job_t *job, int sig)
 {
     lx_kill_local(job, sig);
     lx_remote_signal(job, sig);
+    lx_spawn_signal(job, sig);
 }
 
 void lx_end_job(lx_job_t *job)
@@ -139,6 +140,8 @@ static void reap(lx_job_t *job)
         for (int i = 0; i < job->n && !r; i++)
             if (!job->ranks[i].remote && job->ranks[i].pid == pid && !job->ranks[i].exited)
                 r = &job->ranks[i];
+        if (lx_spawn_reaped(job, pid, st))   /* a job spawned by a rank */
+            continue;
         for (int i = 0; i < job->nproxies && !r; i++)
             if (job->proxies[i].pid == pid && !job->proxies[i].reaped) {
                 lx_remote_reaped(job, &job->proxies[i], st);

@@ -34,6 +34,7 @@
 #include <sys/types.h>
 
 #include "util/pmi_wire.h"
+#include "util/pmi_spawn.h"
 
 #define LX_EXIT_USAGE    2
 #define LX_EXIT_ERROR    1
@@ -87,6 +88,9 @@ typedef struct lx_opts {
     bool         tag_output;
     double       timeout_s;      /* 0: none */
     bool         verbose;
+    bool         spawned;        /* --xb-spawned: a job started by a spawn */
+    lx_envvar_t *preput;         /* --xb-preput K=V: KVS pairs at start     */
+    int          npreput;
 } lx_opts_t;
 
 typedef struct lx_stream {       /* one output pipe of a rank */
@@ -110,9 +114,22 @@ typedef struct lx_rank {
     bool       pmi_init, finalized, in_barrier, aborted, exited;
     int        nbad;             /* malformed PMI requests seen */
     int        wstatus;
+    struct xb_pmiw_spawn *mcmd;  /* a spawn request being read (spawn.c) */
 } lx_rank_t;
 
 typedef struct lx_kvs lx_kvs_t;
+
+/* A job started by MPI_Comm_spawn (spawn.c): an mpiexec of its own, our
+ * child, with PMI_SPAWNED=1 for its ranks and the parents' port in its KVS.
+ * Its output goes where ours goes; we wait for it, include its status in
+ * ours, and end it with ours. */
+typedef struct lx_spawned {
+    struct lx_spawned *next;
+    pid_t      pid;
+    int        parent_rank;      /* the rank that asked */
+    bool       reaped;
+    char       what[128];        /* "./child (3 processes)" for messages */
+} lx_spawned_t;
 
 /* A framed byte channel between mpiexec and a proxy (chan.c): frames of
  * LX_FRAME_HDR bytes (payload length, type, rank; network order) + payload.
@@ -195,12 +212,16 @@ typedef struct lx_job {
     bool       failed;           /* exit_code fixed by the first failure */
     int        exit_code;
     double     kill_at, timeout_at, drain_until;
+    lx_spawned_t *spawned;       /* spawn.c: jobs started for MPI_Comm_spawn */
+    int        nspawned_live;    /* of them not yet reaped */
+    struct lx_names *names;      /* names.c: MPI_Publish_name's services */
 } lx_job_t;
 
 /* util (main.c) */
 extern lx_chan_t *lx_msg_chan;   /* proxy mode: messages go to mpiexec */
 extern char lx_last_msg[1024];   /* the text of the last message (proxy mode) */
 extern bool lx_msg_quiet;        /* only keep the text in lx_last_msg */
+extern const char *lx_msg_label; /* after "mpiexec: " (a spawned job says so) */
 double lx_now(void);
 void   lx_msg(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 int    lx_write_all(int fd, const char *buf, size_t len);
@@ -277,6 +298,10 @@ void lx_pmi_close(lx_job_t *job, lx_rank_t *r);
 void lx_pmi_reply(lx_job_t *job, lx_rank_t *r, const char *cmd);
 /* Serve one request line of rank r (a local rank's, or relayed by a proxy). */
 void lx_pmi_dispatch(lx_job_t *job, lx_rank_t *r, const char *line, size_t len);
+/* Send a formatted answer to rank r (local or through its proxy). */
+void lx_pmi_answer(lx_job_t *job, lx_rank_t *r, xb_pmiw_out_t *o);
+/* Send "cmd=<cmd> rc=<rc> msg=<msg>" (msg: no spaces). */
+void lx_pmi_reply_rc(lx_job_t *job, lx_rank_t *r, const char *cmd, int rc, const char *msg);
 /* Write bytes to a local rank's PMI socket (waits briefly when full). */
 void lx_pmi_write(lx_job_t *job, lx_rank_t *r, const char *buf, size_t len);
 
@@ -314,6 +339,19 @@ void lx_fail(lx_job_t *job, int code, const char *fmt, ...) __attribute__((forma
 void lx_end_job(lx_job_t *job);
 void lx_deadlines(lx_job_t *job, double now);
 const char *lx_signame(int sig, char *buf, size_t len);
+
+/* spawn.c: the multi-line spawn request of rank r (a line of it); reaping
+ * and signalling the spawned jobs. */
+void lx_spawn_line(lx_job_t *job, lx_rank_t *r, const char *line, size_t len);
+bool lx_spawn_reaped(lx_job_t *job, pid_t pid, int st);
+void lx_spawn_signal(lx_job_t *job, int sig);
+void lx_spawn_free(lx_job_t *job);
+
+/* names.c: publish_name, unpublish_name, lookup_name */
+void lx_names_publish(lx_job_t *job, lx_rank_t *r, const char *service, const char *port);
+void lx_names_unpublish(lx_job_t *job, lx_rank_t *r, const char *service);
+void lx_names_lookup(lx_job_t *job, lx_rank_t *r, const char *service);
+void lx_names_free(lx_job_t *job);
 
 /* timeout.c */
 void lx_timeout_fire(lx_job_t *job);

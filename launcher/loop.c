@@ -176,7 +176,7 @@ int lx_loop_run(lx_job_t *job)
         double now = lx_now();
         lx_deadlines(job, now);
         lx_remote_deadlines(job, now);
-        if (job->nlive == 0) {
+        if (job->nlive == 0 && job->nspawned_live == 0) {
             if (!streams_open(job))
                 break;
             if (job->drain_until == 0)

@@ -21,6 +21,7 @@ double lx_now(void)
 
 lx_chan_t *lx_msg_chan;
 bool lx_msg_quiet;
+const char *lx_msg_label = "";
 char lx_last_msg[1024];
 
 /* One whole line on stderr, in one write, so it never interleaves. In a
@@ -28,7 +29,7 @@ char lx_last_msg[1024];
 void lx_msg(const char *fmt, ...)
 {
     char line[2048];
-    int n = snprintf(line, sizeof line, "mpiexec: ");
+    int n = snprintf(line, sizeof line, "mpiexec: %s", lx_msg_label);
     va_list ap;
     va_start(ap, fmt);
     n += vsnprintf(line + n, sizeof line - (size_t)n - 1, fmt, ap);
@@ -93,6 +94,11 @@ int lx_job_setup(lx_job_t *job)
         lx_msg("out of memory for %d ranks", job->n);
         return -1;
     }
+    for (int i = 0; i < job->opt.npreput; i++)      /* --xb-preput (spawn.c) */
+        if (lx_kvs_put(job->kvs, job->opt.preput[i].name, job->opt.preput[i].value)) {
+            lx_msg("out of memory for the KVS");
+            return -1;
+        }
     for (int i = 0, app = 0, first = 0; i < job->n; i++) {
         lx_rank_t *r = &job->ranks[i];
         while (i >= first + job->opt.apps[app].nprocs)
@@ -144,6 +150,8 @@ int main(int argc, char **argv)
         return LX_EXIT_USAGE;
     if (job.opt.proxy_mode)
         return lx_proxy_main(&job);
+    if (job.opt.spawned)
+        lx_msg_label = "in a job spawned by MPI_Comm_spawn: ";
     if (lx_job_setup(&job))
         return LX_EXIT_USAGE;
     if (lx_hosts_place(&job))
@@ -158,5 +166,12 @@ int main(int argc, char **argv)
         lx_end_job(&job);
     lx_loop_run(&job);
     lx_kvs_free(job.kvs);
+    lx_spawn_free(&job);
+    lx_names_free(&job);
+    for (int i = 0; i < job.opt.npreput; i++) {
+        free(job.opt.preput[i].name);
+        free(job.opt.preput[i].value);
+    }
+    free(job.opt.preput);
     return job.exit_code;
 }

@@ -21,7 +21,7 @@
 
 typedef void handler_t(lx_job_t *job, lx_rank_t *r, const xb_pmiw_msg_t *m);
 
-static void send_out(lx_job_t *job, lx_rank_t *r, xb_pmiw_out_t *o)
+void lx_pmi_answer(lx_job_t *job, lx_rank_t *r, xb_pmiw_out_t *o)
 {
     char err[XB_PMIW_ERR_MAX];
     if (xb_pmiw_end(o, err, sizeof err)) {
@@ -57,13 +57,13 @@ void lx_pmi_write(lx_job_t *job, lx_rank_t *r, const char *buf, size_t len)
     }
 }
 
-static void reply_rc(lx_job_t *job, lx_rank_t *r, const char *cmd, int rc, const char *msg)
+void lx_pmi_reply_rc(lx_job_t *job, lx_rank_t *r, const char *cmd, int rc, const char *msg)
 {
     xb_pmiw_out_t o;
     xb_pmiw_begin(&o, cmd);
     xb_pmiw_add_int(&o, "rc", rc);
     xb_pmiw_add(&o, "msg", msg);
-    send_out(job, r, &o);
+    lx_pmi_answer(job, r, &o);
 }
 
 void lx_pmi_reply(lx_job_t *job, lx_rank_t *r, const char *cmd)
@@ -71,7 +71,7 @@ void lx_pmi_reply(lx_job_t *job, lx_rank_t *r, const char *cmd)
     xb_pmiw_out_t o;
     xb_pmiw_begin(&o, cmd);
     xb_pmiw_add(&o, "rc", "0");
-    send_out(job, r, &o);
+    lx_pmi_answer(job, r, &o);
 }
 
 static void h_init(lx_job_t *job, lx_rank_t *r, const xb_pmiw_msg_t *m)
@@ -83,7 +83,7 @@ static void h_init(lx_job_t *job, lx_rank_t *r, const xb_pmiw_msg_t *m)
     xb_pmiw_add_int(&o, "rc", ok ? 0 : -1);
     xb_pmiw_add(&o, "pmi_version", "1");
     xb_pmiw_add(&o, "pmi_subversion", "1");
-    send_out(job, r, &o);
+    lx_pmi_answer(job, r, &o);
     r->pmi_init = r->pmi_init || ok;
 }
 
@@ -96,7 +96,7 @@ static void h_maxes(lx_job_t *job, lx_rank_t *r, const xb_pmiw_msg_t *m)
     xb_pmiw_add_int(&o, "kvsname_max", XB_PMIW_KVSNAME_MAX);
     xb_pmiw_add_int(&o, "keylen_max", XB_PMIW_KEY_MAX);
     xb_pmiw_add_int(&o, "vallen_max", XB_PMIW_VAL_MAX);
-    send_out(job, r, &o);
+    lx_pmi_answer(job, r, &o);
 }
 
 static void h_appnum(lx_job_t *job, lx_rank_t *r, const xb_pmiw_msg_t *m)
@@ -106,7 +106,7 @@ static void h_appnum(lx_job_t *job, lx_rank_t *r, const xb_pmiw_msg_t *m)
     xb_pmiw_begin(&o, "appnum");
     xb_pmiw_add(&o, "rc", "0");
     xb_pmiw_add_int(&o, "appnum", r->app);
-    send_out(job, r, &o);
+    lx_pmi_answer(job, r, &o);
 }
 
 static void h_universe(lx_job_t *job, lx_rank_t *r, const xb_pmiw_msg_t *m)
@@ -116,7 +116,7 @@ static void h_universe(lx_job_t *job, lx_rank_t *r, const xb_pmiw_msg_t *m)
     xb_pmiw_begin(&o, "universe_size");
     xb_pmiw_add(&o, "rc", "0");
     xb_pmiw_add_int(&o, "size", job->n);
-    send_out(job, r, &o);
+    lx_pmi_answer(job, r, &o);
 }
 
 static void h_kvsname(lx_job_t *job, lx_rank_t *r, const xb_pmiw_msg_t *m)
@@ -126,20 +126,20 @@ static void h_kvsname(lx_job_t *job, lx_rank_t *r, const xb_pmiw_msg_t *m)
     xb_pmiw_begin(&o, "my_kvsname");
     xb_pmiw_add(&o, "rc", "0");
     xb_pmiw_add(&o, "kvsname", job->kvsname);
-    send_out(job, r, &o);
+    lx_pmi_answer(job, r, &o);
 }
 
 static void h_put(lx_job_t *job, lx_rank_t *r, const xb_pmiw_msg_t *m)
 {
     const char *key = xb_pmiw_get(m, "key");
     if (strcmp(xb_pmiw_get(m, "kvsname"), job->kvsname) != 0)
-        reply_rc(job, r, "put_result", -1, "unknown_kvsname");
+        lx_pmi_reply_rc(job, r, "put_result", -1, "unknown_kvsname");
     else if (strncmp(key, "PMI_", 4) == 0)
-        reply_rc(job, r, "put_result", -1, "keys_starting_with_PMI_are_reserved");
+        lx_pmi_reply_rc(job, r, "put_result", -1, "keys_starting_with_PMI_are_reserved");
     else if (lx_kvs_put(job->kvs, key, xb_pmiw_get(m, "value")))
-        reply_rc(job, r, "put_result", -1, "out_of_memory");
+        lx_pmi_reply_rc(job, r, "put_result", -1, "out_of_memory");
     else
-        reply_rc(job, r, "put_result", 0, "success");
+        lx_pmi_reply_rc(job, r, "put_result", 0, "success");
 }
 
 static void h_get(lx_job_t *job, lx_rank_t *r, const xb_pmiw_msg_t *m)
@@ -148,11 +148,11 @@ static void h_get(lx_job_t *job, lx_rank_t *r, const xb_pmiw_msg_t *m)
     const char *val = strcmp(key, "PMI_process_mapping") == 0 ? job->mapping
                                                               : lx_kvs_get(job->kvs, key);
     if (strcmp(xb_pmiw_get(m, "kvsname"), job->kvsname) != 0) {
-        reply_rc(job, r, "get_result", -1, "unknown_kvsname");
+        lx_pmi_reply_rc(job, r, "get_result", -1, "unknown_kvsname");
         return;
     }
     if (!val) {
-        reply_rc(job, r, "get_result", -1, "key_not_found");
+        lx_pmi_reply_rc(job, r, "get_result", -1, "key_not_found");
         return;
     }
     xb_pmiw_out_t o;
@@ -160,7 +160,7 @@ static void h_get(lx_job_t *job, lx_rank_t *r, const xb_pmiw_msg_t *m)
     xb_pmiw_add(&o, "rc", "0");
     xb_pmiw_add(&o, "msg", "success");
     xb_pmiw_add(&o, "value", val);
-    send_out(job, r, &o);
+    lx_pmi_answer(job, r, &o);
 }
 
 static void h_barrier(lx_job_t *job, lx_rank_t *r, const xb_pmiw_msg_t *m)
@@ -176,7 +176,7 @@ static void h_finalize(lx_job_t *job, lx_rank_t *r, const xb_pmiw_msg_t *m)
     r->finalized = true;
     xb_pmiw_begin(&o, "finalize_ack");
     xb_pmiw_add(&o, "rc", "0");
-    send_out(job, r, &o);
+    lx_pmi_answer(job, r, &o);
 }
 
 static void h_abort(lx_job_t *job, lx_rank_t *r, const xb_pmiw_msg_t *m)
@@ -197,6 +197,21 @@ static void h_abort(lx_job_t *job, lx_rank_t *r, const xb_pmiw_msg_t *m)
             "ending the job", r->rank, (int)r->pid, lx_rank_host(job, r), code, text[0] ? ": " : "", text);
 }
 
+static void h_publish(lx_job_t *job, lx_rank_t *r, const xb_pmiw_msg_t *m)
+{
+    lx_names_publish(job, r, xb_pmiw_get(m, "service"), xb_pmiw_get(m, "port"));
+}
+
+static void h_unpublish(lx_job_t *job, lx_rank_t *r, const xb_pmiw_msg_t *m)
+{
+    lx_names_unpublish(job, r, xb_pmiw_get(m, "service"));
+}
+
+static void h_lookup(lx_job_t *job, lx_rank_t *r, const xb_pmiw_msg_t *m)
+{
+    lx_names_lookup(job, r, xb_pmiw_get(m, "service"));
+}
+
 static const struct {
     const char *cmd;
     handler_t  *fn;
@@ -211,6 +226,9 @@ static const struct {
     { "barrier_in", h_barrier },
     { "finalize", h_finalize },
     { "abort", h_abort },
+    { "publish_name", h_publish },
+    { "unpublish_name", h_unpublish },
+    { "lookup_name", h_lookup },
 };
 
 static void bad_request(lx_job_t *job, lx_rank_t *r, const char *why)
@@ -220,13 +238,19 @@ static void bad_request(lx_job_t *job, lx_rank_t *r, const char *why)
         lx_msg("rank %d sent a PMI request mpiexec cannot serve: %s", r->rank, why);
     snprintf(msg, sizeof msg, "%s", why);
     xb_pmiw_underscore(msg);
-    reply_rc(job, r, "error", -1, msg);
+    lx_pmi_reply_rc(job, r, "error", -1, msg);
 }
 
 void lx_pmi_dispatch(lx_job_t *job, lx_rank_t *r, const char *line, size_t len)
 {
     static xb_pmiw_msg_t m;       /* 3 KiB; one thread */
     char err[XB_PMIW_ERR_MAX];
+    if (r->mcmd != NULL || xb_pmiw_is_mcmd(line, len)) {
+        if (job->opt.verbose)
+            lx_msg("rank %d PMI: %.*s", r->rank, (int)len, line);
+        lx_spawn_line(job, r, line, len);   /* spawn.c */
+        return;
+    }
     if (xb_pmiw_parse(line, len, XB_PMIW_REQUEST, &m, err, sizeof err)) {
         bad_request(job, r, err);
         return;

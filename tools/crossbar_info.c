@@ -85,16 +85,18 @@ static int print_tunables(int init_rc)
     size_t n = 0;
     while (xb_tunable_at(n))
         n++;
-    printf("\nTunables (%zu; set with the environment variable XB_<NAME>)\n", n);
+    printf("\nTunables (%zu; set with the environment variable XB_<NAME>; each is\n"
+           "also the MPI_T control variable of that name)\n", n);
     if (init_rc != XB_OK)
         printf("  warning: %s\n", xb_err_detail());
     for (size_t i = 0; i < n; i++) {
         const xb_tunable_t *t = xb_tunable_at(i);
         char val[256];
         xb_tunable_format(t, val, sizeof val);
-        printf("  XB_%-28s = %-12s [%s, %s, %s, default %s]\n", t->name, val,
+        printf("  XB_%-28s = %-12s [%s, %s, %s, default %s%s]\n", t->name, val,
                type_name(t->type), t->source, level_name(t->level),
-               t->defval && *t->defval ? t->defval : "\"\"");
+               t->defval && *t->defval ? t->defval : "\"\"",
+               t->live ? ", MPI_T writable" : "");
         printf("      %s\n", t->help ? t->help : "");
     }
     return init_rc == XB_OK ? 0 : 1;
@@ -142,7 +144,7 @@ int main(int argc, char **argv)
     if (!what)
         what = ALL;
 
-    int rc = xb_tunables_init();   /* methods read their tunables */
+    int rc = xb_tunables_load();   /* methods read their tunables */
     int status = 0;
     if (what & VERSION)
         print_version();

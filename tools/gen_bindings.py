@@ -39,7 +39,11 @@ HANDLES = {
     "MESSAGE": ("xb_message_t", "xb_message_from_handle", "MPI_MESSAGE_NULL", "XB_HK_MESSAGE"),
     "SESSION": ("xb_session_t", "xb_session_from_handle", "MPI_SESSION_NULL", "XB_HK_SESSION"),
     "WINDOW": ("xb_win_t", "xb_win_from_handle", "MPI_WIN_NULL", "XB_HK_WIN"),
+    "FILE": ("xb_file_t", "xb_file_from_handle", "MPI_FILE_NULL", "XB_HK_FILE"),
 }
+# MPI-IO: functions on files raise errors on the file's errhandler (that of
+# MPI_FILE_NULL when there is no file yet: open, delete); src/io/io.h.
+FILE_RAISE_EXCEPT = {"MPI_File_create_errhandler"}
 # Kinds whose pointer may legitimately be NULL (user buffers, MPI_BOTTOM).
 BUFFER_KINDS = {"BUFFER", "C_BUFFER", "C_BUFFER3", "C_BUFFER4"}
 # Negative values of these kinds are MPI_ERR_COUNT; other *_NNI kinds MPI_ERR_ARG.
@@ -240,6 +244,11 @@ xb_message_t *xb_message_from_handle(MPI_Message h);
 typedef struct xb_win xb_win_t;
 xb_win_t     *xb_win_from_handle(MPI_Win h);
 int           xb_errh_raise_win(xb_win_t *win, const char *fn, int rc);
+/* MPI-IO (src/io/io.h): files and their error path. */
+typedef struct xb_file xb_file_t;
+xb_file_t *xb_file_from_handle(MPI_File h);
+int xb_io_raise(xb_file_t *fh, const char *fn, int rc);
+int xb_io_raise_ref(const MPI_File *fh, const char *fn, int rc);
 """]
     section = None
     for pr in procs:
@@ -498,7 +507,16 @@ class Wrapper:
         comm = "%s_obj" % self.comm.name if self.comm else "NULL"
         sess = [p for p in hs if p.kind == "SESSION"]
         wins = [p for p in hs if p.kind == "WINDOW"]
-        if self.comm is None and sess:       # the session's errhandler applies
+        files = [p for p in hs if p.kind == "FILE"]
+        fref = [p for p in self.params if p.kind == "FILE" and p.direction == "inout"]
+        if pr.name.startswith("MPI_File_") and pr.name not in FILE_RAISE_EXCEPT:
+            if files:              # the file's errhandler (MPI_FILE_NULL's if NULL)
+                raise_ = "xb_io_raise(%s_obj, \"%s\", xb_rc)" % (files[0].name, self.vname)
+            elif fref:             # MPI_File_close: the handle is still valid
+                raise_ = "xb_io_raise_ref(%s, \"%s\", xb_rc)" % (fref[0].name, self.vname)
+            else:                  # open, delete: MPI_FILE_NULL's errhandler
+                raise_ = "xb_io_raise(NULL, \"%s\", xb_rc)" % self.vname
+        elif self.comm is None and sess:       # the session's errhandler applies
             raise_ = "xb_errh_raise_session(%s_obj, \"%s\", xb_rc)" % (sess[0].name, self.vname)
         elif self.comm is None and wins:     # the window's errhandler applies
             raise_ = "xb_errh_raise_win(%s_obj, \"%s\", xb_rc)" % (wins[0].name, self.vname)

@@ -15,6 +15,11 @@
  * by a new object, the new handle simply gets the old integer back). An
  * unknown integer gives back the kind's null handle.
  *
+ * MPI_<Kind>_c2f / _f2c (Fortran handles) are the same integers: MPI_Fint
+ * is int (include/mpi.h), as the ABI's default Fortran INTEGER. They are
+ * separate symbols with the same code, so a program or a binding that
+ * looks them up by name finds them.
+ *
  * Threading: the table is guarded by a mutex; these calls are not hot.
  * Callable before MPI_Init and after MPI_Finalize (no library state used).
  */
@@ -137,6 +142,21 @@ static const void *handle_fromint(int v, const void *null)
     XB_EXPORT Type MPI_##Kind##_fromint(int v)                                  \
         __attribute__((weak, alias("PMPI_" #Kind "_fromint")))
 
+/* The Fortran pair of one kind: the same integers (MPI_Fint is int). */
+#define ABI_FORTRAN_PAIR(Kind, Type, Null)                                      \
+    XB_EXPORT MPI_Fint PMPI_##Kind##_c2f(Type h)                                \
+    {                                                                           \
+        return handle_toint((const void *)h);                                   \
+    }                                                                           \
+    XB_EXPORT Type PMPI_##Kind##_f2c(MPI_Fint v)                                \
+    {                                                                           \
+        return (Type)(uintptr_t)handle_fromint(v, (const void *)(Null));        \
+    }                                                                           \
+    XB_EXPORT MPI_Fint MPI_##Kind##_c2f(Type h)                                 \
+        __attribute__((weak, alias("PMPI_" #Kind "_c2f")));                     \
+    XB_EXPORT Type MPI_##Kind##_f2c(MPI_Fint v)                                 \
+        __attribute__((weak, alias("PMPI_" #Kind "_f2c")))
+
 ABI_HANDLE_PAIR(Comm, MPI_Comm, MPI_COMM_NULL);
 ABI_HANDLE_PAIR(Errhandler, MPI_Errhandler, MPI_ERRHANDLER_NULL);
 ABI_HANDLE_PAIR(Group, MPI_Group, MPI_GROUP_NULL);
@@ -147,19 +167,19 @@ ABI_HANDLE_PAIR(Request, MPI_Request, MPI_REQUEST_NULL);
 ABI_HANDLE_PAIR(Type, MPI_Datatype, MPI_DATATYPE_NULL);
 ABI_HANDLE_PAIR(Session, MPI_Session, MPI_SESSION_NULL);
 ABI_HANDLE_PAIR(Win, MPI_Win, MPI_WIN_NULL);
+ABI_HANDLE_PAIR(File, MPI_File, MPI_FILE_NULL);
 
-/* MPI_Win_c2f / MPI_Win_f2c: a Fortran handle is the same integer as
- * MPI_Win_toint gives (MPI 5.0 ABI: MPI_Fint is int). */
-XB_EXPORT MPI_Fint PMPI_Win_c2f(MPI_Win win)
-{
-    return handle_toint((const void *)win);
-}
-XB_EXPORT MPI_Win PMPI_Win_f2c(MPI_Fint win)
-{
-    return (MPI_Win)(uintptr_t)handle_fromint(win, (const void *)MPI_WIN_NULL);
-}
-XB_EXPORT MPI_Fint MPI_Win_c2f(MPI_Win win) __attribute__((weak, alias("PMPI_Win_c2f")));
-XB_EXPORT MPI_Win MPI_Win_f2c(MPI_Fint win) __attribute__((weak, alias("PMPI_Win_f2c")));
+ABI_FORTRAN_PAIR(Comm, MPI_Comm, MPI_COMM_NULL);
+ABI_FORTRAN_PAIR(Errhandler, MPI_Errhandler, MPI_ERRHANDLER_NULL);
+ABI_FORTRAN_PAIR(Group, MPI_Group, MPI_GROUP_NULL);
+ABI_FORTRAN_PAIR(Info, MPI_Info, MPI_INFO_NULL);
+ABI_FORTRAN_PAIR(Message, MPI_Message, MPI_MESSAGE_NULL);
+ABI_FORTRAN_PAIR(Op, MPI_Op, MPI_OP_NULL);
+ABI_FORTRAN_PAIR(Request, MPI_Request, MPI_REQUEST_NULL);
+ABI_FORTRAN_PAIR(Type, MPI_Datatype, MPI_DATATYPE_NULL);
+ABI_FORTRAN_PAIR(Session, MPI_Session, MPI_SESSION_NULL);
+ABI_FORTRAN_PAIR(File, MPI_File, MPI_FILE_NULL);
+ABI_FORTRAN_PAIR(Win, MPI_Win, MPI_WIN_NULL);
 
 /* ---- version ---------------------------------------------------------- */
 XB_EXPORT int PMPI_Abi_get_version(int *abi_major, int *abi_minor)

@@ -11,9 +11,9 @@
 #include "binding/bind_check.h"
 #include "core/topo.h"
 
-XB_TUNABLE(PARAM_CHECK, XB_TT_BOOL, "on", XB_TL_TUNER,
+XB_TUNABLE_LIVE(PARAM_CHECK, XB_TT_BOOL, "on", XB_TL_TUNER,
            "Check the arguments of every MPI call (off: only handles are "
-           "resolved; for measuring the cost of the checks)");
+           "resolved; for measuring the cost of the checks)", NULL);
 
 /* Until xb_tunables_init() parses the default (first step of MPI_Init) the
  * value is zero; the functions callable before MPI_Init must check too. */
@@ -37,6 +37,7 @@ static const struct {
     [XB_HK_MESSAGE]    = { "message", "MPI_MESSAGE_NULL", XB_ERR_REQUEST },
     [XB_HK_SESSION]    = { "session", "MPI_SESSION_NULL", -MPI_ERR_SESSION },
     [XB_HK_WIN]        = { "window", "MPI_WIN_NULL", -MPI_ERR_WIN },
+    [XB_HK_FILE]       = { "file", "MPI_FILE_NULL", -MPI_ERR_FILE },
 };
 
 /* The ABI values of the null handles, in xb_hk_t order. */
@@ -51,6 +52,7 @@ static const uintptr_t hk_null_value[XB_HK_COUNT] = {
     [XB_HK_MESSAGE]    = (uintptr_t)MPI_MESSAGE_NULL,
     [XB_HK_SESSION]    = (uintptr_t)MPI_SESSION_NULL,
     [XB_HK_WIN]        = (uintptr_t)MPI_WIN_NULL,
+    [XB_HK_FILE]       = (uintptr_t)MPI_FILE_NULL,
 };
 
 const char *xb_hk_name(xb_hk_t kind)

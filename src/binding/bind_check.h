@@ -47,7 +47,8 @@ enum {
 /* Handle kinds, for the messages of a failed resolution. */
 typedef enum xb_hk {
     XB_HK_COMM, XB_HK_DATATYPE, XB_HK_GROUP, XB_HK_OP, XB_HK_ERRHANDLER,
-    XB_HK_REQUEST, XB_HK_INFO, XB_HK_MESSAGE, XB_HK_SESSION, XB_HK_WIN, XB_HK_COUNT
+    XB_HK_REQUEST, XB_HK_INFO, XB_HK_MESSAGE, XB_HK_SESSION, XB_HK_WIN, XB_HK_FILE,
+    XB_HK_COUNT
 } xb_hk_t;
 
 XB_TUNABLE_DECL(PARAM_CHECK);

@@ -29,6 +29,7 @@
 #include "method/method.h"
 #include "pt2pt/pt2pt.h"
 #include "rma/rma.h"
+#include "io/io.h"
 #include "progress/progress.h"
 #include "binding/env_layers.h"
 
@@ -80,7 +81,9 @@ static int init_layers(void)
         return rc;
     if ((rc = xb_rma_init()) != XB_OK)
         return rc;
-    return xb_coll_init();
+    if ((rc = xb_coll_init()) != XB_OK)
+        return rc;
+    return xb_dpm_init();
 }
 
 static int init_common(int required, int *provided)
@@ -132,6 +135,8 @@ int xb_impl_finalize(void)
     if (rc != XB_OK)
         return rc;
     xb_progress_async_stop();
+    xb_io_fini();
+    xb_dpm_fini();
     xb_coll_fini();
     xb_rma_fini();
     xb_comm_fini_predefined();

@@ -17,4 +17,9 @@ int  xb_coll_init(void);
 void xb_coll_fini(void);
 int  xb_coll_barrier(xb_comm_t *comm);
 
+/* src/dpm: the parent intercommunicator of a spawned job (after COMM_WORLD
+ * and the collectives), ports and the parent at finalize. */
+int  xb_dpm_init(void);
+void xb_dpm_fini(void);
+
 #endif

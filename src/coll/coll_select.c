@@ -17,13 +17,15 @@
 #include "coll/coll_int.h"
 #include "runtime/tunable.h"
 
-XB_TUNABLE(COLL_ALGO, XB_TT_STRING, "", XB_TL_TUNER,
+static int xb_coll_force_changed(xb_tunable_t *t);
+XB_TUNABLE_LIVE(COLL_ALGO, XB_TT_STRING, "", XB_TL_TUNER,
            "Force collective algorithms by name: a comma-separated list of "
            "collective=algorithm, e.g. bcast=linear,allreduce=reduce_bcast "
-           "(crossbar-info lists them)");
+           "(crossbar-info lists them)", xb_coll_force_changed);
 #define FORCE_TUNABLE(NAME, coll)                                             \
-    XB_TUNABLE(COLL_##NAME, XB_TT_STRING, "", XB_TL_TUNER,                    \
-               "Force the " coll " algorithm by name (crossbar-info lists them)")
+    XB_TUNABLE_LIVE(COLL_##NAME, XB_TT_STRING, "", XB_TL_TUNER,               \
+                    "Force the " coll " algorithm by name (crossbar-info "    \
+                    "lists them)", xb_coll_force_changed)
 FORCE_TUNABLE(BARRIER, "barrier");
 FORCE_TUNABLE(BCAST, "bcast");
 FORCE_TUNABLE(REDUCE, "reduce");
@@ -385,6 +387,19 @@ int xb_coll_init(void)
         rc = parse_per_kind();
     if (rc == XB_OK)
         rc = xb_coll_nb_init();
+    return rc;
+}
+
+/* The hook of the forcing tunables (tunable.h): a write through MPI_T
+ * takes effect at the next collective. Every rank must write the same value
+ * (MPI_T scope ALL_EQ). A name that is no algorithm fails the write. */
+static int xb_coll_force_changed(xb_tunable_t *t)
+{
+    (void)t;
+    memset(forced, 0, sizeof(forced));
+    int rc = parse_force(xb_tn_COLL_ALGO.v.s);
+    if (rc == XB_OK)
+        rc = parse_per_kind();
     return rc;
 }
 

@@ -79,3 +79,36 @@ int xb_impl_comm_delete_attr(xb_comm_t *comm, int comm_keyval)
 {
     return xb_attr_delete(XB_ATTR_COMM, &comm->attrs, comm->handle, comm_keyval);
 }
+
+/* ---- the deprecated MPI-1 forms (still in MPI 4.1, chapter "Deprecated
+ * interfaces"): the same keyvals and attributes as the MPI_Comm_ forms.
+ * MPI_Copy_function and MPI_Delete_function have the signatures of the
+ * communicator callbacks, and MPI_NULL_COPY_FN, MPI_DUP_FN and
+ * MPI_NULL_DELETE_FN are the same ABI values (0, 1, 0), so the engine
+ * treats both families alike. */
+int xb_impl_keyval_create(MPI_Copy_function *copy_fn, MPI_Delete_function *delete_fn,
+                          int *keyval, void *extra_state)
+{
+    return xb_keyval_create(XB_ATTR_COMM, (void (*)(void))copy_fn, (void (*)(void))delete_fn,
+                            extra_state, keyval);
+}
+
+int xb_impl_keyval_free(int *keyval)
+{
+    return xb_keyval_free(XB_ATTR_COMM, keyval);
+}
+
+int xb_impl_attr_put(xb_comm_t *comm, int keyval, void *attribute_val)
+{
+    return xb_impl_comm_set_attr(comm, keyval, attribute_val);
+}
+
+int xb_impl_attr_get(xb_comm_t *comm, int keyval, void *attribute_val, int *flag)
+{
+    return xb_impl_comm_get_attr(comm, keyval, attribute_val, flag);
+}
+
+int xb_impl_attr_delete(xb_comm_t *comm, int keyval)
+{
+    return xb_impl_comm_delete_attr(comm, keyval);
+}

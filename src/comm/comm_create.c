@@ -28,6 +28,8 @@ int xb_comm_finish(xb_comm_t *c, xb_comm_t *parent, bool attrs, bool topo,
                    xb_info_t *info, bool inherit_info)
 {
     int rc = XB_OK;
+    if (parent != NULL && c->session_bbuf == NULL)   /* derived from a session's */
+        c->session_bbuf = xb_bbuf_retain(parent->session_bbuf);
     if (attrs && parent != NULL)
         rc = xb_attr_copy_all(XB_ATTR_COMM, parent->attrs, parent->handle,
                               &c->attrs, c->handle);

@@ -3,7 +3,7 @@
 /*
  * comm_query.c - local communicator calls of issue 4: hints
  * (MPI_Comm_set_info / _get_info), MPI_Comm_test_inter, _remote_size,
- * _remote_group, MPI_Comm_get_parent.
+ * _remote_group (MPI_Comm_get_parent is in src/dpm).
  *
  * Hints: set_info keeps a copy of every pair and get_info returns a new
  * object with those pairs (the standard lets an implementation return the
@@ -84,8 +84,3 @@ int xb_impl_comm_remote_group(xb_comm_t *comm, MPI_Group *group)
     return rc;
 }
 
-int xb_impl_comm_get_parent(MPI_Comm *parent)
-{
-    *parent = MPI_COMM_NULL;          /* no dynamic processes yet */
-    return XB_OK;
-}

@@ -36,6 +36,7 @@ int xb_impl_comm_create_from_group(xb_group_t *group, const char *stringtag,
         xb_errhandler_release(c->errh);
         c->errh = errhandler;
     }
+    c->session_bbuf = xb_bbuf_retain(group->session_bbuf);
     rc = xb_comm_finish(c, NULL, false, false, info, false);
     if (rc == XB_OK)
         *newcomm = xb_comm_to_handle(c);

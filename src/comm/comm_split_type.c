@@ -21,6 +21,9 @@
  *                                 not inside one instance, and for every
  *                                 process when the name is unknown, the
  *                                 key is missing or info is MPI_INFO_NULL
+ *   MPI_COMM_TYPE_RESOURCE_GUIDED the same as HW_GUIDED (MPI 4.1: the
+ *                                 info key names a resource type; ours
+ *                                 are the hardware levels)
  *   MPI_COMM_TYPE_HW_UNGUIDED     the coarsest level, Machine to HWThread,
  *                                 that divides comm: some process lies in
  *                                 one instance of it and no instance holds
@@ -36,6 +39,14 @@
  * processes of the same type (the same node for SHARED), MPI_COMM_NULL
  * where the other side has none of that type. HW_UNGUIDED chooses its
  * level over the local group.
+ *
+ * MPI_Get_hw_resource_info (MPI 4.1) tells which of these resource types
+ * the calling process is restricted to at the moment of the call: one key
+ * per level this machine has, named as "mpi_hw_resource_type" accepts
+ * (hwtopo.c's canonical names: "mpi_shared_memory", "Package", ...), with
+ * the value "true" when all the CPUs the process may run on lie in one
+ * instance of it (so that level gives it a communicator in a guided split)
+ * and "false" when not.
  */
 #include <limits.h>
 #include <stdlib.h>
@@ -144,6 +155,7 @@ static int color_of(xb_comm_t *comm, int split_type, const xb_info_t *info,
         *color_p = (int)xb_rt()->my_node;
         return XB_OK;
     case MPI_COMM_TYPE_HW_GUIDED:
+    case MPI_COMM_TYPE_RESOURCE_GUIDED:
         return guided_colour(info, color_p);
     case MPI_COMM_TYPE_HW_UNGUIDED:
         return unguided_colour(comm, color_p, level_p);
@@ -151,7 +163,8 @@ static int color_of(xb_comm_t *comm, int split_type, const xb_info_t *info,
         *color_p = MPI_UNDEFINED;
         return xb_err_set(XB_ERR_ARG, "invalid argument split_type: %d (use "
                           "MPI_COMM_TYPE_SHARED, MPI_COMM_TYPE_HW_GUIDED, "
-                          "MPI_COMM_TYPE_HW_UNGUIDED or MPI_UNDEFINED)",
+                          "MPI_COMM_TYPE_HW_UNGUIDED, MPI_COMM_TYPE_RESOURCE_GUIDED "
+                          "or MPI_UNDEFINED)",
                           split_type);
     }
 }
@@ -187,4 +200,28 @@ int xb_impl_comm_split_type(xb_comm_t *comm, int split_type, int key,
     if (src == XB_OK && rc == XB_OK)
         src = tag_level(*newcomm, level, info);
     return rc != XB_OK ? rc : src;     /* on error *newcomm is MPI_COMM_NULL */
+}
+
+int xb_impl_get_hw_resource_info(MPI_Info *hw_info)
+{
+    int mine[XB_HW_NLEVELS];
+    int rc = level_colours(mine);
+    if (rc != XB_OK)
+        return rc;
+    const xb_hwtopo_t *t = xb_hwtopo();
+    xb_info_t *info = xb_info_new();
+    if (info == NULL)
+        return xb_err_set(XB_ERR_NO_MEM, "out of memory for an info object");
+    for (int l = 0; l < XB_HW_NLEVELS && rc == XB_OK; l++) {
+        if (l != XB_HW_MACHINE && (t == NULL || !t->present[l]))
+            continue;
+        rc = xb_info_put(info, xb_hwtopo_level_name(l),
+                         mine[l] != MPI_UNDEFINED ? "true" : "false");
+    }
+    if (rc != XB_OK) {
+        xb_info_destroy(info);
+        return rc;
+    }
+    *hw_info = xb_info_to_handle(info);
+    return XB_OK;
 }

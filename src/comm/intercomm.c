@@ -20,6 +20,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include "comm/comm_int.h"
+#include "comm/comm.h"
+#include "method/method.h"
 #include "coll/coll.h"
 #include "core/info.h"
 #include "core/errhandler.h"
@@ -182,6 +184,39 @@ int xb_impl_intercomm_create(xb_comm_t *local_comm, int local_leader,
     return rc;
 }
 
+/* ---- intercommunicators of dynamic processes (src/dpm) -------------------- */
+/* A context only the temporary intercommunicator of a connection uses: past
+ * the pool and its shadow contexts. */
+#define DPM_BOOT_CTX ((uint32_t)(4u * XB_CTX_SLOTS))
+
+int xb_comm_intercomm_connect(xb_comm_t *local, int root, int rn, const int *rlist,
+                              int rroot, int tag, xb_comm_t **out_p)
+{
+    int drc = check_disjoint(local->group, rn, rlist);
+    xb_group_t *remote = xb_group_new(rn, rlist);
+    xb_comm_t *tmp = remote != NULL ? xb_comm_new(local->group, DPM_BOOT_CTX, NULL)
+                                    : NULL;
+    if (tmp == NULL) {
+        if (remote != NULL)
+            xb_group_release(remote);
+        return XB_ERR_NO_MEM;
+    }
+    tmp->remote = remote;
+    uint32_t ctx = 0;
+    int rc = xb_comm_ctx_agree_inter(local, root, tmp, rroot, tag, &ctx);
+    xb_comm_release(tmp);
+    if (rc == XB_OK)
+        rc = drc;
+    xb_comm_t *c = NULL;
+    if (rc == XB_OK)
+        rc = build(local, rn, rlist, ctx, local, &c);
+    if (rc == XB_OK)
+        rc = xb_comm_finish(c, NULL, false, false, NULL, false);
+    if (rc == XB_OK)
+        *out_p = c;
+    return rc;
+}
+
 /* ---- MPI_Intercomm_merge ---------------------------------------------------- */
 enum { MERGE_TAG = 0x3e3e };
 
@@ -209,15 +244,22 @@ int xb_impl_intercomm_merge(xb_comm_t *intercomm, int high, MPI_Comm *newintraco
         return xb_err_set(XB_ERR_COMM, "invalid argument intercomm: an "
                           "intracommunicator");
     xb_comm_t *local = intercomm->local_comm;
-    int mine = high != 0, theirs = 0, rc = XB_OK;
+    /* high, then the universal id of rank 0 of the side (gpids of other
+     * jobs' processes differ from one process to the next: src/dpm) */
+    xb_proc_id_t id = { 0 };
+    int rc = xb_peer_id(xb_group_gpid(intercomm->group, 0), &id);
+    if (rc != XB_OK)
+        return rc;
+    uint64_t mine[3] = { high != 0, id.job, id.rank }, theirs[3] = { 0, 0, 0 };
     if (local->rank == 0)
-        rc = xb_comm_exchange(intercomm, 0, MERGE_TAG, &mine, sizeof(int),
-                              &theirs, sizeof(int));
-    int brc = xb_coll_bcast(&theirs, 1, xb_dt_from_handle(MPI_INT), 0, local);
+        rc = xb_comm_exchange(intercomm, 0, MERGE_TAG, mine, sizeof(mine),
+                              theirs, sizeof(theirs));
+    int brc = xb_coll_bcast(theirs, (int)sizeof(theirs), xb_dt_from_handle(MPI_BYTE),
+                            0, local);
     if (rc != XB_OK || brc != XB_OK)
         return rc != XB_OK ? rc : brc;
-    bool local_first = mine != theirs ? !mine
-                     : xb_group_gpid(intercomm->group, 0) < xb_group_gpid(intercomm->remote, 0);
+    bool local_first = mine[0] != theirs[0] ? !mine[0]
+                     : mine[1] != theirs[1] ? mine[1] < theirs[1] : mine[2] < theirs[2];
     uint32_t ctx;
     rc = xb_comm_ctx_agree_inter(local, 0, intercomm, 0, MERGE_TAG, &ctx);
     if (rc != XB_OK)

@@ -112,6 +112,8 @@ void xb_comm_destroy(xb_comm_t *c)
     xb_info_destroy(c->info);
     xb_topo_free(c->topo);
     xb_attr_delete_all(XB_ATTR_COMM, &c->attrs, c->handle);   /* normally empty */
+    xb_bbuf_release(c->bbuf);
+    xb_bbuf_release(c->session_bbuf);
     c->magic = XB_MAGIC_FREED;
     c->group = (xb_group_t *)(void *)free_list;
     free_list = c;
@@ -156,6 +158,8 @@ void xb_comm_fini_predefined(void)
             xb_errhandler_release(pre[i]->errh);
         xb_attr_delete_all(XB_ATTR_COMM, &pre[i]->attrs, pre[i]->handle);
         xb_info_destroy(pre[i]->info);
+        xb_bbuf_release(pre[i]->bbuf);
+        pre[i]->bbuf = NULL;
         pre[i]->magic = XB_MAGIC_FREED;
     }
     while (free_list != NULL) {
@@ -167,6 +171,25 @@ void xb_comm_fini_predefined(void)
     xb_info_pool_fini();
     xb_attr_type_fini();
     xb_attr_fini();
+    xb_mem_fini();
+}
+
+xb_bbuf_t *xb_bbuf_new(void)
+{
+    xb_bbuf_t *b = calloc(1, sizeof(*b));
+    if (b == NULL) {
+        xb_err_set(XB_ERR_NO_MEM, "no memory for a buffer slot");
+        return NULL;
+    }
+    b->refs = 1;
+    atomic_store(&b->empty, 1);
+    return b;
+}
+
+void xb_bbuf_release(xb_bbuf_t *b)
+{
+    if (b != NULL && --b->refs == 0)
+        free(b);
 }
 
 /* First step of MPI_Finalize: the attributes of MPI_COMM_SELF, then of

@@ -25,6 +25,7 @@
 #ifndef XB_CORE_H
 #define XB_CORE_H
 
+#include <stdatomic.h>
 #include "util/xb_common.h"
 
 #define XB_HANDLE_PREDEF_LIMIT 0x1000u
@@ -49,6 +50,8 @@ typedef struct xb_group {
     int      rank;        /* my rank in the group, or MPI_UNDEFINED      */
     int     *world;       /* [size] world rank of each member; NULL means
                              identity (member i is world rank i)          */
+    struct xb_bbuf *session_bbuf; /* MPI_Group_from_session_pset: the
+                             session's buffer slot (retained), else NULL  */
 } xb_group_t;
 
 static inline xb_gpid_t xb_group_gpid(const xb_group_t *g, int r)
@@ -58,6 +61,35 @@ static inline xb_gpid_t xb_group_gpid(const xb_group_t *g, int r)
 
 /* ---- errhandlers ------------------------------------------------------- */
 typedef struct xb_errhandler xb_errhandler_t;  /* src/core/errhandler.c */
+
+/* ---- buffer slots for buffered sends (MPI 4.1 attached buffers) ---------
+ * One slot per owner: the process (MPI_Buffer_attach), a communicator
+ * (MPI_Comm_attach_buffer), a session (MPI_Session_attach_buffer). A slot
+ * is reference counted: its owner holds one reference, every communicator
+ * (and session group) that uses a session's slot one, and every buffered
+ * message in flight one, so a message that completes after its owner went
+ * still finds its slot. The engine that places messages in the buffer is
+ * src/pt2pt/bsend.c; the slot is passive data. */
+typedef struct xb_bbuf {
+    int                refs;
+    void              *base;      /* NULL: nothing attached;
+                                     MPI_BUFFER_AUTOMATIC: malloc per message */
+    size_t             size;
+    struct xb_bblk    *blocks;    /* messages in flight, sorted by offset   */
+    atomic_uint        empty;     /* 1 when no message is in flight         */
+    struct xb_request *flushes;   /* MPI_*iflush_buffer requests waiting    */
+} xb_bbuf_t;
+
+/* A new slot with one reference and nothing attached; NULL on no memory
+ * (detail recorded). */
+xb_bbuf_t *xb_bbuf_new(void);
+static inline xb_bbuf_t *xb_bbuf_retain(xb_bbuf_t *b)
+{
+    if (b != NULL)
+        b->refs++;
+    return b;
+}
+void xb_bbuf_release(xb_bbuf_t *b);   /* NULL: no-op; frees at zero */
 
 /* ---- communicators ----------------------------------------------------- */
 /* Context ids: each communicator owns a pair, ctx (pt2pt) and ctx + 1
@@ -86,6 +118,9 @@ typedef struct xb_comm {
     struct xb_info  *info;        /* hints set by the user (a copy) or NULL */
     struct xb_attr  *attrs;       /* cached attributes (core/attr.h)        */
     struct xb_topo  *topo;        /* Cartesian/graph topology or NULL       */
+    struct xb_bbuf  *bbuf;        /* MPI_Comm_attach_buffer's slot or NULL  */
+    struct xb_bbuf  *session_bbuf; /* the buffer slot of the session the
+                                     communicator derives from, or NULL     */
 } xb_comm_t;
 
 static inline bool xb_comm_is_inter(const xb_comm_t *c)
@@ -162,6 +197,8 @@ void xb_comm_fini_predefined(void);
 /* First step of MPI_Finalize: delete callbacks of COMM_SELF's and
  * COMM_WORLD's attributes (issue 4). */
 void xb_comm_finalize_attrs(void);
+/* MPI_Finalize: drop the table of MPI_Alloc_mem blocks (mem.c). */
+void xb_mem_fini(void);
 
 /* Context-id pool (passive, per process): ids are pairs (ctx, ctx + 1) with
  * ctx even; slot s is ctx 2*s. Slots 0 and 1 are COMM_WORLD and COMM_SELF.

@@ -79,6 +79,7 @@ static const char *const class_text[XB_ERRCODE_PREDEF_LAST + 1] = {
     [MPI_ERR_VALUE_TOO_LARGE] = "MPI_ERR_VALUE_TOO_LARGE: value too large for the output argument",
     [MPI_ERR_SESSION]      = "MPI_ERR_SESSION: invalid session",
     [MPI_ERR_ERRHANDLER]   = "MPI_ERR_ERRHANDLER: invalid error handler",
+    [MPI_ERR_ABI]          = "MPI_ERR_ABI: the ABI information cannot be changed (set already)",
 };
 
 typedef struct ring_slot {
@@ -123,11 +124,40 @@ int xb_errcode_make(int errclass, const char *msg)
 }
 
 /* Class of a code, or -1 if it is not valid. Lock held. */
+/* The tools interface's classes (MPI_T_ERR_*, 1001..1018): returned by the
+ * MPI_T functions (src/mpit), valid for MPI_Error_string and _class. */
+static const char *const t_text[] = {
+    "MPI_T_ERR_CANNOT_INIT: the tools interface cannot be initialized",
+    "MPI_T_ERR_NOT_ACCESSIBLE: not accessible now",
+    "MPI_T_ERR_NOT_INITIALIZED: the tools interface is not initialized",
+    "MPI_T_ERR_NOT_SUPPORTED: not supported",
+    "MPI_T_ERR_MEMORY: out of memory",
+    "MPI_T_ERR_INVALID: invalid use of the tools interface or invalid argument",
+    "MPI_T_ERR_INVALID_INDEX: invalid index of a variable, category, event or source",
+    "MPI_T_ERR_INVALID_ITEM: invalid item of an enumeration",
+    "MPI_T_ERR_INVALID_SESSION: invalid performance-variable session",
+    "MPI_T_ERR_INVALID_HANDLE: invalid handle",
+    "MPI_T_ERR_INVALID_NAME: no variable, category or event has that name",
+    "MPI_T_ERR_OUT_OF_HANDLES: no more handles",
+    "MPI_T_ERR_OUT_OF_SESSIONS: no more sessions",
+    "MPI_T_ERR_CVAR_SET_NOT_NOW: the control variable cannot be set now",
+    "MPI_T_ERR_CVAR_SET_NEVER: the control variable cannot be set",
+    "MPI_T_ERR_PVAR_NO_WRITE: the performance variable cannot be written or reset",
+    "MPI_T_ERR_PVAR_NO_STARTSTOP: the performance variable cannot be started or stopped",
+    "MPI_T_ERR_PVAR_NO_ATOMIC: the performance variable cannot be read and reset atomically",
+};
+
+static bool is_t_class(int code)
+{
+    return code >= MPI_T_ERR_CANNOT_INIT &&
+           code < MPI_T_ERR_CANNOT_INIT + (int)(sizeof t_text / sizeof t_text[0]);
+}
+
 static int class_locked(int code)
 {
     if (code < 0)
         return -1;
-    if (code <= XB_ERRCODE_PREDEF_LAST)
+    if (code <= XB_ERRCODE_PREDEF_LAST || is_t_class(code))
         return code;
     if (code < XB_ERRCODE_USER_BASE)
         return -1;
@@ -185,6 +215,8 @@ int xb_errcode_string(int code, char *string, int *len_p)
     if (text == NULL) {
         if (cls <= XB_ERRCODE_PREDEF_LAST)
             text = class_text[cls];
+        else if (is_t_class(cls))
+            text = t_text[cls - MPI_T_ERR_CANNOT_INIT];
         else
             text = user[cls - XB_ERRCODE_USER_BASE].string != NULL
                  ? user[cls - XB_ERRCODE_USER_BASE].string : "";

@@ -234,3 +234,32 @@ int xb_errh_raise_obj(xb_errhandler_t *e, void *handle, const char *fn, int rc)
         xb_errh_invoke_obj(e, handle, code, msg);
     return code;
 }
+
+/* ---- files (MPI-IO) ------------------------------------------------------ */
+void xb_errh_invoke_file(xb_errhandler_t *e, MPI_File fh, int code, const char *msg)
+{
+    if (e == NULL)
+        e = &predef[1];                     /* files default to ERRORS_RETURN */
+    if (e->kind != XB_ERRH_USER) {
+        xb_comm_t tmp = { .errh = e };      /* same predefined behaviour */
+        xb_errh_invoke_comm(&tmp, code, msg);
+        return;
+    }
+    MPI_File h = fh;
+    int c = code;
+    xb_errhandler_retain(e);
+    xb_mutex_t *held = xb_cb_begin();
+    ((MPI_File_errhandler_function *)(void *)e->fn)(&h, &c);
+    xb_cb_end(held);
+    xb_errhandler_release(e);
+}
+
+int xb_errh_raise_file(xb_errhandler_t *e, MPI_File fh, const char *fn, int rc)
+{
+    char msg[MPI_MAX_ERROR_STRING];
+    if (xb_errcode_class_of_rc(rc) == MPI_SUCCESS)
+        return MPI_SUCCESS;
+    int code = make_error(fn, rc, msg);
+    xb_errh_invoke_file(e, fh, code, msg);
+    return code;
+}

@@ -38,7 +38,7 @@ enum {
     XB_ERRCODE_USER_BASE = 0x4000,   /* first user-defined class/code        */
     XB_ERRCODE_USER_END  = 0x8000,   /* one past the last one                */
     XB_ERRCODE_CLASS_BITS = 15,      /* detailed code: class in these bits   */
-    XB_ERRCODE_PREDEF_LAST = MPI_ERR_ERRHANDLER,  /* last predefined class    */
+    XB_ERRCODE_PREDEF_LAST = MPI_ERR_ABI,         /* last predefined class    */
 };
 
 /* The MPI class of an internal return code (XB_ERR_X -> MPI_ERR_X; anything
@@ -90,11 +90,17 @@ xb_errhandler_t *xb_errhandler_fatal(void);
 void xb_errh_invoke_comm(xb_comm_t *comm, int code, const char *msg);
 
 /* The same for objects whose handle is a pointer and whose user handler
- * has the shape fn(MPI_X *handle, int *code, ...) (windows, files): run e
+ * has the shape fn(MPI_X *handle, int *code, ...) (windows): run e
  * (NULL: MPI_ERRORS_ARE_FATAL) for `code` on `handle`. */
 void xb_errh_invoke_obj(xb_errhandler_t *e, void *handle, int code, const char *msg);
 /* The error path of a call on such an object (the binding's tail, as
  * xb_errh_raise_comm); e NULL: MPI_COMM_SELF's handler applies. */
 int  xb_errh_raise_obj(xb_errhandler_t *e, void *handle, const char *fn, int rc);
+/* Files (MPI-IO, src/io): run errhandler e (a predefined one or one made by
+ * MPI_File_create_errhandler) for file handle fh (MPI_FILE_NULL for open
+ * and delete). raise_file is the error path of a failed file call: it makes
+ * the code with its message, as xb_errh_raise_comm does, and returns it. */
+void xb_errh_invoke_file(xb_errhandler_t *e, MPI_File fh, int code, const char *msg);
+int  xb_errh_raise_file(xb_errhandler_t *e, MPI_File fh, const char *fn, int rc);
 
 #endif

@@ -97,6 +97,7 @@ void xb_group_release(xb_group_t *g)
 {
     if (g == &empty_group || --g->refcount > 0)
         return;
+    xb_bbuf_release(g->session_bbuf);
     free(g->world);
     g->magic = XB_MAGIC_FREED;
     g->world = (int *)(void *)free_list;

@@ -72,6 +72,11 @@ int xb_impl_session_init(xb_info_t *info, xb_errhandler_t *errhandler,
         free(s);
         return XB_ERR_NO_MEM;
     }
+    if ((s->bbuf = xb_bbuf_new()) == NULL) {
+        xb_info_destroy(s->info);
+        free(s);
+        return XB_ERR_NO_MEM;
+    }
     s->magic = XB_MAGIC_SESSION;
     s->errh = errhandler != NULL ? errhandler : xb_errhandler_fatal();
     xb_errhandler_retain(s->errh);
@@ -89,6 +94,7 @@ int xb_impl_session_finalize(MPI_Session *session)
                           "already finalized)");
     xb_errhandler_release(s->errh);
     xb_info_destroy(s->info);
+    xb_bbuf_release(s->bbuf);
     s->magic = XB_MAGIC_FREED;
     free(s);
     *session = MPI_SESSION_NULL;
@@ -180,7 +186,6 @@ int xb_impl_session_get_info(xb_session_t *session, MPI_Info *info_used)
 int xb_impl_group_from_session_pset(xb_session_t *session, const char *pset_name,
                                     MPI_Group *newgroup)
 {
-    (void)session;
     int i = pset_index(pset_name);
     if (i < 0)
         return i;
@@ -188,6 +193,8 @@ int xb_impl_group_from_session_pset(xb_session_t *session, const char *pset_name
     xb_group_t *g = i == 0 ? xb_group_new(xb_rt()->size, NULL) : xb_group_new(1, &me);
     if (g == NULL)
         return XB_ERR_NO_MEM;
+    if (g->session_bbuf == NULL)   /* the empty group is shared: never tagged */
+        g->session_bbuf = xb_bbuf_retain(session->bbuf);
     *newgroup = xb_group_to_handle(g);
     return XB_OK;
 }

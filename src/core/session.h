@@ -19,6 +19,7 @@ struct xb_session {
     xb_errhandler_t  *errh;
     struct xb_info   *info;      /* copy of the info given, or NULL          */
     MPI_Session       handle;
+    struct xb_bbuf   *bbuf;      /* MPI_Session_attach_buffer's slot (from init) */
 };
 
 enum { XB_MAGIC_SESSION = 0x58425339u };

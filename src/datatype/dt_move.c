@@ -40,12 +40,12 @@
  * DT_FAR_STRIDE apart or more, in batches of at least DT_FAR_MIN_RUNS are
  * paced (cache-resident data would only lose). 0 turns a pause off (an
  * unpack with XB_DT_UNPACK_PACE=0 falls back to XB_DT_PACE adds). */
-XB_TUNABLE(DT_PACE, XB_TT_INT, "8", XB_TL_TUNER,
+XB_TUNABLE_LIVE(DT_PACE, XB_TT_INT, "8", XB_TL_TUNER,
            "dependent adds between two far-strided runs of a pack/unpack "
-           "(0: none)");
-XB_TUNABLE(DT_UNPACK_PACE, XB_TT_INT, "3", XB_TL_TUNER,
+           "(0: none)", NULL);
+XB_TUNABLE_LIVE(DT_UNPACK_PACE, XB_TT_INT, "3", XB_TL_TUNER,
            "stores to a local slot between two far-strided runs of an "
-           "unpack (0: pause with XB_DT_PACE adds instead)");
+           "unpack (0: pause with XB_DT_PACE adds instead)", NULL);
 enum { DT_FAR_STRIDE = 4096, DT_FAR_MIN_RUNS = 256 };
 
 enum { W_PACK, W_UNPACK, W_IOV };

@@ -54,9 +54,9 @@ XB_TUNABLE(TCP_POLL_BUSY, XB_TT_INT, "64", XB_TL_TUNER,
 XB_TUNABLE(TCP_POLL_QUIET, XB_TT_INT, "1024", XB_TL_TUNER,
            "Poll the sockets every Nth progress call while no tcp message arrived in the "
            "last millisecond (a job whose shared-memory traffic must not pay for idle sockets)");
-XB_TUNABLE(TCP_MIXED_SLEEP_MS, XB_TT_INT, "1", XB_TL_TUNER,
+XB_TUNABLE_LIVE(TCP_MIXED_SLEEP_MS, XB_TT_INT, "1", XB_TL_TUNER,
            "With shm and tcp peers, longest sleep on the shm futex before the "
-           "sockets are looked at");
+           "sockets are looked at", NULL);
 
 static xb_method_t registry[XB_METHOD_NREG] = {
     [XB_METHOD_SELF] = { .ops = &xb_self_ops },
@@ -236,7 +236,7 @@ int xb_method_init_all(const struct xb_rt_info *rt)
 }
 
 /* After the peer table: which methods sleep, how often costly ones poll. */
-static void plan_polling(void)
+void xb_method_plan_polling(void)
 {
     bool cheap_used = false;
     blockable = blockable2 = -1;
@@ -294,7 +294,7 @@ int xb_method_ready_all(void)
     }
     int rc = xb_peer_table_init(method_rt);
     if (rc == XB_OK)
-        plan_polling();
+        xb_method_plan_polling();
     return rc;
 }
 
@@ -345,6 +345,12 @@ static XB_NOINLINE int poll_costly(int n)
         n += got;
     }
     return n;
+}
+
+void xb_method_costly_due(void)
+{
+    for (int k = 0; k < ncostly_poll; k++)
+        costly_poll[k].countdown = 1;
 }
 
 void xb_method_costly_active(void)

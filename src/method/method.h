@@ -176,6 +176,13 @@ int  xb_method_progress_all(void);
 /* A costly method (tcp) sent or queued something: poll it at its short
  * period again (replies are expected), see method.c. */
 void xb_method_costly_active(void);
+/* The next poll looks at the costly methods too: after a sleep that could
+ * not poll them (MPI_THREAD_MULTIPLE sleeps without the lock, in the cheap
+ * method only), as the single-threaded mixed sleep does after each slice.
+ * Without it a quiet tcp was polled once per XB_TCP_POLL_QUIET sleeps
+ * (about 1.2 s at 1 ms a slice: processes of another job, reached by tcp
+ * only, waited that long for each answer). */
+void xb_method_costly_due(void);
 /* Sleep until woken or timeout: in the one method in use that can sleep;
  * with several (shm and tcp), in the cheap one in short slices. */
 void xb_method_block(int timeout_ms);
@@ -207,6 +214,20 @@ enum { XB_PEER_UNKNOWN = 0, XB_PEER_READY = 1, XB_PEER_FAILED = 2 };
  * first use). Same return contract as send_am. */
 int  xb_method_send(xb_gpid_t peer, uint8_t am_id, const void *hdr, size_t hdr_len,
                     const xb_payload_t *pl, xb_am_done_t *done);
+/* Counters that MPI_T shows as performance variables (src/mpit): active
+ * messages handed to each method (by registry index, xb_method_get) and
+ * their payload bytes, counted in xb_method_send when the method took the
+ * message (a back-pressured one is counted when it is sent again), and the
+ * active messages that arrived through it (xb_am_dispatch_from, method_int.h).
+ * Plain increments under the progress lock; never reset; outlive
+ * MPI_Finalize. */
+typedef struct xb_method_stats {
+    uint64_t am_sent;
+    uint64_t am_bytes;
+    uint64_t am_recv;        /* arrived and handed to their handler */
+    uint64_t am_recv_bytes;
+} xb_method_stats_t;
+extern xb_method_stats_t xb_method_stats[];
 /* The method serving a peer (for caps and get). */
 xb_method_t *xb_peer_method(xb_gpid_t peer);
 int  xb_peer_ep(xb_gpid_t peer, xb_ep_t **ep_p);
@@ -215,6 +236,51 @@ int  xb_peer_describe(xb_gpid_t peer, char *buf, size_t len);
 /* Hand a communicator hint about peer to the method serving it (XB_OK when
  * the method has no use for it). */
 int  xb_method_peer_hint(xb_gpid_t peer, const char *key, const char *value);
+
+/* ---- processes of other jobs (src/dpm, through peer.c) ----------------- */
+/* The peer table starts with the processes of COMM_WORLD (gpid = world
+ * rank). MPI_Comm_connect/accept/join and spawn add processes of other
+ * jobs after them: gpid = world size + i, in the order this process learnt
+ * of them, so the numbers differ from one process to the next and never
+ * travel between processes; what travels is the xb_proc_id_t (the job's
+ * key, the same in all its processes, and the rank in that job) with the
+ * tcp address. Such peers are served by tcp only (their shm segment is
+ * not mapped here). The hot path is unchanged: a gpid past the world is
+ * an index into the same table. Entries stay until finalize.
+ * Threading: under the progress lock, never from a method's progress (a
+ * handler must not add peers: the table moves when it grows). */
+typedef struct xb_proc_id {
+    uint64_t job;       /* hash of the job secret (tcp), the job's name   */
+    uint32_t rank;      /* rank in its own COMM_WORLD                     */
+    uint32_t pad;
+} xb_proc_id_t;
+
+enum { XB_PEER_DESC_TCP_MAX = 256, XB_PEER_NODE_FOREIGN = 0xffffffffu };
+typedef struct xb_peer_desc {    /* what another job needs to reach me */
+    xb_proc_id_t id;
+    uint32_t     tcp_len;
+    uint32_t     pad;
+    uint8_t      tcp[XB_PEER_DESC_TCP_MAX];   /* tcp address blob + secret */
+} xb_peer_desc_t;
+
+/* This process's description (fills *len_p = sizeof(xb_peer_desc_t));
+ * an error naming the reason when tcp is off. */
+int  xb_peer_self_desc(void *buf, size_t *len_p);
+/* The gpid of the process a description names, added to the table when it
+ * is new (a process of this job maps to its world rank). */
+int  xb_peer_add_desc(const void *desc, size_t len, xb_gpid_t *gpid_p);
+/* The universal id of a gpid (for orders both jobs agree on). */
+int  xb_peer_id(xb_gpid_t g, xb_proc_id_t *id);
+/* The gpid rank of a known process of another job, or -1 (tcp's accept). */
+int  xb_peer_find_foreign(uint64_t job, uint32_t rank);
+/* Upper layers with per-peer arrays (pt2pt) register at init a function
+ * that makes them hold n peers; called before a new peer is used. */
+typedef int (*xb_peer_grow_fn_t)(int n);
+struct sockaddr_storage;
+/* The addresses (port included) tcp listens on, for a port name that other
+ * jobs can reach: the count, at most max; 0 when tcp is off. */
+int  xb_method_contact_addrs(struct sockaddr_storage *out, int max);
+void xb_peer_on_grow(xb_peer_grow_fn_t fn);
 
 
 /* ---- crossbar-info (appended for issue 2) ------------------------------- */

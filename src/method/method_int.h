@@ -19,6 +19,18 @@
 /* Registry indices: the default rule order. */
 enum { XB_METHOD_SELF = 0, XB_METHOD_SHM = 1, XB_METHOD_TCP = 2, XB_METHOD_NREG = 3 };
 
+/* A method hands an arrived active message up: counted for MPI_T
+ * (xb_method_stats, a plain increment at a fixed address), then the
+ * handler runs. */
+static inline void xb_am_dispatch_from(int method, uint8_t am_id, xb_gpid_t src,
+                                       const void *hdr, size_t hdr_len,
+                                       const void *payload, size_t len)
+{
+    xb_method_stats[method].am_recv++;
+    xb_method_stats[method].am_recv_bytes += len;
+    xb_am_dispatch(am_id, src, hdr, hdr_len, payload, len);
+}
+
 extern const xb_method_ops_t xb_self_ops;
 extern const xb_method_ops_t xb_shm_ops;
 extern const xb_method_ops_t xb_tcp_ops;
@@ -33,6 +45,12 @@ int xb_tcp_probe(const char **why);
 int xb_tcp_describe(xb_method_t *m, char *buf, size_t len);
 /* "host h via 10.0.0.2:40001, open" for the peer table's describe. */
 int xb_tcp_peer_describe(int rank, char *buf, size_t len);
+/* dpm (tcp_foreign.c): this job's key, this process's address blob with the
+ * job secret, and a process of another job as tcp peer `rank` (>= world
+ * size) with its blob. */
+uint64_t xb_tcp_job_key(void);
+int  xb_tcp_dpm_blob(void *buf, size_t *len_p);
+int  xb_tcp_foreign(int rank, const xb_proc_id_t *id, const void *blob, size_t len);
 /* Foreign or unauthenticated connections closed so far (tests). */
 unsigned long xb_tcp_rejected(void);
 
@@ -46,6 +64,9 @@ int  xb_peer_table_init(const xb_rt_info_t *rt);
 void xb_peer_table_fini(void);
 /* Peers (other than the process itself) the rule gave to method idx. */
 int  xb_peer_count(int idx);
+
+/* Re-plan which methods are polled and slept in (a peer was added). */
+void xb_method_plan_polling(void);
 
 /* snprintf that appends at *off and never overruns (returns the new *off). */
 size_t xb_method_bprintf(char *buf, size_t len, size_t off, const char *fmt, ...)

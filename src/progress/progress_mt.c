@@ -124,6 +124,7 @@ static void block_in_method(xb_progress_t *pc, int timeout_ms)
     xb_method_block(timeout_ms);
     xb_mutex_lock(pc->lock);
     pc->poller_blocked = false;
+    xb_method_costly_due();          /* the sleep looked at the cheap ones only */
 }
 
 static int block_timeout(const xb_progress_t *pc)

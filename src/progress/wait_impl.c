@@ -12,8 +12,12 @@
  *   inactive   persistent, active == 0, done == 0 (reported, or never
  *              started): the calls report the empty status at once.
  * Reporting a completion frees a nonpersistent request (the handle becomes
- * MPI_REQUEST_NULL) and makes a persistent one inactive.
+ * MPI_REQUEST_NULL) and makes a persistent one inactive. A generalized
+ * request's status comes from its query_fn, called (lock dropped) each time
+ * it is reported, and its free_fn runs before it is freed
+ * (core/grequest.h).
  */
+#include "core/grequest.h"
 #include "progress/progress.h"
 #include "xb_impl.h"
 
@@ -45,6 +49,14 @@ static xb_request_t *resolve(MPI_Request h, int *rc_p)
 /* Report a completed request: status out, then free or deactivate. */
 static int report(MPI_Request *h, xb_request_t *r, MPI_Status *st, bool write_err)
 {
+    if (xb_greq_is(r)) {
+        int rc = xb_greq_query(r);
+        int frc = xb_greq_release(r);
+        xb_status_to_mpi(&r->status, st, write_err);
+        xb_request_free(r);
+        *h = MPI_REQUEST_NULL;
+        return rc != XB_OK ? rc : frc;
+    }
     int rc = xb_request_status_rc(r);
     xb_status_to_mpi(&r->status, st, write_err);
     if (r->persistent) {
@@ -264,8 +276,13 @@ int xb_impl_testany(int count, MPI_Request array_of_requests[], int *index, int 
  * is done, TEST and PEEK poll once; PEEK leaves the requests as they are. */
 enum some_mode { SOME_WAIT, SOME_TEST, SOME_PEEK };
 
-static int peek(const xb_request_t *r, MPI_Status *st)
+static int peek(xb_request_t *r, MPI_Status *st)
 {
+    if (xb_greq_is(r)) {
+        int rc = xb_greq_query(r);
+        xb_status_to_mpi(&r->status, st, true);
+        return rc;
+    }
     xb_status_to_mpi(&r->status, st, true);
     return xb_request_status_rc(r);
 }
@@ -341,6 +358,8 @@ int xb_impl_request_get_status(xb_request_t *r, int *flag, MPI_Status *status)
         return XB_OK;
     }
     *flag = 1;
+    if (xb_greq_is(r))
+        return peek(r, status);
     xb_status_to_mpi(&r->status, status, true);
     return XB_OK;
 }
@@ -409,10 +428,13 @@ int xb_impl_request_free(MPI_Request *request)
     if (r == NULL)
         return rc != XB_OK ? rc
                            : xb_err_set(XB_ERR_REQUEST, "the request is MPI_REQUEST_NULL");
-    if (xb_request_is_done(r) || is_inactive(r))
+    if (xb_request_is_done(r) || is_inactive(r)) {
+        rc = xb_greq_is(r) ? xb_greq_release(r) : XB_OK;
         xb_request_free(r);
-    else
-        r->flags |= XB_REQ_F_USERFREED;
+        *request = MPI_REQUEST_NULL;
+        return rc;
+    }
+    r->flags |= XB_REQ_F_USERFREED;
     *request = MPI_REQUEST_NULL;
     return XB_OK;
 }

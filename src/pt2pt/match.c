@@ -9,6 +9,10 @@
  */
 #include <stdlib.h>
 #include "pt2pt/match.h"
+#include "pt2pt/pt2pt_stats.h"
+
+/* Counted here, where the queues change (pt2pt_stats.h). */
+xb_pt2pt_stats_t xb_pt2pt_stats;
 
 static unsigned bucket_of(uint32_t ctx) { return (ctx >> 1) % XB_MATCH_BUCKETS; }
 
@@ -40,6 +44,18 @@ xb_match_ctx_t *xb_match_ctx(xb_match_table_t *t, uint32_t ctx)
     return c;
 }
 
+size_t xb_match_queue_len(const xb_match_table_t *t, uint32_t ctx, bool unexp)
+{
+    const xb_match_ctx_t *c = t->bucket[bucket_of(ctx)];
+    while (c != NULL && c->ctx != ctx)
+        c = c->next;
+    size_t n = 0;
+    for (const xb_mq_item_t *it = c == NULL ? NULL : unexp ? c->unexp.head : c->posted.head;
+         it != NULL; it = it->next)
+        n++;
+    return n;
+}
+
 void xb_match_table_fini(xb_match_table_t *t, void (*drop_unexp)(xb_mq_item_t *))
 {
     for (unsigned b = 0; b < XB_MATCH_BUCKETS; b++) {
@@ -50,6 +66,7 @@ void xb_match_table_fini(xb_match_table_t *t, void (*drop_unexp)(xb_mq_item_t *)
                 xb_mq_item_t *it = c->unexp.head;
                 c->unexp.head = it->next;
                 drop_unexp(it);
+                xb_pt2pt_stats.unexp_now--;
             }
             free(c);
         }
@@ -84,14 +101,27 @@ xb_mq_item_t *xb_match_posted_take(xb_match_ctx_t *c, int src, int tag)
     for (xb_mq_item_t *it = c->posted.head; it != NULL; prev = it, it = it->next) {
         if (xb_match_pattern(it->src, it->tag, src, tag)) {
             mq_unlink(&c->posted, prev, it);
+            xb_pt2pt_stats.posted_now--;
             return it;
         }
     }
     return NULL;
 }
 
-void xb_match_posted_add(xb_match_ctx_t *c, xb_mq_item_t *it) { mq_append(&c->posted, it); }
-void xb_match_unexp_add(xb_match_ctx_t *c, xb_mq_item_t *it)  { mq_append(&c->unexp, it); }
+void xb_match_posted_add(xb_match_ctx_t *c, xb_mq_item_t *it)
+{
+    mq_append(&c->posted, it);
+    if (++xb_pt2pt_stats.posted_now > xb_pt2pt_stats.posted_hwm)
+        xb_pt2pt_stats.posted_hwm = xb_pt2pt_stats.posted_now;
+}
+
+void xb_match_unexp_add(xb_match_ctx_t *c, xb_mq_item_t *it)
+{
+    mq_append(&c->unexp, it);
+    xb_pt2pt_stats.unexp_total++;
+    if (++xb_pt2pt_stats.unexp_now > xb_pt2pt_stats.unexp_hwm)
+        xb_pt2pt_stats.unexp_hwm = xb_pt2pt_stats.unexp_now;
+}
 
 bool xb_match_posted_remove(xb_match_ctx_t *c, xb_mq_item_t *target)
 {
@@ -99,6 +129,7 @@ bool xb_match_posted_remove(xb_match_ctx_t *c, xb_mq_item_t *target)
     for (xb_mq_item_t *it = c->posted.head; it != NULL; prev = it, it = it->next) {
         if (it == target) {
             mq_unlink(&c->posted, prev, it);
+            xb_pt2pt_stats.posted_now--;
             return true;
         }
     }
@@ -111,6 +142,7 @@ bool xb_match_unexp_remove(xb_match_ctx_t *c, xb_mq_item_t *target)
     for (xb_mq_item_t *it = c->unexp.head; it != NULL; prev = it, it = it->next) {
         if (it == target) {
             mq_unlink(&c->unexp, prev, it);
+            xb_pt2pt_stats.unexp_now--;
             return true;
         }
     }
@@ -122,8 +154,10 @@ xb_mq_item_t *xb_match_unexp_find(xb_match_ctx_t *c, int src, int tag, bool take
     xb_mq_item_t *prev = NULL;
     for (xb_mq_item_t *it = c->unexp.head; it != NULL; prev = it, it = it->next) {
         if (xb_match_pattern(src, tag, it->src, it->tag)) {
-            if (take)
+            if (take) {
                 mq_unlink(&c->unexp, prev, it);
+                xb_pt2pt_stats.unexp_now--;
+            }
             return it;
         }
     }

@@ -59,6 +59,11 @@ void          xb_match_unexp_add(xb_match_ctx_t *c, xb_mq_item_t *it);
 /* Remove a given unexpected message (a cancelled send); false if absent. */
 bool          xb_match_unexp_remove(xb_match_ctx_t *c, xb_mq_item_t *it);
 
+/* How many entries a context's posted (unexp false) or unexpected queue
+ * holds now; 0 for a context without queues (none is created). Walks the
+ * queue: for MPI_T, never on a communication path. */
+size_t xb_match_queue_len(const xb_match_table_t *t, uint32_t ctx, bool unexp);
+
 static inline bool xb_match_pattern(int psrc, int ptag, int src, int tag)
 {
     return (psrc == src || psrc == MPI_ANY_SOURCE) && (ptag == tag || ptag == MPI_ANY_TAG);

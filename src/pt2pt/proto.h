@@ -148,8 +148,17 @@ void xb_pt2pt_register_cancel_handlers(void);
 enum { XB_UNEXP_SMALL = 256, XB_UNEXP_CACHE_MAX = 1024 };
 /* bsend.c */
 int  xb_pt2pt_bsend_start(xb_request_t *req);
-int  xb_pt2pt_buffer_attach(void *buf, size_t size);
-int  xb_pt2pt_buffer_detach(void **buf_p, size_t *size_p);
+/* Buffer slots (core.h xb_bbuf_t): attach (owner names it in errors),
+ * flush (blocks until no message of the slot is in flight), detach (flush,
+ * then give the buffer back: MPI_BUFFER_AUTOMATIC and 0 for automatic;
+ * NULL and 0 when none), iflush (a request that completes then). */
+xb_bbuf_t *xb_pt2pt_proc_bbuf(void);
+int  xb_pt2pt_bbuf_attach(xb_bbuf_t *s, void *buf, size_t size, const char *owner);
+int  xb_pt2pt_bbuf_flush(xb_bbuf_t *s, const char *what);
+int  xb_pt2pt_bbuf_detach(xb_bbuf_t *s, void **buf_p, size_t *size_p, const char *what);
+int  xb_pt2pt_bbuf_iflush(xb_bbuf_t *s, MPI_Request *request);
 void xb_pt2pt_bsend_fini(void);
+/* partitioned.c: forget the channel ordinals (MPI_Finalize). */
+void xb_pt2pt_part_fini(void);
 
 #endif

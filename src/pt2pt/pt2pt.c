@@ -5,6 +5,7 @@
  * (xb_pt2pt_isend/irecv/send/recv).
  */
 #include <stdlib.h>
+#include <string.h>
 #include "pt2pt/proto.h"
 #include "runtime/runtime.h"
 #include "runtime/tunable.h"
@@ -16,6 +17,20 @@ xb_pt2pt_state_t xb_pt2pt;
 
 static void drop_unexp(xb_mq_item_t *it) { xb_pt2pt_unexp_free((xb_unexp_t *)it); }
 
+/* The peer table grew (src/dpm added processes of other jobs). */
+static int peers_grow(int n)
+{
+    if (n <= xb_pt2pt.npeers)
+        return XB_OK;
+    xb_pt2pt_peer_t *t = realloc(xb_pt2pt.peers, (size_t)n * sizeof(*t));
+    if (t == NULL)
+        return xb_err_set(XB_ERR_NO_MEM, "out of memory for the state of %d peers", n);
+    memset(t + xb_pt2pt.npeers, 0, (size_t)(n - xb_pt2pt.npeers) * sizeof(*t));
+    xb_pt2pt.peers = t;
+    xb_pt2pt.npeers = n;
+    return XB_OK;
+}
+
 int xb_pt2pt_init(void)
 {
     int rc = xb_progress_init();
@@ -26,15 +41,22 @@ int xb_pt2pt_init(void)
     if (xb_pt2pt.peers == NULL)
         return xb_err_set(XB_ERR_NO_MEM, "out of memory for the state of %d peers", n);
     xb_pt2pt.npeers = n;
+    xb_peer_on_grow(peers_grow);
     xb_pt2pt.nqueued = 0;
     xb_pt2pt.force_pipe = xb_tn_PT2PT_FORCE_PIPELINE.v.b;
     xb_pt2pt_register_handlers();
     return xb_progress_hook_add(xb_pt2pt_retry, &xb_pt2pt.nqueued);
 }
 
+uint64_t xb_pt2pt_queue_len(uint32_t ctx, bool unexp)
+{
+    return xb_match_queue_len(&xb_pt2pt.table, ctx, unexp);
+}
+
 void xb_pt2pt_fini(void)
 {
     xb_pt2pt_bsend_fini();
+    xb_pt2pt_part_fini();
     xb_match_table_fini(&xb_pt2pt.table, drop_unexp);
     xb_pt2pt_unexp_cache_fini();
     for (int i = 0; i < xb_pt2pt.npeers; i++) {

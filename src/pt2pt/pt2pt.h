@@ -48,6 +48,7 @@
 #include "core/request.h"
 #include "datatype/datatype.h"
 #include "progress/progress.h"
+#include "pt2pt/pt2pt_stats.h"
 
 int  xb_pt2pt_init(void);
 void xb_pt2pt_fini(void);
@@ -86,6 +87,11 @@ int xb_pt2pt_start(xb_request_t *req);
 int xb_pt2pt_cancel(xb_request_t *req);
 /* MPI_Cancel of an MPI_Isendrecv request: both parts still pending (isendrecv.c). */
 int xb_pt2pt_pair_cancel(xb_request_t *req);
+
+/* For MPI_T (communicator-bound performance variables): the receives
+ * posted (unexp false) or the messages waiting unexpected (true) now in a
+ * communicator's point-to-point context `ctx` (xb_comm_t.ctx). */
+uint64_t xb_pt2pt_queue_len(uint32_t ctx, bool unexp);
 
 /* MPI_Message handles: a message taken from the unexpected queue by
  * MPI_Mprobe/Improbe, received later by MPI_Mrecv/Imrecv. MPI_MESSAGE_NULL

@@ -6,6 +6,7 @@
  */
 #include <stdlib.h>
 #include "pt2pt/proto.h"
+#include "core/grequest.h"
 #include "xb_impl.h"
 
 static int blocking_send(const void *buf, MPI_Count count, xb_datatype_t *dt, int dest,
@@ -271,24 +272,7 @@ int xb_impl_cancel(MPI_Request *request)
     xb_request_t *r = xb_request_from_handle(*request);
     if (r == NULL)
         return xb_err_set(XB_ERR_REQUEST, "invalid request handle %p", (void *)*request);
+    if (xb_greq_is(r))
+        return xb_greq_cancel(r);
     return xb_pt2pt_cancel(r);
-}
-
-int xb_impl_buffer_attach(void *buffer, MPI_Count size)
-{
-    if (size < 0)
-        return xb_err_set(XB_ERR_ARG, "negative buffer size %lld", (long long)size);
-    return xb_pt2pt_buffer_attach(buffer, (size_t)size);
-}
-
-int xb_impl_buffer_detach(void *buffer_addr, MPI_Count *size)
-{
-    void *b;
-    size_t s;
-    int rc = xb_pt2pt_buffer_detach(&b, &s);
-    if (rc != XB_OK)
-        return rc;
-    *(void **)buffer_addr = b;
-    *size = (MPI_Count)s;
-    return XB_OK;
 }

@@ -117,6 +117,8 @@ void xb_pt2pt_recv_matched(xb_request_t *r, xb_gpid_t g, const xb_pt2pt_hdr_t *h
     r->gpid = g;
     r->status.source = h->src;
     r->status.tag = h->tag;
+    xb_pt2pt_stats.recv_msgs++;
+    xb_pt2pt_stats.recv_bytes += h->len;
     if (h->flags & XB_HDR_RNDV) {
         rndv_matched(r, g, h);
         return;

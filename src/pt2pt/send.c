@@ -29,9 +29,9 @@
  * batch of 31, 2-core EPYC under load 4-5, 2026-11-24: one 32 KiB fragment
  * 0.75-0.94 GB/s; 8 KiB fragments 1.48-1.55; 4 KiB 1.61-1.67; 2 KiB
  * 1.65-1.73 (Open MPI 0.93). */
-XB_TUNABLE(PT2PT_PACK_FRAG, XB_TT_SIZE, "4k", XB_TL_TUNER,
+XB_TUNABLE_LIVE(PT2PT_PACK_FRAG, XB_TT_SIZE, "4k", XB_TL_TUNER,
            "smallest fragment of a pipelined rendezvous of packed "
-           "(non-contiguous) data (0: the method's largest)");
+           "(non-contiguous) data (0: the method's largest)", NULL);
 enum { PACK_FRAG_PIECES = 8 };
 
 static size_t pack_cb(void *arg, size_t offset, void *dst, size_t max)
@@ -212,6 +212,12 @@ int xb_pt2pt_send_start(xb_request_t *r)
     unsigned in = (r->proto_contig ? XB_CHOOSE_CONTIG : 0) |
                   (xb_pt2pt.force_pipe ? XB_CHOOSE_FORCE_PIPE : 0);
     r->proto = (uint8_t)xb_pt2pt_choose(&m->caps, r->bytes, r->mode, in);
+    xb_pt2pt_stats.sent_msgs++;
+    xb_pt2pt_stats.sent_bytes += r->bytes;
+    if (r->proto == XB_PROTO_EAGER)
+        xb_pt2pt_stats.sent_eager++;
+    else
+        xb_pt2pt_stats.sent_rndv++;
     if (r->proto != XB_PROTO_EAGER)
         xb_log(XB_LOG_PT2PT, XB_LOG_DEBUG, "send %zu bytes to rank %d tag %d: %s", r->bytes,
                r->peer, r->tag, xb_pt2pt_proto_name(r->proto));
@@ -260,7 +266,13 @@ int xb_pt2pt_send_eager_now(const void *buf, MPI_Count count, xb_datatype_t *dt,
     };
     struct iovec iov = { (char *)(uintptr_t)buf + xb_dt_true_lb(dt), bytes };
     xb_payload_t pl = { .len = bytes, .iov = &iov, .iovcnt = 1 };
-    return xb_method_send(g, XB_AM_EAGER, &h, sizeof(h), bytes ? &pl : NULL, NULL);
+    int rc = xb_method_send(g, XB_AM_EAGER, &h, sizeof(h), bytes ? &pl : NULL, NULL);
+    if (XB_LIKELY(rc >= 0)) {
+        xb_pt2pt_stats.sent_msgs++;
+        xb_pt2pt_stats.sent_bytes += bytes;
+        xb_pt2pt_stats.sent_eager++;
+    }
+    return rc;
 }
 
 void xb_pt2pt_on_cts(xb_request_t *r, uint64_t rreq, uint64_t limit)

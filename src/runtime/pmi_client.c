@@ -152,6 +152,30 @@ static int exchange(xb_pmiw_out_t *o, const char *what, const char *expect, xb_p
     return XB_OK;
 }
 
+/* For pmi_dyn.c (spawn, names): the transport, and how the job was started. */
+int xb_pmi_exchange(xb_pmiw_out_t *o, const char *what, const char *expect,
+                    xb_pmiw_msg_t *m)
+{
+    return exchange(o, what, expect, m);
+}
+
+int xb_pmi_send_raw(const char *buf, size_t len, const char *what)
+{
+    xb_log(XB_LOG_PMI, XB_LOG_DEBUG, "pmi send: %.*s", (int)len, buf);
+    return send_line(buf, len, what);
+}
+
+int xb_pmi_recv(xb_pmiw_msg_t *m, const char *what)
+{
+    return recv_msg(m, what);
+}
+
+int xb_pmi_mode(void)
+{
+    return !pmi.up ? XB_PMI_MODE_NONE : pmi.singleton ? XB_PMI_MODE_SINGLETON
+         : pmi.v2 ? XB_PMI_MODE_PMI2 : XB_PMI_MODE_PMI1;
+}
+
 static int simple_query(const char *cmd, const char *expect, xb_pmiw_msg_t *m)
 {
     xb_pmiw_out_t o;

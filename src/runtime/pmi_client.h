@@ -22,6 +22,7 @@
 #define XB_PMI_CLIENT_H
 
 #include "util/xb_common.h"
+#include "util/pmi_wire.h"
 
 typedef struct xb_pmi_job {
     int  rank, size, appnum, universe_size;
@@ -38,6 +39,15 @@ int  xb_pmi_get(const char *key, char *value, size_t len);
 int  xb_pmi_fence(void);                 /* barrier_in / barrier_out */
 int  xb_pmi_finalize(void);
 void xb_pmi_abort(int code, const char *msg);   /* tells the launcher; returns */
+/* pmi_dyn.c's access to the PMI-1 transport (pmi_client.c): one lock-step
+ * request (cmd checked against expect, rc left to the caller), raw bytes
+ * (the multi-line spawn request), one response line; how the job runs. */
+enum { XB_PMI_MODE_NONE, XB_PMI_MODE_SINGLETON, XB_PMI_MODE_PMI1, XB_PMI_MODE_PMI2 };
+int  xb_pmi_exchange(xb_pmiw_out_t *o, const char *what, const char *expect,
+                     xb_pmiw_msg_t *m);
+int  xb_pmi_send_raw(const char *buf, size_t len, const char *what);
+int  xb_pmi_recv(xb_pmiw_msg_t *m, const char *what);
+int  xb_pmi_mode(void);
 /* Parse "(vector,(0,2,4),(2,1,3))" into node_of[size]; XB_ERR_OTHER if bad. */
 int  xb_pmi_parse_mapping(const char *map, int size, uint32_t *node_of, int *nnodes_p);
 

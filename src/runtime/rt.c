@@ -187,7 +187,7 @@ int xb_rt_init(void)
     xb_pmi_job_t *job;
     int rc;
 
-    rc = xb_tunables_init();
+    rc = xb_tunables_load();
     if (rc == XB_OK)
         rc = xb_log_init();
     if (rc != XB_OK)
@@ -273,9 +273,7 @@ void xb_rt_set_waiting(const char *what)
         my_status->waiting[0] = '\0';
         return;
     }
-    size_t n = strnlen(what, sizeof(my_status->waiting) - 1);
-    memcpy(my_status->waiting, what, n);
-    my_status->waiting[n] = '\0';
+    snprintf(my_status->waiting, sizeof(my_status->waiting), "%s", what);
 }
 
 void xb_rt_abort(int code, const char *msg)

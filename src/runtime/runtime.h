@@ -54,6 +54,29 @@ int xb_rt_fence(void);
 /* A method's address blob of a peer, published at init. */
 int xb_rt_peer_addr(int rank, const char *method, void *buf, size_t *len_p);
 
+/* ---- dynamic processes through the launcher (pmi_dyn.c) ------------------
+ * Spawn: ask the launcher to start the commands as ONE new job (its own
+ * COMM_WORLD and KVS); the pairs of `preput` go into the new job's KVS
+ * before it starts. Blocks until the launcher answers (it answers once the
+ * processes are started, not when they are up). Errors: -MPI_ERR_SPAWN
+ * with the launcher's reason (a command that cannot be started), or with a
+ * sentence saying this launcher cannot spawn (singleton, PMI-2).
+ * Names: publish/unpublish/lookup in the launcher's name service (one
+ * mpiexec): -MPI_ERR_NAME when a lookup finds nothing, -MPI_ERR_SERVICE when
+ * an unpublish names a service not published. */
+typedef struct xb_rt_spawn_cmd {
+    const char         *command;
+    char *const        *argv;          /* NULL-terminated; NULL: none      */
+    int                 maxprocs;
+    int                 ninfo;
+    const char *const  *info_keys, *const *info_vals;
+} xb_rt_spawn_cmd_t;
+int xb_rt_spawn(int ncmds, const xb_rt_spawn_cmd_t *cmds, int npreput,
+                const char *const *pre_keys, const char *const *pre_vals);
+int xb_rt_publish(const char *service, const char *port);
+int xb_rt_unpublish(const char *service);
+int xb_rt_lookup(const char *service, char *port, size_t len);
+
 /* Fatal error: one sentence naming the host, rank and likely cause, printed to
  * stderr as "crossbar: rank R on HOST: ...", then the job is aborted. */
 void xb_rt_fatal(const char *fmt, ...) XB_PRINTF(1, 2) __attribute__((noreturn));

@@ -42,6 +42,11 @@ static size_t tunable_count(void)
     return (size_t)(__stop_xb_tunables - __start_xb_tunables);
 }
 
+size_t xb_tunable_count(void)
+{
+    return tunable_count();
+}
+
 xb_tunable_t *xb_tunable_at(size_t idx)
 {
     return idx < tunable_count() ? &__start_xb_tunables[idx] : NULL;
@@ -183,6 +188,18 @@ int xb_tunables_init(void)
         t->source = "environment";
     }
     return XB_OK;
+}
+
+int xb_tunables_load(void)
+{
+    static bool loaded;
+
+    if (loaded)
+        return XB_OK;
+    int rc = xb_tunables_init();
+    if (rc == XB_OK)
+        loaded = true;
+    return rc;
 }
 
 void xb_tunable_format(const xb_tunable_t *t, char *buf, size_t len)

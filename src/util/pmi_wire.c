@@ -30,6 +30,9 @@ static const cmd_spec_t cmd_table[] = {
     { "finalize",          XB_PMIW_REQUEST,  { 0 } },
     { "abort",             XB_PMIW_REQUEST,  { 0 } },
     { "initack",           XB_PMIW_REQUEST,  { "pmiid" } },
+    { "publish_name",      XB_PMIW_REQUEST,  { "service", "port" } },
+    { "unpublish_name",    XB_PMIW_REQUEST,  { "service" } },
+    { "lookup_name",       XB_PMIW_REQUEST,  { "service" } },
     { "response_to_init",  XB_PMIW_RESPONSE, { 0 } },
     { "maxes",             XB_PMIW_RESPONSE, { 0 } },
     { "appnum",            XB_PMIW_RESPONSE, { "appnum" } },
@@ -42,6 +45,10 @@ static const cmd_spec_t cmd_table[] = {
     { "initack",           XB_PMIW_RESPONSE, { 0 } },
     { "set",               XB_PMIW_RESPONSE, { 0 } },
     { "error",             XB_PMIW_RESPONSE, { 0 } },
+    { "spawn_result",      XB_PMIW_RESPONSE, { 0 } },
+    { "publish_result",    XB_PMIW_RESPONSE, { 0 } },
+    { "unpublish_result",  XB_PMIW_RESPONSE, { 0 } },
+    { "lookup_result",     XB_PMIW_RESPONSE, { 0 } },
 };
 
 static void say(char *err, size_t errlen, const char *fmt, ...)

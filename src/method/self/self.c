@@ -19,9 +19,10 @@
 #include "method/method_int.h"
 #include "runtime/tunable.h"
 
-XB_TUNABLE(SELF_EAGER_MAX, XB_TT_SIZE, "64k", XB_TL_TUNER,
+static int self_eager_changed(xb_tunable_t *t);
+XB_TUNABLE_LIVE(SELF_EAGER_MAX, XB_TT_SIZE, "64k", XB_TL_TUNER,
            "Largest message a process sends to itself eagerly (above: rendezvous "
-           "with a memcpy get)");
+           "with a memcpy get)", self_eager_changed);
 
 struct xb_ep { xb_method_t *m; };
 
@@ -99,7 +100,8 @@ static int self_drain(void)
         self.head = q->next;
         if (self.head == NULL)
             self.tailp = &self.head;
-        xb_am_dispatch(q->am_id, self.me, q->hdr, q->hdr_len, q->data, q->len);
+        xb_am_dispatch_from(XB_METHOD_SELF, q->am_id, self.me, q->hdr, q->hdr_len,
+                            q->data, q->len);
         free(q);
         n++;
     }
@@ -138,7 +140,7 @@ static int self_send_am(xb_ep_t *ep, uint8_t am_id, const void *hdr, size_t hdr_
         data = self.scratch;
     }
     self.depth++;
-    xb_am_dispatch(am_id, self.me, hdr, hdr_len, data, len);
+    xb_am_dispatch_from(XB_METHOD_SELF, am_id, self.me, hdr, hdr_len, data, len);
     self.depth--;
     if (self.head != NULL)
         self_drain();
@@ -165,6 +167,15 @@ static int self_progress(xb_method_t *m)
     if (XB_LIKELY(self.head == NULL) || self.depth > 0)
         return 0;
     return self_drain();
+}
+
+/* XB_SELF_EAGER_MAX written through MPI_T: the next send uses it. */
+static int self_eager_changed(xb_tunable_t *t)
+{
+    xb_method_t *m = xb_method_get(XB_METHOD_SELF);
+    if (m != NULL && m->enabled)
+        m->caps.eager_max = t->v.size;
+    return XB_OK;
 }
 
 static int self_init(xb_method_t *m, const xb_rt_info_t *rt, const char **why)

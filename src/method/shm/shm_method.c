@@ -32,9 +32,10 @@
 
 XB_TUNABLE_DECL(SHM_RING_SIZE);
 
-XB_TUNABLE(SHM_EAGER_MAX, XB_TT_SIZE, "16k", XB_TL_TUNER,
+static int shm_eager_changed(xb_tunable_t *t);
+XB_TUNABLE_LIVE(SHM_EAGER_MAX, XB_TT_SIZE, "16k", XB_TL_TUNER,
            "Largest message sent eagerly through shared memory (capped at a "
-           "quarter of the ring)");
+           "quarter of the ring)", shm_eager_changed);
 XB_TUNABLE(SHM_GET_MIN, XB_TT_SIZE, "0", XB_TL_TUNER,
            "Smallest rendezvous message read with a single copy "
            "(process_vm_readv); smaller ones are pipelined through the rings");
@@ -95,6 +96,16 @@ static void set_caps(xb_shm_t *st, xb_method_t *m)
                                                          : frag;
     m->caps.get_min = xb_tn_SHM_GET_MIN.v.size;
     m->caps.flags = XB_METHOD_CAP_SLEEP | (st->cma ? XB_METHOD_CAP_GET : 0);
+}
+
+/* XB_SHM_EAGER_MAX written through MPI_T: the next send uses it. */
+static int shm_eager_changed(xb_tunable_t *t)
+{
+    (void)t;
+    xb_method_t *m = xb_method_get(XB_METHOD_SHM);
+    if (m != NULL && m->enabled && m->priv != NULL)
+        set_caps(m->priv, m);
+    return XB_OK;
 }
 
 static int fail_why(const char **why)
@@ -312,8 +323,8 @@ static inline int poll_ring(xb_shm_t *st, xb_shm_in_t *in, bool *more)
         const uint8_t *p = xb_shm_ring_rec(&in->rx);
         size_t hl = XB_SHM_W_HLEN(w);
         if (XB_LIKELY(XB_SHM_W_KIND(w) == XB_SHM_REC_MSG))
-            xb_am_dispatch(XB_SHM_W_AM(w), in->src, p + XB_SHM_REC_HDR, hl,
-                           p + XB_SHM_REC_HDR + xb_shm_a8(hl), XB_SHM_W_LEN(w));
+            xb_am_dispatch_from(XB_METHOD_SHM, XB_SHM_W_AM(w), in->src, p + XB_SHM_REC_HDR,
+                                hl, p + XB_SHM_REC_HDR + xb_shm_a8(hl), XB_SHM_W_LEN(w));
         else
             xb_shm_help_handle(st, in, p + XB_SHM_REC_HDR, hl);
         xb_shm_ring_release(&in->rx, w);

@@ -117,6 +117,8 @@ typedef struct xb_ep {          /* one per peer rank (xb_ep_t of method.h) */
     size_t       rcap, rlen;
     char         tried[256];    /* addresses tried and why, for the error  */
     int          bufsize;       /* xb_tcp_buffer_size hint; 0 none         */
+    bool         foreign;       /* a process of another job (dpm)          */
+    xb_proc_id_t fid;           /* foreign: its job key and rank there     */
     xb_tcp_addr_t addr;         /* the peer's blob                         */
 } tcp_peer_t;
 
@@ -127,6 +129,8 @@ typedef struct tcp_accept {     /* an accepted socket before its hello */
     size_t       got;
     double       deadline;
     char         from[64];
+    bool         parked;        /* a complete foreign hello from a process
+                                   not yet in the peer table (tcp_foreign.c) */
     tcp_hello_t  hello;
 } tcp_accept_t;
 
@@ -144,7 +148,9 @@ typedef struct xb_tcp {
     int            wakefd;        /* eventfd: another thread wakes block()  */
     tcp_listener_t lis[XB_TCP_MAX_ADDRS];
     int            nlis;
-    tcp_peer_t   **peers;        /* [size], created on first need         */
+    tcp_peer_t   **peers;        /* [npeers], created on first need       */
+    int            npeers;       /* world size + processes of other jobs  */
+    uint64_t       job_key;      /* hash of the secret (tcp_foreign.c)    */
     tcp_accept_t  *accepts;      /* pending hellos                        */
     uint8_t        secret[XB_TCP_SECRET_LEN];
     bool           have_secret;  /* from the launcher (XB_JOB_SECRET)     */
@@ -183,6 +189,12 @@ void xb_tcp_hello_readable(xb_tcp_t *st, tcp_accept_t *a);
 void xb_tcp_accept_expire(xb_tcp_t *st);
 void xb_tcp_accept_close(xb_tcp_t *st, tcp_accept_t *a, const char *why);
 void xb_tcp_set_sockopts(int fd);
+void xb_tcp_hello_valid(xb_tcp_t *st, tcp_accept_t *a, int rank);
+bool xb_tcp_secret_ok(const uint8_t *a, const uint8_t *b);
+/* tcp_foreign.c */
+extern const char xb_tcp_hello_magic_x[8];
+void xb_tcp_hello_foreign(xb_tcp_t *st, tcp_accept_t *a);
+void xb_tcp_job_key_set(xb_tcp_t *st);
 void xb_tcp_set_bufsize(int fd, int bytes);                 /* 0: nothing */
 int  xb_tcp_peer_hint(xb_method_t *m, xb_gpid_t peer, const char *key, const char *value);
 int  xb_tcp_epoll(xb_tcp_t *st, int op, int fd, void *ptr, bool out);

@@ -38,9 +38,9 @@ XB_TUNABLE(TCP_SNDBUF, XB_TT_SIZE, "0", XB_TL_TUNER,
            "SO_SNDBUF of tcp connections (0: the kernel's automatic sizing)");
 XB_TUNABLE(TCP_RCVBUF, XB_TT_SIZE, "0", XB_TL_TUNER,
            "SO_RCVBUF of tcp connections (0: the kernel's automatic sizing)");
-XB_TUNABLE(TCP_HELLO_TIMEOUT_MS, XB_TT_INT, "10000", XB_TL_DEV,
+XB_TUNABLE_LIVE(TCP_HELLO_TIMEOUT_MS, XB_TT_INT, "10000", XB_TL_DEV,
            "An accepted connection that does not prove it belongs to the job "
-           "within this time is closed");
+           "within this time is closed", NULL);
 
 static const char hello_magic[8] = "XBTCP01";
 static const char verdict_magic[4] = { 'X', 'B', 'o', 'k' };
@@ -77,7 +77,7 @@ int xb_tcp_epoll(xb_tcp_t *st, int op, int fd, void *ptr, bool out)
 
 tcp_peer_t *xb_tcp_peer(xb_tcp_t *st, int rank)
 {
-    if (rank < 0 || rank >= st->rt->size)
+    if (rank < 0 || rank >= st->npeers)
         return NULL;
     tcp_peer_t *p = st->peers[rank];
     if (p != NULL)
@@ -115,8 +115,15 @@ int xb_tcp_peer_addr(xb_tcp_t *st, tcp_peer_t *p)
  * loopback first, then the others; to another node never loopback. */
 static int candidate(xb_tcp_t *st, tcp_peer_t *p, int k)
 {
-    bool same = st->rt->node_of[p->rank] == st->rt->my_node;
+    bool same = !p->foreign && st->rt->node_of[p->rank] == st->rt->my_node;
     int n = 0;
+    if (p->foreign) {           /* anywhere: other addresses, then loopback */
+        for (int pass = 1; pass >= 0; pass--)
+            for (uint32_t i = 0; i < p->addr.naddr; i++)
+                if ((p->addr.a[i].loopback != 0) == (pass == 0) && n++ == k)
+                    return (int)i;
+        return -1;
+    }
     for (int pass = same ? 0 : 1; pass < 2; pass++)
         for (uint32_t i = 0; i < p->addr.naddr; i++)
             if ((p->addr.a[i].loopback != 0) == (pass == 0) && n++ == k)
@@ -162,6 +169,13 @@ static void send_hello(xb_tcp_t *st, tcp_peer_t *p)
     h.dst = (uint32_t)p->rank;
     h.size = (uint32_t)st->rt->size;
     memcpy(h.secret, st->secret, sizeof(h.secret));
+    if (p->foreign) {
+        memcpy(h.magic, xb_tcp_hello_magic_x, sizeof(h.magic));
+        h.dst = p->fid.rank;
+        h.size = (uint32_t)st->job_key;
+        h.pad = (uint32_t)(st->job_key >> 32);
+        memcpy(h.secret, p->addr.secret, sizeof(h.secret));
+    }
     ssize_t n = send(p->fd, &h, sizeof(h), MSG_NOSIGNAL);
     if (n != (ssize_t)sizeof(h)) {
         note_try(p, candidate(st, p, p->next_try - 1), n < 0 ? strerror(errno) :
@@ -238,8 +252,10 @@ static void now_up(xb_tcp_t *st, tcp_peer_t *p, const char *how)
     p->state = TCP_UP;
     st->nopen++;
     xb_tcp_direct_add(st, p);
-    xb_log(XB_LOG_METHOD, XB_LOG_INFO, "tcp: connected to rank %d (host %s, node %u), "
-           "%s", p->rank, p->addr_ok ? p->addr.host : "?", st->rt->node_of[p->rank], how);
+    xb_log(XB_LOG_METHOD, XB_LOG_INFO, "tcp: connected to %s %d (host %s, node %u), "
+           "%s", p->foreign ? "process of another job, here" : "rank", p->rank,
+           p->addr_ok ? p->addr.host : "?",
+           p->foreign ? XB_PEER_NODE_FOREIGN : st->rt->node_of[p->rank], how);
     xb_tcp_update_out(st, p);
     if (p->q_head != NULL)
         xb_tcp_flush(st, p);
@@ -327,7 +343,7 @@ void xb_tcp_accept_close(xb_tcp_t *st, tcp_accept_t *a, const char *why)
     free(a);
 }
 
-static bool secret_ok(const uint8_t *a, const uint8_t *b)
+bool xb_tcp_secret_ok(const uint8_t *a, const uint8_t *b)
 {
     uint8_t d = 0;                       /* constant time */
     for (int i = 0; i < XB_TCP_SECRET_LEN; i++)
@@ -335,15 +351,25 @@ static bool secret_ok(const uint8_t *a, const uint8_t *b)
     return d == 0;
 }
 
-/* The hello is complete and genuine: adopt the socket or answer "no". */
-static void hello_valid(xb_tcp_t *st, tcp_accept_t *a)
+/* Does the connection initiated by p win over ours (simultaneous connects)?
+ * The lower rank's; across jobs the lower (job key, rank). */
+static bool theirs_wins(xb_tcp_t *st, const tcp_peer_t *p)
 {
-    tcp_peer_t *p = xb_tcp_peer(st, (int)a->hello.src);
-    int me = st->rt->rank;
+    if (!p->foreign)
+        return p->rank < st->rt->rank;
+    return p->fid.job != st->job_key ? p->fid.job < st->job_key
+                                     : p->fid.rank < (uint32_t)st->rt->rank;
+}
+
+/* The hello is complete and genuine, from peer `rank`: adopt the socket or
+ * answer "no". */
+void xb_tcp_hello_valid(xb_tcp_t *st, tcp_accept_t *a, int rank)
+{
+    tcp_peer_t *p = xb_tcp_peer(st, rank);
     bool ours_in_flight = p != NULL &&
                           (p->state == TCP_CONNECTING || p->state == TCP_HELLO);
     bool adopt = p != NULL && (p->state == TCP_IDLE || p->state == TCP_WAITING ||
-                               (ours_in_flight && p->rank < me));
+                               (ours_in_flight && theirs_wins(st, p)));
     if (adopt && xb_tcp_peer_addr(st, p) != XB_OK) {
         xb_log(XB_LOG_METHOD, XB_LOG_WARN, "tcp: rank %d connected but its address "
                "is unknown: %s", p->rank, xb_err_detail());
@@ -351,7 +377,7 @@ static void hello_valid(xb_tcp_t *st, tcp_accept_t *a)
         adopt = false;
     }
     xb_log(XB_LOG_METHOD, XB_LOG_DEBUG, "tcp: hello from rank %d (our state %d): %s",
-           (int)a->hello.src, p != NULL ? p->state : -1, adopt ? "adopt" : "refuse");
+           rank, p != NULL ? p->state : -1, adopt ? "adopt" : "refuse");
     tcp_verdict_t v;
     memcpy(v.magic, verdict_magic, 4);
     v.accept = adopt ? 1 : 0;
@@ -394,20 +420,23 @@ void xb_tcp_hello_readable(xb_tcp_t *st, tcp_accept_t *a)
     }
     a->got += (size_t)n;
     if (a->got >= sizeof(hello_magic) &&
-        memcmp(a->hello.magic, hello_magic, sizeof(hello_magic)) != 0) {
+        memcmp(a->hello.magic, hello_magic, sizeof(hello_magic)) != 0 &&
+        memcmp(a->hello.magic, xb_tcp_hello_magic_x, sizeof(hello_magic)) != 0) {
         xb_tcp_accept_close(st, a, "garbage instead of a Crossbar hello");
         return;
     }
     if (a->got < sizeof(a->hello))
         return;
     const tcp_hello_t *h = &a->hello;
-    if (!secret_ok(h->secret, st->secret))
+    if (memcmp(h->magic, xb_tcp_hello_magic_x, sizeof(hello_magic)) == 0)
+        xb_tcp_hello_foreign(st, a);
+    else if (!xb_tcp_secret_ok(h->secret, st->secret))
         xb_tcp_accept_close(st, a, "wrong job secret");
     else if (h->dst != (uint32_t)st->rt->rank || h->size != (uint32_t)st->rt->size ||
              h->src >= h->size || h->src == h->dst)
         xb_tcp_accept_close(st, a, "a hello for another rank or job shape");
     else
-        hello_valid(st, a);
+        xb_tcp_hello_valid(st, a, (int)h->src);
 }
 
 void xb_tcp_accept_expire(xb_tcp_t *st)

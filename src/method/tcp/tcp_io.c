@@ -40,12 +40,12 @@
 #include "method/tcp/tcp.h"
 #include "runtime/tunable.h"
 
-XB_TUNABLE(TCP_SENDQ_MAX, XB_TT_SIZE, "4m", XB_TL_TUNER,
+XB_TUNABLE_LIVE(TCP_SENDQ_MAX, XB_TT_SIZE, "4m", XB_TL_TUNER,
            "Bytes queued per tcp connection before sends are refused for a while "
-           "(back-pressure)");
-XB_TUNABLE(TCP_COPY_MAX, XB_TT_SIZE, "32k", XB_TL_TUNER,
+           "(back-pressure)", NULL);
+XB_TUNABLE_LIVE(TCP_COPY_MAX, XB_TT_SIZE, "32k", XB_TL_TUNER,
            "Largest payload the tcp method copies when the socket cannot take it "
-           "at once; larger ones are sent from the caller's memory");
+           "at once; larger ones are sent from the caller's memory", NULL);
 
 /* SMALL_FRAME: frames up to this size are assembled on the stack and go
  * out with one send(): a 56-byte frame as sendmsg of 2 iovecs took 6.2-7.8
@@ -391,8 +391,8 @@ static int parse(xb_tcp_t *st, tcp_peer_t *p)
             break;
         const uint8_t *h = p->rbuf + off + sizeof(f);
         if (!st->finalizing)
-            xb_am_dispatch(f.am_id, xb_gpid_make(0, (uint32_t)p->rank), h, f.hdr_len,
-                           h + hl, f.len);
+            xb_am_dispatch_from(XB_METHOD_TCP, f.am_id, xb_gpid_make(0, (uint32_t)p->rank),
+                                h, f.hdr_len, h + hl, f.len);
         off += total;
         n++;
     }

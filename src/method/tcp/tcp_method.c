@@ -34,13 +34,14 @@
 #include "util/xb_mt.h"
 
 XB_TUNABLE_DECL(TCP_IF);
-XB_TUNABLE(TCP_EAGER_MAX, XB_TT_SIZE, "64k", XB_TL_TUNER,
-           "Largest message sent eagerly over tcp (above: pipelined rendezvous)");
+static int tcp_eager_changed(xb_tunable_t *t);
+XB_TUNABLE_LIVE(TCP_EAGER_MAX, XB_TT_SIZE, "64k", XB_TL_TUNER,
+           "Largest message sent eagerly over tcp (above: pipelined rendezvous)", tcp_eager_changed);
 XB_TUNABLE(TCP_FRAG_MAX, XB_TT_SIZE, "512k", XB_TL_TUNER,
            "Fragment size of the pipelined rendezvous over tcp (largest frame)");
-XB_TUNABLE(TCP_FINI_DRAIN_MS, XB_TT_INT, "10000", XB_TL_DEV,
+XB_TUNABLE_LIVE(TCP_FINI_DRAIN_MS, XB_TT_INT, "10000", XB_TL_DEV,
            "At finalize, how long the tcp method waits for its queued bytes to "
-           "leave before it closes the connections");
+           "leave before it closes the connections", NULL);
 
 /* Polling the connections with a recv() each instead of epoll_wait: when a
  * message is there, one syscall instead of two (epoll_wait, then recv):
@@ -101,6 +102,16 @@ static void close_listeners(xb_tcp_t *st)
     st->nlis = 0;
 }
 
+/* XB_TCP_EAGER_MAX written through MPI_T: the next send uses it (capped
+ * at the fragment size, as at init). */
+static int tcp_eager_changed(xb_tunable_t *t)
+{
+    xb_method_t *m = xb_method_get(XB_METHOD_TCP);
+    if (m != NULL && m->enabled)
+        m->caps.eager_max = t->v.size < m->caps.frag_max ? t->v.size : m->caps.frag_max;
+    return XB_OK;
+}
+
 static int tcp_init(xb_method_t *m, const xb_rt_info_t *rt, const char **why)
 {
     xb_tcp_t *st = &xb_tcp;
@@ -124,6 +135,7 @@ static int tcp_init(xb_method_t *m, const xb_rt_info_t *rt, const char **why)
     if (rc != XB_OK)
         return fail_why(why);
     st->peers = calloc((size_t)rt->size, sizeof(*st->peers));
+    st->npeers = rt->size;
     st->epfd = epoll_create1(EPOLL_CLOEXEC);
     st->wake_kind = TCP_K_WAKE;
     st->wakefd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
@@ -178,8 +190,10 @@ static int tcp_addr_pack(xb_method_t *m, void *buf, size_t *len_p)
 static int tcp_ready(xb_method_t *m)
 {
     xb_tcp_t *st = m->priv;
-    if (st->have_secret || st->rt->rank == 0)
+    if (st->have_secret || st->rt->rank == 0) {
+        xb_tcp_job_key_set(st);
         return XB_OK;
+    }
     tcp_peer_t *p0 = xb_tcp_peer(st, 0);
     if (p0 == NULL)
         return xb_err_set(XB_ERR_NO_MEM, "no memory for a tcp peer");
@@ -191,6 +205,7 @@ static int tcp_ready(xb_method_t *m)
                           "(%s) but this rank has none: the ranks were started "
                           "with different environments", SECRET_ENV);
     memcpy(st->secret, p0->addr.secret, sizeof(st->secret));
+    xb_tcp_job_key_set(st);
     return XB_OK;
 }
 
@@ -199,7 +214,7 @@ static void drain_for_fini(xb_tcp_t *st)
     double end = xb_tcp_now() + (double)xb_tn_TCP_FINI_DRAIN_MS.v.i / 1000.0;
     for (;;) {
         bool busy = false;
-        for (int r = 0; r < st->rt->size; r++) {
+        for (int r = 0; r < st->npeers; r++) {
             tcp_peer_t *p = st->peers[r];
             if (p != NULL && p->q_head != NULL &&
                 (p->state == TCP_UP || p->state == TCP_CONNECTING ||
@@ -219,7 +234,7 @@ static void tcp_fini(xb_method_t *m)
         return;
     st->finalizing = true;
     drain_for_fini(st);
-    for (int r = 0; r < st->rt->size; r++) {
+    for (int r = 0; r < st->npeers; r++) {
         tcp_peer_t *p = st->peers[r];
         if (p == NULL)
             continue;
@@ -250,9 +265,11 @@ static bool tcp_reachable(xb_method_t *m, xb_gpid_t peer)
 {
     xb_tcp_t *st = m->priv;
     uint32_t r = xb_gpid_rank(peer);
-    if (st == NULL || xb_gpid_job(peer) != 0 || r >= (uint32_t)st->rt->size ||
+    if (st == NULL || xb_gpid_job(peer) != 0 || r >= (uint32_t)st->npeers ||
         (int)r == st->rt->rank)
         return false;
+    if (r >= (uint32_t)st->rt->size)        /* another job's: tcp_foreign.c */
+        return st->peers[r] != NULL && st->peers[r]->addr.naddr > 0;
     tcp_peer_t *p = xb_tcp_peer(st, (int)r);
     if (p == NULL || xb_tcp_peer_addr(st, p) != XB_OK) {
         xb_err_clear();
@@ -361,7 +378,7 @@ void xb_tcp_direct_remove(xb_tcp_t *st, tcp_peer_t *p)
         return;
     /* some connection did not fit in the list: refill it (rare) */
     st->ndirect = 0;
-    for (int r = 0; r < st->rt->size; r++)
+    for (int r = 0; r < st->npeers; r++)
         if (st->peers[r] != NULL && st->peers[r]->state == TCP_UP && st->peers[r] != p)
             xb_tcp_direct_add(st, st->peers[r]);
 }
