@@ -9,6 +9,8 @@
  * Statuses. MPI_Fint is int (include/mpi.h) and a Fortran status is
  * MPI_F_STATUS_SIZE (8) of them, so the conversion copies the eight ints of
  * MPI_Status in order. MPI_STATUS_IGNORE (NULL) is refused (MPI_ERR_ARG).
+ * MPI_Abi_get_info (the sizes of MPI_Aint, MPI_Count, MPI_Offset) lives
+ * here too, beside its Fortran twin.
  * The mpi_f08 status (MPI_F08_status) is not part of the ABI's C header,
  * so MPI_Status_c2f08 and friends are not provided.
  *
@@ -23,6 +25,7 @@
  *
  * Threading: called under the bindings' lock.
  */
+#include <stdio.h>
 #include <string.h>
 #include "core/info.h"
 #include "xb_impl.h"
@@ -55,6 +58,32 @@ int xb_impl_abi_set_fortran_info(xb_info_t *info)
         return xb_err_set(-MPI_ERR_ABI, "the Fortran ABI info was set already (it may be "
                           "set once)");
     return xb_info_copy(info, &fortran_info);
+}
+
+/* MPI_Abi_get_info (MPI 5.0): a new info object that gives the sizes of
+ * the ABI's integer types, keys mpi_aint_size, mpi_count_size and
+ * mpi_offset_size, values in bytes as decimal strings. */
+int xb_impl_abi_get_info(MPI_Info *info)
+{
+    static const struct { const char *key; size_t size; } sizes[] = {
+        { "mpi_aint_size", sizeof(MPI_Aint) },
+        { "mpi_count_size", sizeof(MPI_Count) },
+        { "mpi_offset_size", sizeof(MPI_Offset) },
+    };
+    xb_info_t *in = xb_info_new();
+    if (in == NULL)
+        return XB_ERR_NO_MEM;
+    for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
+        char v[8];
+        snprintf(v, sizeof v, "%zu", sizes[i].size);
+        int rc = xb_info_put(in, sizes[i].key, v);
+        if (rc != XB_OK) {
+            xb_info_destroy(in);
+            return rc;
+        }
+    }
+    *info = xb_info_to_handle(in);
+    return XB_OK;
 }
 
 int xb_impl_abi_get_fortran_info(MPI_Info *info)

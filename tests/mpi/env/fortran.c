@@ -85,6 +85,32 @@ static void statuses(void)
     EXPECT(MPI_Status_f2c(f, MPI_STATUS_IGNORE), MPI_ERR_ARG, "MPI_Status_f2c", "c_status");
 }
 
+/* MPI_Abi_get_info: a new info object each call, the type sizes in bytes */
+static void abi_info(void)
+{
+    static const struct { const char *key; size_t size; } want[] = {
+        { "mpi_aint_size", sizeof(MPI_Aint) },
+        { "mpi_count_size", sizeof(MPI_Count) },
+        { "mpi_offset_size", sizeof(MPI_Offset) },
+    };
+    MPI_Info a = MPI_INFO_NULL, b = MPI_INFO_NULL;
+    CHECK_RC(MPI_Abi_get_info(&a));
+    CHECK_RC(MPI_Abi_get_info(&b));
+    CHECK(a != MPI_INFO_NULL && b != MPI_INFO_NULL && a != b, "two new info objects");
+    int n = 0;
+    MPI_Info_get_nkeys(a, &n);
+    CHECK(n == 3, "MPI_Abi_get_info: %d keys", n);
+    for (int i = 0; i < 3; i++) {
+        char v[16] = "";
+        int flag = 0;
+        MPI_Info_get_string(a, want[i].key, &(int){ sizeof v }, v, &flag);
+        CHECK(flag && (size_t)atoi(v) == want[i].size, "%s = '%s' (want %zu)", want[i].key,
+              v, want[i].size);
+    }
+    MPI_Info_free(&a);
+    MPI_Info_free(&b);
+}
+
 static void fortran_info(void)
 {
     MPI_Info got = MPI_INFO_NULL, in;
@@ -134,6 +160,7 @@ int main(int argc, char **argv)
     MPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_RETURN);
     handles();
     statuses();
+    abi_info();
     fortran_info();
     booleans();
     return ct_finish();
