@@ -114,6 +114,8 @@ void xb_comm_destroy(xb_comm_t *c)
     xb_attr_delete_all(XB_ATTR_COMM, &c->attrs, c->handle);   /* normally empty */
     xb_bbuf_release(c->bbuf);
     xb_bbuf_release(c->session_bbuf);
+    free(c->part_chans);
+    c->part_chans = NULL;
     c->magic = XB_MAGIC_FREED;
     c->group = (xb_group_t *)(void *)free_list;
     free_list = c;
@@ -160,6 +162,8 @@ void xb_comm_fini_predefined(void)
         xb_info_destroy(pre[i]->info);
         xb_bbuf_release(pre[i]->bbuf);
         pre[i]->bbuf = NULL;
+        free(pre[i]->part_chans);
+        pre[i]->part_chans = NULL;
         pre[i]->magic = XB_MAGIC_FREED;
     }
     while (free_list != NULL) {

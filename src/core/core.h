@@ -121,6 +121,11 @@ typedef struct xb_comm {
     struct xb_bbuf  *bbuf;        /* MPI_Comm_attach_buffer's slot or NULL  */
     struct xb_bbuf  *session_bbuf; /* the buffer slot of the session the
                                      communicator derives from, or NULL     */
+    struct xb_part_chans *part_chans; /* partitioned channel ordinals
+                                     (pt2pt/partitioned.c): one malloc'd
+                                     block, freed with the communicator, so
+                                     a new communicator that reuses the
+                                     context id starts from zero          */
 } xb_comm_t;
 
 static inline bool xb_comm_is_inter(const xb_comm_t *c)

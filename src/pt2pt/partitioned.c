@@ -63,42 +63,43 @@ typedef struct part {
 } part_t;
 
 /* ---- channel ordinals ------------------------------------------------------ */
-typedef struct chan { uint32_t ctx; int peer, tag, n; bool send; } chan_t;
-static chan_t *chans;
-static int     nchans, capchans;
+/* Kept in the communicator (xb_comm_t.part_chans, freed with it): a table
+ * keyed by the context id alone outlived the communicator, and a new one
+ * that reused the id started from the old ordinals on one side only (a
+ * Dup'ed COMM_WORLD after a Dup'ed COMM_SELF: mpi4py's test_p2p_buf_part
+ * hung). */
+typedef struct chan { int peer, tag, n; bool send; } chan_t;
+struct xb_part_chans {
+    int    n, cap;
+    chan_t c[];
+};
 
-static int channel_tag(const xb_comm_t *c, int peer, int tag, bool send, int *itag)
+static int channel_tag(xb_comm_t *c, int peer, int tag, bool send, int *itag)
 {
-    int i;
-    for (i = 0; i < nchans; i++)
-        if (chans[i].ctx == c->ctx && chans[i].peer == peer && chans[i].tag == tag
-            && chans[i].send == send)
+    struct xb_part_chans *t = c->part_chans;
+    int i, n = t != NULL ? t->n : 0;
+    for (i = 0; i < n; i++)
+        if (t->c[i].peer == peer && t->c[i].tag == tag && t->c[i].send == send)
             break;
-    if (i == nchans) {
-        if (nchans == capchans) {
-            int cap = capchans ? capchans * 2 : 16;
-            chan_t *n = realloc(chans, (size_t)cap * sizeof(*n));
-            if (n == NULL)
+    if (i == n) {
+        if (t == NULL || t->n == t->cap) {
+            int cap = t != NULL ? t->cap * 2 : 16;
+            struct xb_part_chans *g = realloc(t, sizeof(*g) + (size_t)cap * sizeof(chan_t));
+            if (g == NULL)
                 return xb_err_set(XB_ERR_NO_MEM, "no memory for a partitioned channel");
-            chans = n;
-            capchans = cap;
+            g->n = n;
+            g->cap = cap;
+            c->part_chans = t = g;
         }
-        chans[nchans++] = (chan_t){ c->ctx, peer, tag, 0, send };
+        t->c[t->n++] = (chan_t){ peer, tag, 0, send };
     }
-    uint32_t ord = (uint32_t)chans[i].n++, key;
+    uint32_t ord = (uint32_t)t->c[i].n++, key;
     if ((uint32_t)tag < (1u << 21) && ord < 512)
         key = (uint32_t)tag | ord << 21;
     else
         key = ((uint32_t)tag * 2654435761u ^ ord * 40503u) & 0x3fffffffu;
     *itag = -16 - (int)(key & 0x3fffffffu);
     return XB_OK;
-}
-
-void xb_pt2pt_part_fini(void)
-{
-    free(chans);
-    chans = NULL;
-    nchans = capchans = 0;
 }
 
 /* ---- completion ---------------------------------------------------------------- */

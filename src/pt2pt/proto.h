@@ -158,7 +158,5 @@ int  xb_pt2pt_bbuf_flush(xb_bbuf_t *s, const char *what);
 int  xb_pt2pt_bbuf_detach(xb_bbuf_t *s, void **buf_p, size_t *size_p, const char *what);
 int  xb_pt2pt_bbuf_iflush(xb_bbuf_t *s, MPI_Request *request);
 void xb_pt2pt_bsend_fini(void);
-/* partitioned.c: forget the channel ordinals (MPI_Finalize). */
-void xb_pt2pt_part_fini(void);
 
 #endif

@@ -56,7 +56,6 @@ uint64_t xb_pt2pt_queue_len(uint32_t ctx, bool unexp)
 void xb_pt2pt_fini(void)
 {
     xb_pt2pt_bsend_fini();
-    xb_pt2pt_part_fini();
     xb_match_table_fini(&xb_pt2pt.table, drop_unexp);
     xb_pt2pt_unexp_cache_fini();
     for (int i = 0; i < xb_pt2pt.npeers; i++) {

@@ -9,7 +9,10 @@
  * partitions are in and false for one whose are not (the sender waits for
  * a go before the rest); a derived receive type; two channels with the
  * same peer and tag told apart by their init order; MPI_PROC_NULL; a total
- * that differs (MPI_ERR_TRUNCATE); argument errors.
+ * that differs (MPI_ERR_TRUNCATE); argument errors; channels on a new
+ * communicator that reuses a freed one's context id start from the first
+ * ordinal on both sides (a Dup of COMM_WORLD after channels to oneself on a
+ * freed Dup of COMM_SELF hung: mpi4py's test_p2p_buf_part).
  */
 #include "ptest.h"
 
@@ -204,6 +207,37 @@ static void proc_null_and_errors(void)
            MPI_ERR_ARG, "MPI_Psend_init", "partitions");
 }
 
+/* One round of 2 x 2 ints from `dest`'s point of view on c. */
+static void one_round(MPI_Comm c, int dest, int source, int value)
+{
+    int a[4] = { value, value, value, value }, b[4] = { -1, -1, -1, -1 };
+    MPI_Request sr, rr;
+    MPI_Psend_init(a, 2, 2, MPI_INT, dest, 0, c, MPI_INFO_NULL, &sr);
+    MPI_Precv_init(b, 2, 2, MPI_INT, source, 0, c, MPI_INFO_NULL, &rr);
+    MPI_Start(&rr);
+    MPI_Start(&sr);
+    MPI_Pready(1, sr);
+    MPI_Pready(0, sr);
+    MPI_Wait(&rr, MPI_STATUS_IGNORE);
+    MPI_Wait(&sr, MPI_STATUS_IGNORE);
+    MPI_Request_free(&sr);
+    MPI_Request_free(&rr);
+    for (int i = 0; i < 4; i++)
+        CHECK(b[i] == value);
+}
+
+static void reused_context(void)
+{
+    MPI_Comm s, w;
+    MPI_Comm_dup(MPI_COMM_SELF, &s);
+    for (int k = 0; k < 3; k++)           /* ordinals 0..2 to myself on s */
+        one_round(s, 0, 0, k);
+    MPI_Comm_free(&s);
+    MPI_Comm_dup(MPI_COMM_WORLD, &w);     /* may get s's context id back */
+    one_round(w, to, from, 7);
+    MPI_Comm_free(&w);
+}
+
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
@@ -219,5 +253,6 @@ int main(int argc, char **argv)
     mismatched_counts();
     derived_and_channels();
     proc_null_and_errors();
+    reused_context();
     return pt_finish();
 }
