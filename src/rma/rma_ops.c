@@ -112,41 +112,41 @@ static int check_sizes(const char *a, MPI_Count ac, xb_datatype_t *adt,
     return XB_OK;
 }
 
+/* Put and get (and their request forms): the target and the sizes checked,
+ * then the transfer issued; a PROC_NULL target completes at once. */
+static int put_get(xb_rma_xfer_t *x, const char *what, xb_win_t *w, xb_request_t **req_p)
+{
+    bool skip;
+    int rc = check_target(w, x->target, x->disp, x->tcount, x->tdt, what, &skip);
+    if (rc == XB_OK && !skip)
+        rc = x->kind == XB_RMA_PUT ? check_sizes("origin", x->scount, x->sdt, x->tcount, x->tdt)
+                                   : check_sizes("origin", x->dcount, x->ddt, x->tcount, x->tdt);
+    if (rc != XB_OK)
+        return rc;
+    if (skip)
+        return req_p != NULL ? xb_rma_done_request(req_p) : XB_OK;
+    return xb_rma_issue(w, x, req_p);
+}
+
 /* Put and Rput. */
 static int put(const void *obuf, MPI_Count ocount, xb_datatype_t *odt, int target,
                MPI_Aint disp, MPI_Count tcount, xb_datatype_t *tdt, xb_win_t *w,
                xb_request_t **req_p)
 {
-    bool skip;
-    int rc = check_target(w, target, disp, tcount, tdt, "a put", &skip);
-    if (rc == XB_OK && !skip)
-        rc = check_sizes("origin", ocount, odt, tcount, tdt);
-    if (rc != XB_OK)
-        return rc;
-    if (skip)
-        return req_p != NULL ? xb_rma_done_request(req_p) : XB_OK;
     xb_rma_xfer_t x = { .kind = XB_RMA_PUT, .es = 1, .src = obuf, .scount = ocount,
                         .sdt = odt, .target = target, .disp = disp, .tcount = tcount,
                         .tdt = tdt };
-    return xb_rma_issue(w, &x, req_p);
+    return put_get(&x, "a put", w, req_p);
 }
 
 static int get(void *obuf, MPI_Count ocount, xb_datatype_t *odt, int target,
                MPI_Aint disp, MPI_Count tcount, xb_datatype_t *tdt, xb_win_t *w,
                xb_request_t **req_p)
 {
-    bool skip;
-    int rc = check_target(w, target, disp, tcount, tdt, "a get", &skip);
-    if (rc == XB_OK && !skip)
-        rc = check_sizes("origin", ocount, odt, tcount, tdt);
-    if (rc != XB_OK)
-        return rc;
-    if (skip)
-        return req_p != NULL ? xb_rma_done_request(req_p) : XB_OK;
     xb_rma_xfer_t x = { .kind = XB_RMA_GET, .es = 1, .dst = obuf, .dcount = ocount,
                         .ddt = odt, .target = target, .disp = disp, .tcount = tcount,
                         .tdt = tdt };
-    return xb_rma_issue(w, &x, req_p);
+    return put_get(&x, "a get", w, req_p);
 }
 
 /* Accumulate (result NULL) and get_accumulate. */
