@@ -172,6 +172,8 @@ XB_COLL_DIRECT_DECL(bcast_pair);
 XB_COLL_DIRECT_DECL(bcast_binomial_direct);
 XB_COLL_DIRECT_DECL(reduce_pair);
 XB_COLL_DIRECT_DECL(allreduce_pair);
+XB_COLL_DIRECT_DECL(scan_pair);
+XB_COLL_DIRECT_DECL(exscan_pair);
 XB_COLL_DIRECT_DECL(gather_pair);
 XB_COLL_DIRECT_DECL(scatter_pair);
 XB_COLL_DIRECT_DECL(allgather_pair);

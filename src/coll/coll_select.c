@@ -133,7 +133,9 @@ static const algo_t algos[] = {
     A(REDUCE_SCATTER_BLOCK, "halving", reduce_scatter_block_halving,
       NEED_COMMUTE | NEED_POF2),
     A(REDUCE_SCATTER_BLOCK, "pairwise", reduce_scatter_block_pairwise, 0),
+    D(SCAN, "pair", scan_pair, NEED_PAIR),
     A(SCAN, "recdbl", scan_recdbl, 0),
+    D(EXSCAN, "pair", exscan_pair, NEED_PAIR),
     A(EXSCAN, "recdbl", exscan_recdbl, 0),
     A(NEIGHBOR_ALLGATHER, "linear", neighbor_allgather_linear, 0),
     A(NEIGHBOR_ALLGATHERV, "linear", neighbor_allgatherv_linear, 0),
@@ -216,7 +218,9 @@ static const rule_t rules[] = {
     { XB_COLL_REDUCE_SCATTER, ANY_P, 0, 0, "pairwise" },
     { XB_COLL_REDUCE_SCATTER_BLOCK, ANY_P, 0, 0, "halving" },
     { XB_COLL_REDUCE_SCATTER_BLOCK, ANY_P, 0, 0, "pairwise" },
+    { XB_COLL_SCAN,      2, 2, 0, 0, "pair" },          /* blocking */
     { XB_COLL_SCAN,      ANY_P, 0, 0, "recdbl" },
+    { XB_COLL_EXSCAN,    2, 2, 0, 0, "pair" },          /* blocking */
     { XB_COLL_EXSCAN,    ANY_P, 0, 0, "recdbl" },
     { XB_COLL_NEIGHBOR_ALLGATHER,  ANY_P, 0, 0, "linear" },
     { XB_COLL_NEIGHBOR_ALLGATHERV, ANY_P, 0, 0, "linear" },
