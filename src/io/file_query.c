@@ -70,14 +70,21 @@ int xb_impl_file_get_size(xb_file_t *fh, MPI_Offset *size)
     return XB_OK;
 }
 
-int xb_impl_file_set_size(xb_file_t *fh, MPI_Offset size)
+/* The checks set_size and preallocate share, agreed by every rank (the same
+ * size everywhere): a non-negative size, write access, not SEQUENTIAL. */
+static int size_call_checks(xb_file_t *fh, MPI_Offset size, const char *what)
 {
     int rc = size < 0 ? xb_err_set(XB_ERR_ARG, "invalid size %lld (negative)",
-                                   (long long)size) : need_write(fh, "set_size");
+                                   (long long)size) : need_write(fh, what);
     if (rc == XB_OK && (fh->amode & MPI_MODE_SEQUENTIAL))
         rc = xb_err_set(-MPI_ERR_UNSUPPORTED_OPERATION, "the file was opened "
                         "with MPI_MODE_SEQUENTIAL");
-    rc = xb_io_agree(fh, size, "size", rc);
+    return xb_io_agree(fh, size, "size", rc);
+}
+
+int xb_impl_file_set_size(xb_file_t *fh, MPI_Offset size)
+{
+    int rc = size_call_checks(fh, size, "set_size");
     if (rc != XB_OK)
         return rc;
     if (fh->comm->rank == 0 && ftruncate(fh->fd, size) != 0)
@@ -87,12 +94,7 @@ int xb_impl_file_set_size(xb_file_t *fh, MPI_Offset size)
 
 int xb_impl_file_preallocate(xb_file_t *fh, MPI_Offset size)
 {
-    int rc = size < 0 ? xb_err_set(XB_ERR_ARG, "invalid size %lld (negative)",
-                                   (long long)size) : need_write(fh, "preallocate");
-    if (rc == XB_OK && (fh->amode & MPI_MODE_SEQUENTIAL))
-        rc = xb_err_set(-MPI_ERR_UNSUPPORTED_OPERATION, "the file was opened "
-                        "with MPI_MODE_SEQUENTIAL");
-    rc = xb_io_agree(fh, size, "size", rc);
+    int rc = size_call_checks(fh, size, "preallocate");
     if (rc != XB_OK)
         return rc;
     if (fh->comm->rank == 0 && size > 0) {
