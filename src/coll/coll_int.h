@@ -178,6 +178,8 @@ XB_COLL_DIRECT_DECL(gather_pair);
 XB_COLL_DIRECT_DECL(scatter_pair);
 XB_COLL_DIRECT_DECL(allgather_pair);
 XB_COLL_DIRECT_DECL(alltoall_pair);
+XB_COLL_DIRECT_DECL(reduce_scatter_pair);
+XB_COLL_DIRECT_DECL(reduce_scatter_block_pair);
 XB_COLL_ALGO_DECL(exscan_recdbl);
 XB_COLL_ALGO_DECL(neighbor_allgather_linear);
 XB_COLL_ALGO_DECL(neighbor_allgatherv_linear);

@@ -5,9 +5,11 @@
  * their blocking, nonblocking and persistent forms, with and without
  * MPI_IN_PLACE, for predefined ops on several types (a derived type made of
  * one basic type among them), a non-commutative user op (composition of
- * affine maps, whose result depends on rank order), and counts 0, 1 and
- * 1000; plus MPI_Reduce_local and MPI_Op_commutative. Every result is
- * checked against a reference folded in rank order in the test.
+ * affine maps, whose result depends on rank order), and counts 0, 1, 1000
+ * and 5000 (above the eager size: the rendezvous path, and in place the
+ * segment a rank sends is where rank 1's result goes); plus
+ * MPI_Reduce_local and MPI_Op_commutative. Every result is checked against
+ * a reference folded in rank order in the test.
  */
 #include <stdint.h>
 #include "ctest_forms.h"
@@ -231,7 +233,7 @@ int main(int argc, char **argv)
     MPI_Type_commit(&affty);
     MPI_Op_create(aff_fn, 0, &affop);
     test_reduce_local();
-    static const int ns[] = { 0, 1, 1000 };
+    static const int ns[] = { 0, 1, 1000, 5000 };
     for (int kind = 0; kind < NKINDS; kind++)
         for (int c = 0; c < NCASES; c++)
             for (int form = 0; form < CT_NFORMS; form++)
