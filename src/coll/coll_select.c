@@ -246,11 +246,13 @@ static const algo_t *forced[XB_COLL_NKINDS];
 static const algo_t *rule_algo[XB_ARRAY_LEN(rules)];
 static int rule_first[XB_COLL_NKINDS];
 /* Per collective, the direct algorithm of its first two-rank rule when that
- * rule has no byte bound and the algorithm needs nothing but two ranks and
- * the blocking form: such calls skip the rule walk (at two ranks the
- * selection was a fifth of an 8-byte MPI_Scatter at the root: about 200 of
- * 978 instructions, callgrind, 2026-11-24). */
+ * rule has no lower byte bound and the algorithm needs nothing but two
+ * ranks and the blocking form, and the rule's upper bound (pair_max, 0:
+ * none): such calls skip the rule walk (at two ranks the selection was a
+ * fifth of an 8-byte MPI_Scatter at the root: about 200 of 978
+ * instructions, callgrind, 2026-11-24). */
 static const algo_t *pair_any[XB_COLL_NKINDS];
+static MPI_Count pair_max[XB_COLL_NKINDS];
 
 static const algo_t *find_algo(xb_coll_kind_t kind, const char *name, size_t len)
 {
@@ -325,8 +327,9 @@ xb_coll_fn_t xb_coll_select(xb_coll_kind_t kind, const xb_coll_args_t *a)
     return al != NULL ? al->fn : NULL;
 }
 
-/* The first rule of kind that holds at two ranks, when it serves every
- * size with a direct algorithm that needs only two ranks (NULL otherwise). */
+/* The first rule of kind that holds at two ranks, when it serves the
+ * smallest sizes with a direct algorithm that needs only two ranks (NULL
+ * otherwise); its upper byte bound goes to pair_max. */
 static const algo_t *pair_rule(int kind)
 {
     for (size_t i = (size_t)rule_first[kind];
@@ -335,8 +338,8 @@ static const algo_t *pair_rule(int kind)
         if (ru->min_p > 2 || ru->max_p < 2)
             continue;
         const algo_t *al = rule_algo[i];
-        bool any = ru->min_bytes == 0 && ru->max_bytes == 0;
-        return any && al->direct != NULL &&
+        pair_max[kind] = ru->max_bytes;
+        return ru->min_bytes == 0 && al->direct != NULL &&
                (al->needs & ~(NEED_PAIR | NEED_BLOCKING)) == 0 ? al : NULL;
     }
     return NULL;
@@ -495,7 +498,8 @@ int xb_coll_run(xb_coll_kind_t kind, const xb_coll_args_t *args, int form,
 {
     xb_comm_t *c = args->comm;
     if (form == XB_COLL_BLOCKING && c->size == 2 && pair_any[kind] != NULL &&
-        forced[kind] == NULL && !xb_comm_is_inter(c))
+        forced[kind] == NULL && !xb_comm_is_inter(c) &&
+        (pair_max[kind] == 0 || xb_coll_block_bytes(kind, args) < pair_max[kind]))
         return pair_any[kind]->direct(args, xb_coll_seq_tag(c, kind, false));
     xb_coll_args_t aa = *args;
     const xb_coll_args_t *a = &aa;
