@@ -127,21 +127,28 @@ static void *load(const xb_coll_red_t *red, const void *src, void *rbuf, tmp_t *
 }
 
 /* This rank's side of a reduction whose result it keeps: its operand
- * (loaded from sbuf, or rbuf in place), the peer's (sent back at once when
- * `both`: allreduce; only received: reduce at the root), x0 op x1 into rbuf. */
+ * (loaded from sbuf, or rbuf in place), the peer's (only received: reduce
+ * at the root; when `both`, allreduce, ours goes to the peer too), x0 op x1
+ * into rbuf. Ours is sent from the user's buffer as (count, dt), the
+ * signature of the peer's working receive, before it is loaded: a peer
+ * reading lines we just wrote (a single copy from our working copy) was
+ * the slow part of large exchanges (see swap_blocks). */
 static int reduce_here(const xb_coll_args_t *a, const xb_coll_red_t *red, int tag, bool both)
 {
     int peer = 1 - a->comm->rank, rc = XB_OK;
+    const void *src = a->sbuf == MPI_IN_PLACE ? a->rbuf : a->sbuf;
+    xb_request_t *sreq = NULL;
+    if (both && (rc = send_begin(src, red->count, red->dt, peer, tag, a->comm, &sreq)) != XB_OK)
+        return rc;
     tmp_t t1, t2;
     t1.heap = t2.heap = NULL;
-    void *acc = load(red, a->sbuf == MPI_IN_PLACE ? a->rbuf : a->sbuf, a->rbuf, &t1, &rc);
+    void *acc = load(red, src, a->rbuf, &t1, &rc);
     void *in = tmp_get(&t2, red->wcount, red->wdt);
     if (in == NULL)
         rc = XB_ERR_NO_MEM;
-    if (rc == XB_OK)   /* a peer that only sends sends (count, dt): the same signature */
-        rc = both ? exchange(acc, red->wcount, red->wdt, in, red->wcount, red->wdt, peer, tag,
-                             a->comm)
-                  : precv(in, red->wcount, red->wdt, peer, tag, a->comm);
+    if (rc == XB_OK)
+        rc = precv(in, red->wcount, red->wdt, peer, tag, a->comm);
+    rc = send_end(sreq, rc);          /* in place, acc is what was sent */
     if (rc == XB_OK)
         rc = combine(red, in, acc, peer == 0);
     if (rc == XB_OK && acc != a->rbuf)
