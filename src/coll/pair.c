@@ -126,6 +126,23 @@ static void *load(const xb_coll_red_t *red, const void *src, void *rbuf, tmp_t *
     return acc;
 }
 
+/* The peer's operand straight into rbuf, ours applied there (rbuf = ours
+ * op rbuf): x0 op x1 when the peer is rank 1, x1 op x0 (the same for a
+ * commutative op; predefined ones are exactly commutative) when it is rank
+ * 0. No working copy, no temporary: an 8-byte allreduce about 150
+ * instructions less per rank. */
+static int recv_apply(const xb_coll_args_t *a, const xb_coll_red_t *red, const void *src,
+                      int tag)
+{
+    int rc = precv(a->rbuf, red->count, red->dt, 1 - a->comm->rank, tag, a->comm);
+    if (rc != XB_OK)
+        return rc;
+    xb_mutex_t *held = red->op->predefined ? NULL : xb_cb_begin();
+    rc = xb_op_apply(red->op, src, a->rbuf, red->count, red->dt);
+    xb_cb_end(held);
+    return rc;
+}
+
 /* This rank's side of a reduction whose result it keeps: its operand
  * (loaded from sbuf, or rbuf in place), the peer's (only received: reduce
  * at the root; when `both`, allreduce, ours goes to the peer too), x0 op x1
@@ -140,6 +157,11 @@ static int reduce_here(const xb_coll_args_t *a, const xb_coll_red_t *red, int ta
     xb_request_t *sreq = NULL;
     if (both && (rc = send_begin(src, red->count, red->dt, peer, tag, a->comm, &sreq)) != XB_OK)
         return rc;
+    /* both ranks of an allreduce must compute bit-identical results: a
+     * user's op may take its operands in the other order only elsewhere */
+    bool swap_ok = red->op->commute && (red->op->predefined || !both);
+    if (red->direct && src != a->rbuf && (peer == 1 || swap_ok))
+        return send_end(sreq, recv_apply(a, red, src, tag));
     tmp_t t1, t2;
     t1.heap = t2.heap = NULL;
     void *acc = load(red, src, a->rbuf, &t1, &rc);
