@@ -18,11 +18,14 @@
  * (docs/design/threads.md). Blocking waits (the collectives, the shared
  * pointer's messages) go through the progress wait, which drops the lock;
  * the only other sleep, the byte-range lock of atomic mode, drops it too
- * (xb_cb_begin/end). pread/pwrite run with the lock held.
+ * (xb_cb_begin/end), and so do the user's data representation callbacks
+ * (datarep.c). pread/pwrite run with the lock held.
  *
  * Ownership. The file holds: its fd, a copy of the name, its private
- * communicator, a reference on the view's etype and filetype, a copy of
- * the hints, and a reference on its errhandler.
+ * communicator, a reference on the view's etype, filetype and the
+ * filetype's file layout, a copy of the hints, and a reference on its
+ * errhandler. It points at its data representation, which lives until
+ * MPI_Finalize (registered ones) or forever (predefined ones).
  *
  * Returns: XB_OK or a negative XB_ERR_* / -MPI_ERR_<class> with the detail
  * recorded (xb_err_set). The binding raises failures on the file's
