@@ -248,7 +248,7 @@ static void vector_view(void)
 static void extents(void)
 {
     MPI_File fh;
-    MPI_Datatype t[5];
+    MPI_Datatype t[8], v;
     MPI_Count x;
     int bl[2] = { 1, 1 }, sizes[2] = { 2, 3 }, sub[2] = { 1, 2 }, st[2] = { 1, 1 };
     MPI_Aint d[2] = { 0, 4 };
@@ -258,11 +258,18 @@ static void extents(void)
     MPI_Type_create_subarray(2, sizes, sub, st, MPI_ORDER_C, MPI_INT, &t[2]);  /* 6 * 8 */
     MPI_Type_create_resized(MPI_INT, 0, 16, &t[3]);        /* 16 as given */
     MPI_Type_indexed(2, bl, (int[]){ 0, 4 }, MPI_INT, &t[4]);  /* 4 * 8 + 8 */
-    MPI_Count want[5] = { 20, 12, 48, 16, 40 };
+    int gs[1] = { 4 }, dist[1] = { MPI_DISTRIBUTE_BLOCK }, darg[1] = { MPI_DISTRIBUTE_DFLT_DARG },
+        ps[1] = { 1 };
+    MPI_Type_create_darray(1, 0, 1, gs, dist, darg, ps, MPI_ORDER_C, MPI_INT, &t[5]); /* 4 * 8 */
+    MPI_Type_vector(2, 1, 3, MPI_INT, &v);
+    MPI_Type_contiguous(2, v, &t[6]);                       /* 2 * 32 */
+    MPI_Type_dup(v, &t[7]);                                 /* 32 */
+    MPI_Type_free(&v);
+    MPI_Count want[8] = { 20, 12, 48, 16, 40, 32, 64, 32 };
     CHECK_RC(MPI_File_open(MPI_COMM_WORLD, io_path("ext"), MPI_MODE_RDWR | MPI_MODE_CREATE
                            | MPI_MODE_DELETE_ON_CLOSE, MPI_INFO_NULL, &fh));
     CHECK_RC(MPI_File_set_view(fh, 0, MPI_INT, MPI_INT, "xb-off", MPI_INFO_NULL));
-    for (int i = 0; i < 5; i++) {
+    for (int i = 0; i < 8; i++) {
         CHECK_RC(MPI_File_get_type_extent_c(fh, t[i], &x));
         CHECK(x == want[i], "file extent of type %d: %lld, expected %lld", i,
               (long long)x, (long long)want[i]);
