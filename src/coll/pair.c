@@ -16,9 +16,11 @@
  *
  * Messages use the collective context and the tag of the communicator's
  * next blocking collective (xb_coll_seq_tag), like a schedule would.
- * Reductions keep rank order (x0 op x1 on both ranks: bit-identical results,
- * non-commutative ops right). A user op runs without the MULTIPLE lock, as
- * in blocking schedules.
+ * Reductions keep rank order (x0 op x1: non-commutative ops right); rank 1
+ * computes x1 op x0 only for a commutative op, and in allreduce only for a
+ * predefined one (exactly commutative: both ranks get bit-identical
+ * results). A user op runs without the MULTIPLE lock, as in blocking
+ * schedules.
  */
 #include <stdlib.h>
 #include "coll/coll_int.h"
