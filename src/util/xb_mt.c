@@ -119,10 +119,8 @@ void xb_mutex_unlock_slow(xb_mutex_t *m)
  * wait for a taker that never came, whole time slices on a CPU shared
  * with a computing thread (bench/threads.c -k overlap-recv). A hand-off
  * needs no waiting for the taker: the lock stays held until it runs. */
-void xb_mutex_yield(xb_mutex_t *m)
+void xb_mutex_yield_slow(xb_mutex_t *m)
 {
-    if (!xb_mutex_contended(m))
-        return;
     hand_off(m);
     xb_mutex_lock(m);
 }

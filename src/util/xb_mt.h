@@ -140,10 +140,17 @@ static inline bool xb_mutex_contended(xb_mutex_t *m)
            atomic_load_explicit(&m->sleepers, memory_order_relaxed) != 0;
 }
 
+XB_NOINLINE void xb_mutex_yield_slow(xb_mutex_t *m);
+
 /* Held and contended: hand the lock to a sleeper, then lock again (behind
  * it). A bare unlock+lock would win the race against the woken thread
- * every time. Nothing when nobody sleeps. */
-XB_NOINLINE void xb_mutex_yield(xb_mutex_t *m);
+ * every time. Nothing when nobody sleeps (the poller calls this after
+ * every poll: the test stays inline). */
+static inline void xb_mutex_yield(xb_mutex_t *m)
+{
+    if (XB_UNLIKELY(xb_mutex_contended(m)))
+        xb_mutex_yield_slow(m);
+}
 
 /* ---- the bindings' critical section -------------------------------------- */
 
