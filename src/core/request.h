@@ -132,6 +132,8 @@ struct xb_request {
     uint8_t         proto;       /* xb_pt2pt_proto chosen for this message   */
     uint8_t         proto_contig; /* send: data is one contiguous range      */
     uint16_t        phase;       /* protocol phase (pt2pt/proto.h)           */
+    uint8_t         chan;        /* pool and channel: 0 main, k lane k
+                                    (docs/design/threads.md)               */
     size_t          bytes;       /* packed bytes of the message (send)       */
     size_t          xfer;        /* bytes moved so far                       */
     size_t          limit;       /* bytes accepted by the receiver           */
@@ -147,6 +149,9 @@ struct xb_request {
 /* Returns a zeroed request with magic set and done == 0, or NULL (no memory,
  * detail recorded). */
 xb_request_t *xb_request_alloc(xb_req_kind_t kind);
+/* The same from the pool of channel chan (pt2pt on a lane communicator);
+ * the caller holds that channel's lock. */
+xb_request_t *xb_request_alloc_chan(xb_req_kind_t kind, unsigned chan);
 /* Back to the pool; drops the comm and datatype references it holds. */
 void xb_request_free(xb_request_t *req);
 /* Free every slab (MPI_Finalize). */
@@ -168,7 +173,7 @@ static inline bool xb_request_is_done(const xb_request_t *req)
  * rounds of MPI_Comm_idup) stays pending. */
 void xb_request_complete(xb_request_t *req);
 /* Set by the progress layer when MULTIPLE locking is on, else NULL. */
-extern void (*xb_request_mt_completed)(void);
+extern void (*xb_request_mt_completed)(unsigned chan);
 
 /* ---- statuses -------------------------------------------------------------- */
 /* The empty status (MPI_PROC_NULL, inactive requests): source MPI_PROC_NULL,

@@ -39,6 +39,9 @@
 #include "method/method_int.h"
 #include "runtime/tunable.h"
 #include "util/xb_mt.h"
+#include "util/xb_lanes.h"
+
+XB_TUNABLE_DECL(PROGRESS_CONTEXTS);
 
 XB_TUNABLE(METHODS, XB_TT_STRING, "self,shm,tcp", XB_TL_USER,
            "Methods allowed, in the order the per-peer rule tries them "
@@ -210,6 +213,11 @@ int xb_method_init_all(const struct xb_rt_info *rt)
     int rc = parse_methods();
     if (rc != XB_OK)
         return rc;
+    long nctx = xb_tn_PROGRESS_CONTEXTS.v.i;
+    if (nctx < 1 || nctx > XB_LANES_MAX)
+        return xb_err_set(XB_ERR_OTHER, "XB_PROGRESS_CONTEXTS=%ld: the number of progress "
+                          "contexts must be from 1 to %d", nctx, XB_LANES_MAX);
+    xb_mt_lanes_setup((int)nctx);       /* the methods build channels for them */
     method_rt = rt;
     allowed[XB_METHOD_SELF] = true;       /* always serves the process itself */
     for (int i = 0; i < XB_METHOD_NREG; i++) {
