@@ -22,7 +22,10 @@
 
 static const char hint_key[] = "xb_progress_context";
 
-/* The hint's lane, -1 when absent; an error for a value out of range. */
+/* The hint's lane, -1 when absent. A number above the lanes there are
+ * wraps around (1 + (k - 1) % n: a program written for more contexts
+ * still spreads its communicators); without lanes it is ignored. Not a
+ * number >= 0: an error. */
 static int hinted_chan(const xb_comm_t *c, int *chan)
 {
     const char *v = c->info != NULL ? xb_info_lookup(c->info, hint_key) : NULL;
@@ -32,11 +35,11 @@ static int hinted_chan(const xb_comm_t *c, int *chan)
     char *end = NULL;
     errno = 0;
     long k = strtol(v, &end, 10);
-    if (errno != 0 || end == v || *end != '\0' || k < 0 || k > xb_mt_nlanes)
+    if (errno != 0 || end == v || *end != '\0' || k < 0)
         return xb_err_set(XB_ERR_INFO, "info key \"%s\" has the value \"%s\": it must be "
-                          "a progress context from 0 to %d (XB_PROGRESS_CONTEXTS=%d)",
-                          hint_key, v, xb_mt_nlanes, xb_mt_nlanes > 0 ? xb_mt_nlanes : 1);
-    *chan = (int)k;
+                          "a progress context number, 0 (the main context) to %d "
+                          "(XB_PROGRESS_CONTEXTS)", hint_key, v, xb_mt_nlanes);
+    *chan = k == 0 || xb_mt_nlanes == 0 ? 0 : 1 + (int)((k - 1) % xb_mt_nlanes);
     return XB_OK;
 }
 

@@ -65,6 +65,11 @@ uint64_t xb_pt2pt_queue_len(unsigned chan, uint32_t ctx, bool unexp)
     return xb_match_queue_len(&xb_pt2pt_st(chan)->table, ctx, unexp);
 }
 
+const xb_pt2pt_stats_t *xb_pt2pt_chan_stats(unsigned chan)
+{
+    return chan == 0 ? &xb_pt2pt_stats : &xb_pt2pt_st(chan)->own_stats;
+}
+
 static void chan_fini(xb_pt2pt_state_t *st)
 {
     xb_match_table_fini(&st->table, drop_unexp);
