@@ -29,6 +29,10 @@
  *                   least; with and without -s it is the cost of MULTIPLE
  *   -s              ask for MPI_THREAD_SINGLE instead of MULTIPLE (lat and
  *                   rate with -T 1: the cost of MULTIPLE)
+ *   -H              make thread t's communicator with MPI_Comm_dup_with_info
+ *                   and the hint xb_progress_context = t + 1 (Crossbar, with
+ *                   XB_PROGRESS_CONTEXTS >= T: each thread on a progress
+ *                   context of its own; other MPIs ignore the key)
  * Output: bench.h's format (one line, the size column is the message size).
  * Two ranks (one for -k self).
  */
@@ -37,7 +41,7 @@
 
 enum { MAXT = 16, WINDOW = 64 };
 
-static int rank, nthreads = 1, kind_rate, nb, recv_only;
+static int rank, nthreads = 1, kind_rate, nb, recv_only, hint;
 static MPI_Comm comms[MAXT];
 static double results[MAXT][64];
 
@@ -222,6 +226,8 @@ int main(int argc, char **argv)
             nthreads = atoi(argv[++i]);
         else if (!strcmp(argv[i], "-s"))
             single = 1;
+        else if (!strcmp(argv[i], "-H"))
+            hint = 1;
     }
     bench_opts_t o = bench_parse(argc, argv, 4L << 20);
     nb = o.quick ? 3 : 61;
@@ -241,8 +247,19 @@ int main(int argc, char **argv)
                     "for more than one (provided %d)\n", MAXT, provided);
         MPI_Abort(MPI_COMM_WORLD, 1);
     }
-    for (int t = 0; t < nthreads; t++)
-        MPI_Comm_dup(MPI_COMM_WORLD, &comms[t]);
+    for (int t = 0; t < nthreads; t++) {
+        if (!hint) {
+            MPI_Comm_dup(MPI_COMM_WORLD, &comms[t]);
+            continue;
+        }
+        MPI_Info info;
+        char v[16];
+        MPI_Info_create(&info);
+        snprintf(v, sizeof v, "%d", t + 1);
+        MPI_Info_set(info, "xb_progress_context", v);
+        MPI_Comm_dup_with_info(MPI_COMM_WORLD, info, &comms[t]);
+        MPI_Info_free(&info);
+    }
     if (!strncmp(kind, "overlap", 7)) {
         recv_only = !strcmp(kind, "overlap-recv");
         overlap();
