@@ -20,29 +20,19 @@
 #include "util/xb_lanes.h"
 #include "mpi.h"
 
-int xb_bind_comm_chan(MPI_Comm h);
-int xb_bind_req_chan(const MPI_Request *p);
+/* Under MULTIPLE (out of line, so the bindings stay small enough for
+ * link-time inlining of their handle resolution). */
+int xb_cs_enter_comm_mt(MPI_Comm h);
+int xb_cs_enter_req_mt(const MPI_Request *p);
 
 static inline int xb_cs_enter_comm(MPI_Comm h)
 {
-    if (XB_LIKELY(!xb_mt_on))
-        return 0;
-    if (XB_LIKELY(xb_mt_nlanes == 0)) {
-        xb_mutex_lock(&xb_mt_big);
-        return 1;
-    }
-    return xb_cs_enter_lanes(xb_bind_comm_chan(h));
+    return XB_LIKELY(!xb_mt_on) ? 0 : xb_cs_enter_comm_mt(h);
 }
 
 static inline int xb_cs_enter_req(const MPI_Request *p)
 {
-    if (XB_LIKELY(!xb_mt_on))
-        return 0;
-    if (XB_LIKELY(xb_mt_nlanes == 0)) {
-        xb_mutex_lock(&xb_mt_big);
-        return 1;
-    }
-    return xb_cs_enter_lanes(xb_bind_req_chan(p));
+    return XB_LIKELY(!xb_mt_on) ? 0 : xb_cs_enter_req_mt(p);
 }
 
 #endif

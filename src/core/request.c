@@ -46,12 +46,19 @@ static XB_NOINLINE int pool_grow(req_pool_t *pool)
     return XB_OK;
 }
 
+static XB_NOINLINE xb_request_t *alloc_slow(xb_req_kind_t kind, unsigned chan)
+{
+    if (pool_grow(&pools[chan]) != XB_OK)
+        return NULL;
+    return xb_request_alloc_chan(kind, chan);
+}
+
 xb_request_t *xb_request_alloc_chan(xb_req_kind_t kind, unsigned chan)
 {
     req_pool_t *pool = &pools[chan];
-    if (XB_UNLIKELY(pool->free == NULL) && pool_grow(pool) != XB_OK)
-        return NULL;
     xb_request_t *r = pool->free;
+    if (XB_UNLIKELY(r == NULL))
+        return alloc_slow(kind, chan);
     pool->free = r->next;
     memset(r, 0, sizeof(*r));
     r->chan = (uint8_t)chan;
@@ -111,9 +118,12 @@ MPI_Request xb_request_to_handle(xb_request_t *r)
 
 void (*xb_request_mt_completed)(unsigned chan);
 
-void xb_request_complete(xb_request_t *r)
+/* Under MULTIPLE: the same, then wake the waiters of the request's
+ * channel (read first: r may be freed). Apart, so the path without
+ * threads stays as short as it was. */
+static XB_NOINLINE void complete_mt(xb_request_t *r)
 {
-    unsigned chan = r->chan;        /* r may be freed below */
+    unsigned chan = r->chan;
     if (r->persistent)
         r->active = 0;
     if (r->on_complete != NULL)
@@ -122,8 +132,23 @@ void xb_request_complete(xb_request_t *r)
         xb_request_free(r);
     else if (!(r->persistent && r->active))     /* not restarted by the hook */
         atomic_store_explicit(&r->done, 1, memory_order_release);
-    if (XB_UNLIKELY(xb_request_mt_completed != NULL))
-        xb_request_mt_completed(chan);
+    xb_request_mt_completed(chan);
+}
+
+void xb_request_complete(xb_request_t *r)
+{
+    if (XB_UNLIKELY(xb_request_mt_completed != NULL)) {
+        complete_mt(r);
+        return;
+    }
+    if (r->persistent)
+        r->active = 0;
+    if (r->on_complete != NULL)
+        r->on_complete(r);
+    if (r->flags & (XB_REQ_F_AUTOFREE | XB_REQ_F_USERFREED))
+        xb_request_free(r);
+    else if (!(r->persistent && r->active))     /* not restarted by the hook */
+        atomic_store_explicit(&r->done, 1, memory_order_release);
 }
 
 /* ---- statuses -------------------------------------------------------------- */

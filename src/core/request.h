@@ -122,6 +122,8 @@ struct xb_request {
     int             peer;        /* comm rank (dest or source; may be ANY)   */
     int             tag;         /* may be MPI_ANY_TAG for receives          */
     uint32_t        ctx;         /* comm->ctx or comm->ctx + 1               */
+    uint8_t         chan;        /* pool and channel: 0 main, k lane k
+                                    (docs/design/threads.md; in a hole)    */
     const char     *fn;          /* MPI function, for "waiting in" text      */
 
     /* protocol state, owned by src/pt2pt (see pt2pt/proto.h) */
@@ -132,8 +134,6 @@ struct xb_request {
     uint8_t         proto;       /* xb_pt2pt_proto chosen for this message   */
     uint8_t         proto_contig; /* send: data is one contiguous range      */
     uint16_t        phase;       /* protocol phase (pt2pt/proto.h)           */
-    uint8_t         chan;        /* pool and channel: 0 main, k lane k
-                                    (docs/design/threads.md)               */
     size_t          bytes;       /* packed bytes of the message (send)       */
     size_t          xfer;        /* bytes moved so far                       */
     size_t          limit;       /* bytes accepted by the receiver           */

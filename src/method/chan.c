@@ -36,11 +36,9 @@ int xb_method_chan_ready(xb_gpid_t peer)
     return rc == XB_OK ? 1 : rc;
 }
 
-int xb_method_send_chan(int chan, xb_gpid_t peer, uint8_t am_id, const void *hdr,
-                        size_t hdr_len, const xb_payload_t *pl, xb_am_done_t *done)
+int xb_method_send_lane(int chan, xb_gpid_t peer, uint8_t am_id, const void *hdr,
+                        size_t hdr_len, const xb_payload_t *pl)
 {
-    if (XB_LIKELY(chan == 0))
-        return xb_method_send(peer, am_id, hdr, hdr_len, pl, done);
     xb_method_t *m = xb_peer_method(peer);
     xb_ep_t *ep;
     if (XB_UNLIKELY(m == NULL || m->ops->send_am_chan == NULL))

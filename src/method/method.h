@@ -186,6 +186,8 @@ int  xb_method_count(void);
 xb_method_t *xb_method_get(int idx);
 /* Poll every enabled method (cheap ones each call). Returns events handled. */
 int  xb_method_progress_all(void);
+/* The same, called by the main context's poll when lanes exist. */
+int  xb_method_progress_main(void);
 /* A costly method (tcp) sent or queued something: poll it at its short
  * period again (replies are expected), see method.c. */
 void xb_method_costly_active(void);
@@ -227,6 +229,18 @@ enum { XB_PEER_UNKNOWN = 0, XB_PEER_READY = 1, XB_PEER_FAILED = 2 };
  * first use). Same return contract as send_am. */
 int  xb_method_send(xb_gpid_t peer, uint8_t am_id, const void *hdr, size_t hdr_len,
                     const xb_payload_t *pl, xb_am_done_t *done);
+int  xb_method_send_lane(int chan, xb_gpid_t peer, uint8_t am_id, const void *hdr,
+                         size_t hdr_len, const xb_payload_t *pl);
+/* The same on channel chan (0: the main one, as xb_method_send; a lane:
+ * xb_method_send_lane in chan.c, whose copy is always made at once). */
+static inline int xb_method_send_chan(int chan, xb_gpid_t peer, uint8_t am_id,
+                                      const void *hdr, size_t hdr_len,
+                                      const xb_payload_t *pl, xb_am_done_t *done)
+{
+    if (XB_LIKELY(chan == 0))
+        return xb_method_send(peer, am_id, hdr, hdr_len, pl, done);
+    return xb_method_send_lane(chan, peer, am_id, hdr, hdr_len, pl);
+}
 /* Counters that MPI_T shows as performance variables (src/mpit): active
  * messages handed to each method (by registry index, xb_method_get) and
  * their payload bytes, counted in xb_method_send when the method took the
@@ -257,8 +271,6 @@ int  xb_method_peer_hint(xb_gpid_t peer, const char *key, const char *value);
 int  xb_method_chan_ready(xb_gpid_t peer);
 /* send_am on channel chan (0: xb_method_send). Same contract, except that
  * a lane's copy is always made at once (never XB_INPROGRESS). */
-int  xb_method_send_chan(int chan, xb_gpid_t peer, uint8_t am_id, const void *hdr,
-                         size_t hdr_len, const xb_payload_t *pl, xb_am_done_t *done);
 /* Poll / sleep on lane chan >= 1 only. */
 int  xb_method_progress_chan(int chan);
 void xb_method_block_chan(int chan, int timeout_ms);

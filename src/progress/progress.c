@@ -141,7 +141,7 @@ static XB_NOINLINE int poll_lanes(xb_progress_t *pc)
 {
     if (pc->chan != 0)
         return xb_method_progress_chan(pc->chan);
-    int n = xb_method_progress_all();
+    int n = xb_method_progress_main();
     for (int c = 1; c <= xb_mt_nlanes; c++)
         n += xb_progress_poll(&xb_progress_lanes[c]);
     return n;

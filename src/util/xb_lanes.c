@@ -52,8 +52,20 @@ int xb_cs_enter_lanes(int chan)
     return chan + 1;
 }
 
-void xb_cs_exit_lanes(int cs)
+void xb_cs_lock(void)
 {
+    if (XB_LIKELY(xb_mt_nlanes == 0))
+        xb_mutex_lock(&xb_mt_big);
+    else
+        xb_mt_lock_all();
+}
+
+void xb_cs_unlock(int cs)
+{
+    if (XB_LIKELY(xb_mt_nlanes == 0)) {
+        xb_mutex_unlock(&xb_mt_big);
+        return;
+    }
     if (cs == 1) {
         xb_mt_unlock_all();
         return;

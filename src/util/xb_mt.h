@@ -125,7 +125,12 @@ XB_NOINLINE void xb_mutex_yield(xb_mutex_t *m);
 extern int xb_mt_nlanes;
 void xb_mt_lock_all(void);
 void xb_mt_unlock_all(void);
-void xb_cs_exit_lanes(int cs);
+/* The critical section under MULTIPLE, out of line: the main lock, or all
+ * the locks with lanes (a call in each of ~600 bindings instead of the
+ * inlined lock kept the bindings small enough for link-time inlining of
+ * their handle resolution: MPI_Send +9 instructions otherwise). */
+void xb_cs_lock(void);
+void xb_cs_unlock(int cs);
 xb_mutex_t *xb_cb_begin_lanes(void);
 void xb_cb_end_lanes(xb_mutex_t *m);
 
@@ -137,10 +142,7 @@ static inline bool xb_cs_enter(void)
 {
     if (XB_LIKELY(!xb_mt_on))
         return false;
-    if (XB_LIKELY(xb_mt_nlanes == 0))
-        xb_mutex_lock(&xb_mt_big);
-    else
-        xb_mt_lock_all();
+    xb_cs_lock();
     return true;
 }
 
@@ -148,12 +150,8 @@ static inline bool xb_cs_enter(void)
  * chan + 1 a lane) returned. */
 static inline void xb_cs_exit(int cs)
 {
-    if (XB_UNLIKELY(cs != 0)) {
-        if (XB_LIKELY(xb_mt_nlanes == 0))
-            xb_mutex_unlock(&xb_mt_big);
-        else
-            xb_cs_exit_lanes(cs);
-    }
+    if (XB_UNLIKELY(cs != 0))
+        xb_cs_unlock(cs);
 }
 
 /* Around a user callback (attribute copy/delete, error handler): drop the
