@@ -118,14 +118,21 @@ typedef struct xb_pt2pt_state {
 extern xb_pt2pt_state_t xb_pt2pt_lanes[XB_LANES_MAX + 1];
 #define xb_pt2pt (xb_pt2pt_lanes[0])
 
+/* Channel 0 by a fixed address: without lanes the hot path reads the
+ * state as it did before there were channels (no index arithmetic). */
 static inline xb_pt2pt_state_t *xb_pt2pt_st(unsigned chan)
 {
-    return &xb_pt2pt_lanes[chan];
+    return XB_LIKELY(chan == 0) ? &xb_pt2pt_lanes[0] : &xb_pt2pt_lanes[chan];
+}
+
+static inline xb_pt2pt_stats_t *xb_pt2pt_stats_of(unsigned chan)
+{
+    return XB_LIKELY(chan == 0) ? &xb_pt2pt_stats : &xb_pt2pt_lanes[chan].own_stats;
 }
 
 static inline xb_pt2pt_peer_t *xb_pt2pt_peer(unsigned chan, xb_gpid_t g)
 {
-    return &xb_pt2pt_lanes[chan].peers[xb_gpid_rank(g)];
+    return &xb_pt2pt_st(chan)->peers[xb_gpid_rank(g)];
 }
 
 /* pt2pt.c: a request for one operation, not started (retains dt). */

@@ -108,7 +108,8 @@ static void op_init(xb_request_t *r, const void *buf, MPI_Count count, xb_dataty
     r->peer = peer;
     r->tag = tag;
     r->ctx = comm->ctx + (coll ? 1u : 0u);
-    r->chan = coll ? 0 : comm->chan;   /* collective traffic: main channel */
+    /* r->chan: set by xb_request_alloc_chan (coll ? 0 : comm->chan: the
+     * collective traffic of a lane communicator travels on the main one) */
 }
 
 xb_request_t *xb_pt2pt_op_new(xb_req_kind_t kind, const void *buf, MPI_Count count,

@@ -117,7 +117,7 @@ void xb_pt2pt_recv_matched(xb_request_t *r, xb_gpid_t g, const xb_pt2pt_hdr_t *h
     r->gpid = g;
     r->status.source = h->src;
     r->status.tag = h->tag;
-    xb_pt2pt_stats_t *ps = xb_pt2pt_st(h->chan)->stats;
+    xb_pt2pt_stats_t *ps = xb_pt2pt_stats_of(h->chan);
     ps->recv_msgs++;
     ps->recv_bytes += h->len;
     if (h->flags & XB_HDR_RNDV) {

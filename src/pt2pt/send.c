@@ -212,7 +212,7 @@ int xb_pt2pt_send_start(xb_request_t *r)
     unsigned in = (r->proto_contig ? XB_CHOOSE_CONTIG : 0) |
                   (xb_pt2pt.force_pipe ? XB_CHOOSE_FORCE_PIPE : 0);
     r->proto = (uint8_t)xb_pt2pt_choose(&m->caps, r->bytes, r->mode, in);
-    xb_pt2pt_stats_t *ps = xb_pt2pt_st(r->chan)->stats;
+    xb_pt2pt_stats_t *ps = xb_pt2pt_stats_of(r->chan);
     ps->sent_msgs++;
     ps->sent_bytes += r->bytes;
     if (r->proto == XB_PROTO_EAGER)
@@ -274,7 +274,7 @@ int xb_pt2pt_send_eager_now(const void *buf, MPI_Count count, xb_datatype_t *dt,
     int rc = xb_method_send_chan((int)chan, g, XB_AM_EAGER, &h, sizeof(h),
                                  bytes ? &pl : NULL, NULL);
     if (XB_LIKELY(rc >= 0)) {
-        xb_pt2pt_stats_t *ps = xb_pt2pt_st(chan)->stats;
+        xb_pt2pt_stats_t *ps = xb_pt2pt_stats_of(chan);
         ps->sent_msgs++;
         ps->sent_bytes += bytes;
         ps->sent_eager++;
