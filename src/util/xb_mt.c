@@ -91,8 +91,15 @@ static void hand_off(xb_mutex_t *m)
 {
     m->passes = 0;
     atomic_store(&m->hungry, 0);
-    atomic_store(&m->limit, atomic_load(&m->arrivals));
-    atomic_store(&m->state, 2 | XB_MUTEX_HANDOFF);
+    unsigned limit = atomic_load(&m->arrivals);
+    atomic_store(&m->limit, limit);
+    /* The word carries the limit: a sleeper that was not eligible for the
+     * last hand-off may be on its way into FUTEX_WAIT with the old word;
+     * had this hand-off written the same value (2|HANDOFF again), the
+     * kernel would put it to sleep after the wake below, and a lock handed
+     * to it alone would stay held by nobody (found by unit.mutex under
+     * ThreadSanitizer). A new limit means a new word. */
+    atomic_store(&m->state, 2 | XB_MUTEX_HANDOFF | (limit << XB_MUTEX_GEN_SHIFT));
     xb_futex_wake_all(&m->state);
 }
 

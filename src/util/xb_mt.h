@@ -11,20 +11,21 @@
  * nothing measurable (docs/design/threads.md).
  *
  * The mutex is non-recursive and fair: 0 free, 1 held, 2 held with
- * (possibly) sleepers, 3 free with sleepers, 2|XB_MUTEX_HANDOFF handed to
- * a sleeper that has not run yet. lock is one compare-and-swap when free;
- * unlock is one compare-and-swap (1 -> 0) when nobody sleeps; no syscall
- * in either. A thread that cannot take it spins briefly, then sleeps in
- * FUTEX_WAIT. A holder that lets go with sleepers frees it as 3 and wakes
- * one, which races with whoever calls lock meanwhile (barging keeps the
- * lock busy while the woken thread gets a CPU); a barger takes 3 as 2, so
- * its unlock counts too. After XB_MUTEX_PASSES such unlocks, or at once
- * when a woken sleeper lost the race (it says it is hungry), the unlock
- * hands the lock over instead: the word stays held, marked HANDOFF, and
- * only a thread that was already asleep may take it. So a sleeper waits
- * for at most XB_MUTEX_PASSES other acquisitions however fast another
- * thread re-takes the lock (tests/unit/test_mutex.c). trylock takes only
- * 0. Private futexes: the word is never in shared memory.
+ * (possibly) sleepers, 3 free with sleepers, 2|XB_MUTEX_HANDOFF (plus a
+ * generation in the high bits) handed to a sleeper that has not run yet.
+ * lock is one compare-and-swap when free; unlock is one compare-and-swap (1
+ * -> 0) when nobody sleeps; no syscall in either. A thread that cannot take
+ * it spins briefly, then sleeps in FUTEX_WAIT. A holder that lets go with
+ * sleepers frees it as 3 and wakes one, which races with whoever calls lock
+ * meanwhile (barging keeps the lock busy while the woken thread gets a
+ * CPU); a barger takes 3 as 2, so its unlock counts too. After
+ * XB_MUTEX_PASSES such unlocks, or at once when a woken sleeper lost the
+ * race (it says it is hungry), the unlock hands the lock over instead: the
+ * word stays held, marked HANDOFF, and only a thread that was already
+ * asleep may take it. So a sleeper waits for at most XB_MUTEX_PASSES other
+ * acquisitions however fast another thread re-takes the lock
+ * (tests/unit/test_mutex.c). trylock takes only 0. Private futexes: the
+ * word is never in shared memory.
  *
  * The critical section (xb_cs_enter/exit) is what the generated bindings
  * take around each implementation call when xb_mt_on. Code deep inside a
@@ -66,6 +67,8 @@ typedef struct xb_mutex {
 #define XB_MUTEX_INIT { 0, 0, 0, 0, 0, 0 }
 #define XB_MUTEX_FREE_SLEEPERS 3u   /* free, but somebody sleeps on it */
 #define XB_MUTEX_HANDOFF       4u   /* with 2: held for a sleeper */
+#define XB_MUTEX_GEN_SHIFT     3    /* a hand-off's word also carries the
+                                       low bits of its limit (xb_mt.c) */
 /* Acquisitions that may pass over a sleeping thread before an unlock
  * hands the lock to it (tests/unit/test_mutex.c checks the bound). */
 #define XB_MUTEX_PASSES        4u
