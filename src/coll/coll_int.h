@@ -165,7 +165,11 @@ XB_COLL_ALGO_DECL(reduce_scatter_pairwise);
 XB_COLL_ALGO_DECL(reduce_scatter_halving);
 XB_COLL_ALGO_DECL(reduce_scatter_block_pairwise);
 XB_COLL_ALGO_DECL(reduce_scatter_block_halving);
+XB_COLL_ALGO_DECL(reduce_scatter_shm);
+XB_COLL_ALGO_DECL(reduce_scatter_block_shm);
 XB_COLL_ALGO_DECL(scan_recdbl);
+XB_COLL_ALGO_DECL(scan_shm);
+XB_COLL_ALGO_DECL(exscan_shm);
 #define XB_COLL_DIRECT_DECL(name) \
     int xb_coll_##name(const xb_coll_args_t *a, int tag)
 XB_COLL_DIRECT_DECL(bcast_pair);

@@ -128,14 +128,18 @@ static const algo_t algos[] = {
     A(ALLGATHERV, "ring", allgatherv_ring, 0),
     A(ALLTOALLV, "pairwise", alltoallv_pairwise, 0),
     A(ALLTOALLW, "pairwise", alltoallw_pairwise, 0),
+    A(REDUCE_SCATTER, "shm", reduce_scatter_shm, NEED_NODE),
     A(REDUCE_SCATTER, "halving", reduce_scatter_halving, NEED_COMMUTE | NEED_POF2),
     A(REDUCE_SCATTER, "pairwise", reduce_scatter_pairwise, 0),
+    A(REDUCE_SCATTER_BLOCK, "shm", reduce_scatter_block_shm, NEED_NODE),
     A(REDUCE_SCATTER_BLOCK, "halving", reduce_scatter_block_halving,
       NEED_COMMUTE | NEED_POF2),
     A(REDUCE_SCATTER_BLOCK, "pairwise", reduce_scatter_block_pairwise, 0),
     D(SCAN, "pair", scan_pair, NEED_PAIR),
+    A(SCAN, "shm", scan_shm, NEED_NODE),
     A(SCAN, "recdbl", scan_recdbl, 0),
     D(EXSCAN, "pair", exscan_pair, NEED_PAIR),
+    A(EXSCAN, "shm", exscan_shm, NEED_NODE),
     A(EXSCAN, "recdbl", exscan_recdbl, 0),
     A(NEIGHBOR_ALLGATHER, "linear", neighbor_allgather_linear, 0),
     A(NEIGHBOR_ALLGATHERV, "linear", neighbor_allgatherv_linear, 0),
@@ -217,13 +221,19 @@ static const rule_t rules[] = {
     { XB_COLL_ALLGATHERV, ANY_P, 0, 0, "ring" },
     { XB_COLL_ALLTOALLV, ANY_P, 0, 0, "pairwise" },
     { XB_COLL_ALLTOALLW, ANY_P, 0, 0, "pairwise" },
+    /* whole node, fits: one scheduling round instead of log2(p) (8 ranks
+     * on 2 cores, 8 B blocks: 86 us by halving; docs/PERFORMANCE.md) */
+    { XB_COLL_REDUCE_SCATTER, 3, 1 << 30, 0, 0, "shm" },
     { XB_COLL_REDUCE_SCATTER, ANY_P, 0, 0, "halving" },
     { XB_COLL_REDUCE_SCATTER, ANY_P, 0, 0, "pairwise" },
+    { XB_COLL_REDUCE_SCATTER_BLOCK, 3, 1 << 30, 0, 0, "shm" },
     { XB_COLL_REDUCE_SCATTER_BLOCK, ANY_P, 0, 0, "halving" },
     { XB_COLL_REDUCE_SCATTER_BLOCK, ANY_P, 0, 0, "pairwise" },
     { XB_COLL_SCAN,      2, 2, 0, 0, "pair" },          /* blocking */
+    { XB_COLL_SCAN,      3, 1 << 30, 0, 0, "shm" },       /* whole node, fits */
     { XB_COLL_SCAN,      ANY_P, 0, 0, "recdbl" },
     { XB_COLL_EXSCAN,    2, 2, 0, 0, "pair" },          /* blocking */
+    { XB_COLL_EXSCAN,    3, 1 << 30, 0, 0, "shm" },       /* whole node, fits */
     { XB_COLL_EXSCAN,    ANY_P, 0, 0, "recdbl" },
     { XB_COLL_NEIGHBOR_ALLGATHER,  ANY_P, 0, 0, "linear" },
     { XB_COLL_NEIGHBOR_ALLGATHERV, ANY_P, 0, 0, "linear" },

@@ -89,21 +89,36 @@ size_t xb_coll_node_slot_size(void)
     return size;
 }
 
+/* Bytes of a reduction's working vector of count elements of dt, or -1
+ * when the working representation is not a predefined type (the slot must
+ * hold exactly what the reduction reads). */
+static MPI_Count red_need(MPI_Count count, xb_datatype_t *dt, xb_op_t *op)
+{
+    xb_coll_red_t red;
+    if (xb_coll_red_init(&red, count, dt, op) != XB_OK) {
+        xb_err_clear();
+        return -1;
+    }
+    return xb_dt_is_predefined(red.wdt) ? red.wcount * xb_dt_size(red.wdt) : -1;
+}
+
 /* Bytes one rank's slot must hold for this call on a node of p ranks
  * (kind-specific), or -1 when the node path does not apply to it at all. */
 static MPI_Count slot_need(xb_coll_kind_t kind, const xb_coll_args_t *a, int p)
 {
     switch (kind) {
     case XB_COLL_ALLREDUCE:
-    case XB_COLL_REDUCE: {
-        xb_coll_red_t red;
-        /* the working representation must be a predefined type, so the
-         * slot holds exactly what the reduction reads */
-        if (xb_coll_red_init(&red, a->rcount, a->rdt, a->op) != XB_OK) {
-            xb_err_clear();
-            return -1;
-        }
-        return xb_dt_is_predefined(red.wdt) ? red.wcount * xb_dt_size(red.wdt) : -1;
+    case XB_COLL_REDUCE:
+    case XB_COLL_SCAN:
+    case XB_COLL_EXSCAN:
+        return red_need(a->rcount, a->rdt, a->op);
+    case XB_COLL_REDUCE_SCATTER_BLOCK:
+        return red_need(a->rcount * p, a->rdt, a->op);
+    case XB_COLL_REDUCE_SCATTER: {
+        MPI_Count total = 0;
+        for (int i = 0; i < p; i++)
+            total += a->rcounts[i];
+        return red_need(total, a->rdt, a->op);
     }
     case XB_COLL_BCAST: {
         /* a contiguous buffer goes in chunks of all slots; another one
