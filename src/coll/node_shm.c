@@ -81,12 +81,13 @@ void *xb_coll_node_area(int par)
     return xb_method_node_slot(par, 0, &size);
 }
 
+/* The slot less its tail, the rank's flow region (node_flow.c). */
 size_t xb_coll_node_slot_size(void)
 {
     size_t size = 0;
-    if (xb_method_node_slot(0, 0, &size) == NULL)
+    if (xb_method_node_slot(0, 0, &size) == NULL || size <= 2 * XB_COLL_FLOW_BYTES)
         return 0;
-    return size;
+    return size - XB_COLL_FLOW_BYTES;
 }
 
 /* Bytes of a reduction's working vector of count elements of dt, or -1
@@ -99,7 +100,8 @@ static MPI_Count red_need(MPI_Count count, xb_datatype_t *dt, xb_op_t *op)
         xb_err_clear();
         return -1;
     }
-    return xb_dt_is_predefined(red.wdt) ? red.wcount * xb_dt_size(red.wdt) : -1;
+    /* extent: the slot holds working elements as they lie in memory */
+    return xb_dt_is_predefined(red.wdt) ? red.wcount * xb_dt_extent(red.wdt) : -1;
 }
 
 /* Bytes one rank's slot must hold for this call on a node of p ranks
@@ -121,10 +123,10 @@ static MPI_Count slot_need(xb_coll_kind_t kind, const xb_coll_args_t *a, int p)
         return red_need(total, a->rdt, a->op);
     }
     case XB_COLL_BCAST: {
-        /* a contiguous buffer goes in chunks of all slots; another one
-         * must fit in one step */
+        /* a contiguous buffer goes in chunks of a slot; another one
+         * must fit one slot (the first of the area) */
         MPI_Count bytes = a->rcount * xb_dt_size(a->rdt);
-        return xb_dt_is_contig(a->rdt, a->rcount) ? 0 : (bytes + p - 1) / p;
+        return xb_dt_is_contig(a->rdt, a->rcount) ? 0 : bytes;
     }
     case XB_COLL_GATHER:
     case XB_COLL_SCATTER:
@@ -237,7 +239,8 @@ int xb_coll_node_bcast(xb_coll_sched_t *s, const xb_comm_t *comm, int head, void
                        MPI_Count count, xb_datatype_t *dt)
 {
     bool me = comm->rank == head;
-    size_t area = xb_coll_node_slot_size() * (size_t)xb_rt()->local_size;
+    /* one slot of the area: the slots' tails are the flow regions */
+    size_t area = xb_coll_node_slot_size();
     MPI_Count bytes = count * xb_dt_size(dt);
     xb_datatype_t *byte = xb_dt_from_handle(MPI_BYTE);
     int rc = XB_OK;

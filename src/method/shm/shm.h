@@ -191,6 +191,7 @@ uint32_t xb_shm_node_arrive(xb_method_t *m);
 bool     xb_shm_node_released(xb_method_t *m, uint32_t ticket);
 void     xb_shm_node_ring_bell(xb_shm_node_t *n);     /* wake barrier sleepers */
 void    *xb_shm_node_slot(xb_method_t *m, int parity, int local, size_t *size);
+void     xb_shm_node_wake(xb_method_t *m, int local);
 /* The barrier this rank waits in was released (block's re-check). */
 static inline bool xb_shm_node_pending(const xb_shm_t *st)
 {
