@@ -123,6 +123,7 @@ void  xb_coll_flow_reserve(xb_coll_flow_t *f);
 void  xb_coll_flow_publish(xb_coll_flow_t *f, int lo, int hi);
 void  xb_coll_flow_await(xb_coll_flow_t *f, int rank);
 void  xb_coll_flow_end(xb_coll_flow_t *f);
+int   xb_coll_flow_red(xb_coll_red_t *r, MPI_Count count, xb_datatype_t *dt, xb_op_t *op);
 size_t xb_coll_flow_wbytes(const xb_coll_red_t *red);
 /* red's user vector at ubuf to its working layout at w (to_work) or back. */
 int   xb_coll_flow_wcopy(const xb_coll_red_t *red, void *ubuf, void *w, bool to_work);

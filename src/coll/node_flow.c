@@ -34,7 +34,8 @@
  * rewritten under it.
  *
  * Sleeping. Waits go through the progress wait (spin, then sleep in the
- * method). A writer, after its seq store, issues a seq_cst fence and wakes
+ * method). A writer, after its seq store, fences (xb_method_node_fence: a
+ * compiler barrier where sleepers issue membarrier) and wakes
  * the readers that sleep (xb_method_node_wake); a sleeper announces its
  * sleep, fences, and re-checks the condition through the node watch
  * registered here (xb_method_set_node_watch): Dekker's pairing, as for
@@ -213,7 +214,7 @@ void xb_coll_flow_reserve(xb_coll_flow_t *f)
 void xb_coll_flow_publish(xb_coll_flow_t *f, int lo, int hi)
 {
     __atomic_store_n(seq_of(f, f->me), f->n + 1, __ATOMIC_RELEASE);
-    __atomic_thread_fence(__ATOMIC_SEQ_CST);
+    xb_method_node_fence();
     for (int r = lo; r < hi; r++)
         if (r != f->me)
             xb_method_node_wake(f->loc[r]);
@@ -239,7 +240,7 @@ void xb_coll_flow_end(xb_coll_flow_t *f)
 {
     flow_seq = f->n + 1;
     __atomic_store_n(done_of(f->loc[f->me]), f->n + 1, __ATOMIC_RELEASE);
-    __atomic_thread_fence(__ATOMIC_SEQ_CST);
+    xb_method_node_fence();
     if (__atomic_load_n(waiters(), __ATOMIC_RELAXED) != 0)
         for (int r = 0; r < f->p; r++)
             if (r != f->me)
@@ -265,7 +266,7 @@ bool xb_coll_flow_fits(xb_coll_kind_t kind, const xb_coll_args_t *a)
     case XB_COLL_SCATTER: need = xb_coll_block_bytes(kind, a) * p; break;
     case XB_COLL_REDUCE: case XB_COLL_SCAN: case XB_COLL_EXSCAN: {
         xb_coll_red_t red;
-        if (xb_coll_red_init(&red, a->rcount, a->rdt, a->op) != XB_OK) {
+        if (xb_coll_flow_red(&red, a->rcount, a->rdt, a->op) != XB_OK) {
             xb_err_clear();
             return false;
         }
@@ -314,4 +315,15 @@ int xb_coll_flow_wcopy(const xb_coll_red_t *red, void *ubuf, void *w, bool to_wo
     }
     return to_work ? xb_dt_copy(ubuf, red->count, red->dt, w, red->wcount, red->wdt)
                    : xb_dt_copy(w, red->wcount, red->wdt, ubuf, red->count, red->dt);
+}
+
+/* xb_coll_red_init, without its check of the op against a predefined type
+ * (the binding made it: xb_coll_args_allred; xb_op_apply checks again). */
+int xb_coll_flow_red(xb_coll_red_t *r, MPI_Count count, xb_datatype_t *dt, xb_op_t *op)
+{
+    if (!xb_dt_is_predefined(dt))
+        return xb_coll_red_init(r, count, dt, op);
+    *r = (xb_coll_red_t){ .op = op, .dt = dt, .count = count, .wdt = dt, .wcount = count,
+                          .direct = true };
+    return XB_OK;
 }

@@ -19,7 +19,7 @@ static int build(const xb_coll_args_t *a, bool inclusive)
     xb_coll_flow_t f;
     xb_coll_red_t red;
     _Alignas(64) char acc[XB_COLL_FLOW_CELL];
-    int rc = xb_coll_red_init(&red, a->rcount, a->rdt, a->op);
+    int rc = xb_coll_flow_red(&red, a->rcount, a->rdt, a->op);
     if (rc == XB_OK)
         rc = xb_coll_flow_begin(&f, a->comm);
     if (rc != XB_OK)

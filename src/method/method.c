@@ -399,6 +399,14 @@ void xb_method_node_wake(int local)
         registry[nodebar].ops->node_wake(&registry[nodebar], local);
 }
 
+void xb_method_node_fence(void)
+{
+    if (nodebar >= 0 && registry[nodebar].ops->node_fence != NULL)
+        registry[nodebar].ops->node_fence(&registry[nodebar]);
+    else
+        __atomic_thread_fence(__ATOMIC_SEQ_CST);
+}
+
 static bool (*node_watch)(void);
 
 void xb_method_set_node_watch(bool (*ready)(void)) { node_watch = ready; }

@@ -151,6 +151,10 @@ typedef struct xb_method_ops {
      * fence, then calls this; the sleeper's block() re-checks the node
      * watch (xb_method_set_node_watch) after announcing its sleep. */
     void     (*node_wake)(xb_method_t *m, int local);
+    /* Optional, with node_wake: the writer's fence before it looks at the
+     * sleepers (shm: a compiler barrier when sleepers issue membarrier,
+     * the asymmetric scheme of shm_wait.c; else a seq_cst fence). */
+    void     (*node_fence)(xb_method_t *m);
     /* Optional: true when a peer that is awake last ran on the CPU this
      * process runs on now, so a spinning wait would keep it from running
      * (shm: the CPUs the local ranks publish in the segment). Cheap enough
@@ -205,8 +209,10 @@ bool     xb_method_has_node_barrier(void);
 uint32_t xb_method_node_arrive(void);
 void    *xb_method_node_slot(int parity, int local, size_t *size);
 bool     xb_method_node_released(uint32_t ticket);
-/* Wake local rank `local` if it sleeps (node_wake above; no-op without). */
+/* Wake local rank `local` if it sleeps (node_wake above; no-op without),
+ * after xb_method_node_fence() (node_fence above; a seq_cst fence without). */
 void     xb_method_node_wake(int local);
+void     xb_method_node_fence(void);
 /* The upper layer's check of what it waits on in node memory (coll: a flag
  * of a node collective), registered once at init: block() re-checks it
  * after announcing its sleep and does not sleep when it is true, so a

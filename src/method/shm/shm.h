@@ -192,6 +192,7 @@ bool     xb_shm_node_released(xb_method_t *m, uint32_t ticket);
 void     xb_shm_node_ring_bell(xb_shm_node_t *n);     /* wake barrier sleepers */
 void    *xb_shm_node_slot(xb_method_t *m, int parity, int local, size_t *size);
 void     xb_shm_node_wake(xb_method_t *m, int local);
+void     xb_shm_node_fence(xb_method_t *m);
 /* The barrier this rank waits in was released (block's re-check). */
 static inline bool xb_shm_node_pending(const xb_shm_t *st)
 {

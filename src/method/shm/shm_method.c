@@ -483,4 +483,5 @@ const xb_method_ops_t xb_shm_ops = {
     .node_released = xb_shm_node_released,
     .node_slot = xb_shm_node_slot,
     .node_wake = xb_shm_node_wake,
+    .node_fence = xb_shm_node_fence,
 };

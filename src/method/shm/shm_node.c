@@ -105,3 +105,14 @@ void xb_shm_node_wake(xb_method_t *m, int local)
     if (__atomic_load_n(&c->sleeping, __ATOMIC_RELAXED) != 0)
         xb_shm_wake(st, c);
 }
+
+/* F2 of shm_wait.c for a writer of node collective memory: a compiler
+ * barrier when the sleepers issue membarrier, else a seq_cst fence. */
+void xb_shm_node_fence(xb_method_t *m)
+{
+    (void)m;
+    if (XB_LIKELY(xb_shm_asym_fence))
+        __atomic_signal_fence(__ATOMIC_SEQ_CST);
+    else
+        __atomic_thread_fence(__ATOMIC_SEQ_CST);
+}
