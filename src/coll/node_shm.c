@@ -230,11 +230,12 @@ int xb_coll_node_reduce(xb_coll_sched_t *s, const xb_comm_t *comm, const int *ra
 #define BCAST_CHUNK ((MPI_Count)1 << 20)
 
 /* Steps of a node broadcast from comm rank `head` (on this node) to every
- * local rank: the head copies a chunk into the whole next area, one node
- * barrier, the others copy it out; chunks alternate areas, so the head
- * writes chunk k+1 while the others read chunk k. A contiguous buffer goes
- * in chunks of the area (at most BCAST_CHUNK); another one must fit the
- * area in one step. */
+ * local rank: the head copies a chunk into the first slot of the next
+ * area (a slot: the slots' tails are the flow cells, node_flow.c), one
+ * node barrier, the others copy it out; chunks alternate areas, so the
+ * head writes chunk k+1 while the others read chunk k. A contiguous buffer
+ * goes in chunks of a slot (at most BCAST_CHUNK); another one must fit a
+ * slot in one step. */
 int xb_coll_node_bcast(xb_coll_sched_t *s, const xb_comm_t *comm, int head, void *ubuf,
                        MPI_Count count, xb_datatype_t *dt)
 {

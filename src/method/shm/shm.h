@@ -11,7 +11,9 @@
  *   (page aligned)
  *   coll[2][nlocal]             XB_SHM_COLL_SLOT bytes per local rank and
  *                               parity: data of the node collectives
- *                               (src/coll/node_shm.c)
+ *                               (src/coll/node_shm.c; the last 64 KiB of
+ *                               each parity-0 slot are that rank's flow
+ *                               cells, src/coll/node_flow.c)
  *   (page aligned)
  *   rings[nlocal * (nlocal-1)]  ring (s -> r) at index s * (nlocal-1) +
  *                               (r < s ? r : r - 1), each a header line
