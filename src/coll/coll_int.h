@@ -127,6 +127,8 @@ int   xb_coll_flow_red(xb_coll_red_t *r, MPI_Count count, xb_datatype_t *dt, xb_
 size_t xb_coll_flow_wbytes(const xb_coll_red_t *red);
 /* red's user vector at ubuf to its working layout at w (to_work) or back. */
 int   xb_coll_flow_wcopy(const xb_coll_red_t *red, void *ubuf, void *w, bool to_work);
+/* The node barrier, waited for at once (direct node collectives). */
+void  xb_coll_node_barrier_now(const char *what);
 /* acc = in op acc over red's working vector (a user op without the lock). */
 int   xb_coll_flow_apply(const xb_coll_red_t *red, const void *in, void *acc);
 /* hierarchical (two-stage) collectives (hier.c) */
@@ -212,6 +214,7 @@ XB_COLL_DIRECT_DECL(gather_pair);
 XB_COLL_DIRECT_DECL(scatter_pair);
 XB_COLL_DIRECT_DECL(allgather_pair);
 XB_COLL_DIRECT_DECL(alltoall_pair);
+XB_COLL_DIRECT_DECL(allreduce_shm_direct);
 XB_COLL_DIRECT_DECL(bcast_flow);
 XB_COLL_DIRECT_DECL(reduce_flow);
 XB_COLL_DIRECT_DECL(gather_flow);

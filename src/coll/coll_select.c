@@ -100,7 +100,7 @@ static const algo_t algos[] = {
     A(REDUCE, "binomial", reduce_binomial, NEED_COMMUTE),
     A(REDUCE, "ordered", reduce_ordered, 0),
     D(ALLREDUCE, "pair", allreduce_pair, NEED_PAIR),
-    A(ALLREDUCE, "shm", allreduce_shm, NEED_NODE),
+    AD(ALLREDUCE, "shm", allreduce_shm, NEED_NODE),
     A(ALLREDUCE, "shm_rsag", allreduce_shm_rsag, NEED_ROUNDS),
     A(ALLREDUCE, "hier", allreduce_hier, NEED_HIER),
     A(ALLREDUCE, "recdbl", allreduce_recdbl, 0),

@@ -18,7 +18,9 @@
  * that rank's flow region:
  *
  *   line 0   done: flow calls this rank has finished (its reads included)
- *   line 1   (local rank 0's region only) waiters: ranks waiting for room
+ *   line 1   want: while this rank waits for room, the done value it
+ *            waits for from every other rank (0: it does not wait)
+ *   line 2   (local rank 0's region only) waiters: ranks waiting for room
  *   cells    NCELLS cells of CELL_BYTES: a header line (seq) + data
  *
  * Numbering. Every rank counts the flow calls it makes (flow_seq): they
@@ -40,7 +42,10 @@
  * sleep, fences, and re-checks the condition through the node watch
  * registered here (xb_method_set_node_watch): Dekker's pairing, as for
  * messages (method/shm/shm_wait.c), so no wake-up is lost. A writer that
- * waits for room counts itself in `waiters`; whoever finishes a call then
+ * waits for room waits until half the cells are free (hysteresis: it
+ * then runs half a ring of calls before it may wait again, instead of one
+ * wake-up per call), publishes what it waits for in `want` and counts
+ * itself in `waiters`; whoever finishes a call then
  * fences and, when someone waits for room, wakes the sleepers.
  */
 #include <string.h>
@@ -50,7 +55,7 @@
 #include "runtime/runtime.h"
 #include "util/xb_mt.h"
 
-enum { CELL_BYTES = XB_COLL_FLOW_CELL + XB_CACHELINE, HEAD_BYTES = 2 * XB_CACHELINE,
+enum { CELL_BYTES = XB_COLL_FLOW_CELL + XB_CACHELINE, HEAD_BYTES = 3 * XB_CACHELINE,
        NCELLS = (XB_COLL_FLOW_BYTES - HEAD_BYTES) / CELL_BYTES };
 _Static_assert(NCELLS >= 4, "a few calls of look-ahead");
 
@@ -113,7 +118,8 @@ static char *region(int local)
 }
 
 static uint64_t *done_of(int local) { return (uint64_t *)(void *)region(local); }
-static uint32_t *waiters(void) { return (uint32_t *)(void *)(region(0) + XB_CACHELINE); }
+static uint64_t *want_of(int local) { return (uint64_t *)(void *)(region(local) + XB_CACHELINE); }
+static uint32_t *waiters(void) { return (uint32_t *)(void *)(region(0) + 2 * XB_CACHELINE); }
 
 static uint64_t *seq_of(const xb_coll_flow_t *f, int rank)
 {
@@ -199,14 +205,39 @@ static bool room(void *arg)
     return f->n < room_below;
 }
 
-/* Wait until this rank's cell of this call may be written. */
+/* Every comm rank but `except` has finished call want - 1 (mine: done). */
+static bool all_reached(const xb_coll_flow_t *f, uint64_t want, int except, uint64_t mine)
+{
+    for (int r = 0; r < f->p; r++) {
+        if (r == except)
+            continue;
+        uint64_t d = r == f->me ? mine : __atomic_load_n(done_of(f->loc[r]), __ATOMIC_ACQUIRE);
+        if (d < want)
+            return false;
+    }
+    return true;
+}
+
+static bool room_half(void *arg)
+{
+    const xb_coll_flow_t *f = arg;
+    return all_reached(f, __atomic_load_n(want_of(f->loc[f->me]), __ATOMIC_RELAXED), f->me,
+                       f->n);
+}
+
+/* Wait until this rank's cell of this call may be written; when it must
+ * wait, until half the cells are free. */
 void xb_coll_flow_reserve(xb_coll_flow_t *f)
 {
     if (room(f))
         return;
+    uint64_t *want = want_of(f->loc[f->me]);
+    __atomic_store_n(want, f->n - NCELLS / 2 + 1, __ATOMIC_RELAXED);
     __atomic_fetch_add(waiters(), 1, __ATOMIC_SEQ_CST);
-    wait_for(room, f, "a node collective (room for the next call)");
+    wait_for(room_half, f, "a node collective (room for the next call)");
+    __atomic_store_n(want, 0, __ATOMIC_RELAXED);
     __atomic_fetch_sub(waiters(), 1, __ATOMIC_RELAXED);
+    (void)room(f);                              /* refresh room_below */
 }
 
 /* The data of this rank's cell is written: publish it and wake the comm
@@ -241,10 +272,14 @@ void xb_coll_flow_end(xb_coll_flow_t *f)
     flow_seq = f->n + 1;
     __atomic_store_n(done_of(f->loc[f->me]), f->n + 1, __ATOMIC_RELEASE);
     xb_method_node_fence();
-    if (__atomic_load_n(waiters(), __ATOMIC_RELAXED) != 0)
-        for (int r = 0; r < f->p; r++)
-            if (r != f->me)
-                xb_method_node_wake(f->loc[r]);
+    if (XB_LIKELY(__atomic_load_n(waiters(), __ATOMIC_RELAXED) == 0))
+        return;
+    /* wake a rank waiting for room when its wait is over (rare) */
+    for (int r = 0; r < f->p; r++) {
+        uint64_t w = r == f->me ? 0 : __atomic_load_n(want_of(f->loc[r]), __ATOMIC_RELAXED);
+        if (w != 0 && f->n + 1 >= w && all_reached(f, w, r, f->n + 1))
+            xb_method_node_wake(f->loc[r]);
+    }
 }
 
 /* The flow algorithms' condition (NEED_FLOW in coll_select.c): blocking,

@@ -60,6 +60,8 @@ static int local_of(const xb_comm_t *comm, int r)
 {
     const xb_rt_info_t *rt = xb_rt();
     int w = (int)xb_gpid_rank(xb_comm_gpid(comm, r));
+    if (r < rt->local_size && rt->local_ranks[r] == w)   /* COMM_WORLD, its dups */
+        return r;
     const int *p = bsearch(&w, rt->local_ranks, (size_t)rt->local_size, sizeof(int), cmp_int);
     return p != NULL ? (int)(p - rt->local_ranks) : -1;
 }
