@@ -44,6 +44,8 @@ HANDLES = {
 # MPI-IO: functions on files raise errors on the file's errhandler (that of
 # MPI_FILE_NULL when there is no file yet: open, delete); src/io/io.h.
 FILE_RAISE_EXCEPT = {"MPI_File_create_errhandler"}
+# I/O routines without a file handle: MPI_FILE_NULL's errhandler (MPI 4.1 14.7)
+FILE_RAISE_ALSO = {"MPI_Register_datarep"}
 # Kinds whose pointer may legitimately be NULL (user buffers, MPI_BOTTOM).
 BUFFER_KINDS = {"BUFFER", "C_BUFFER", "C_BUFFER3", "C_BUFFER4"}
 # Negative values of these kinds are MPI_ERR_COUNT; other *_NNI kinds MPI_ERR_ARG.
@@ -509,7 +511,8 @@ class Wrapper:
         wins = [p for p in hs if p.kind == "WINDOW"]
         files = [p for p in hs if p.kind == "FILE"]
         fref = [p for p in self.params if p.kind == "FILE" and p.direction == "inout"]
-        if pr.name.startswith("MPI_File_") and pr.name not in FILE_RAISE_EXCEPT:
+        if (pr.name.startswith("MPI_File_") and pr.name not in FILE_RAISE_EXCEPT) or \
+                pr.name in FILE_RAISE_ALSO:
             if files:              # the file's errhandler (MPI_FILE_NULL's if NULL)
                 raise_ = "xb_io_raise(%s_obj, \"%s\", xb_rc)" % (files[0].name, self.vname)
             elif fref:             # MPI_File_close: the handle is still valid

@@ -99,4 +99,21 @@ int xb_dt_make_resized(xb_datatype_t *old, MPI_Aint lb, MPI_Aint extent,
                        xb_datatype_t **out);
 int xb_dt_commit(xb_datatype_t *dt);
 
+/* ---- walks over the predefined types (dt_remap.c) ------------------------ */
+/* The type signature of reps x t as runs (basic, n) in type-map order: a
+ * homogeneous type is one run, a struct is walked member by member. A
+ * pair type (MPI_DOUBLE_INT ...) is one basic type. Stops at the first
+ * callback that does not return XB_OK and returns its code. */
+typedef int (*xb_dt_sig_fn)(void *ctx, const xb_datatype_t *basic, MPI_Count n);
+int xb_dt_sig_walk(const xb_datatype_t *t, MPI_Count reps, xb_dt_sig_fn fn, void *ctx);
+/* A committed copy of dt built by the same constructors with the same
+ * arguments over other leaves: fn gives, for each predefined type of dt's
+ * construction (f90 types included), the type that replaces it (a new
+ * reference, or a predefined type). Displacements counted in elements
+ * scale with the new leaves' extents, byte displacements stay. *out holds
+ * one reference (xb_dt_release). MPI-IO's file views in a data
+ * representation other than "native". */
+typedef int (*xb_dt_leaf_fn)(void *ctx, xb_datatype_t *basic, xb_datatype_t **out);
+int xb_dt_remap(xb_datatype_t *dt, xb_dt_leaf_fn fn, void *ctx, xb_datatype_t **out);
+
 #endif

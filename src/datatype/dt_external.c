@@ -10,7 +10,7 @@
  *
  * Pack: the native packed form (xb_dt_pack), then one walk of the type
  * signature converting each run of basic elements. Unpack: the reverse.
- * The signature walk visits (basic type, count) runs in type-map order: a
+ * xb_dt_sig_walk (dt_remap.c) visits (basic type, count) runs in type-map order: a
  * homogeneous type is one run; a struct is walked member by member.
  * A value that does not fit its external32 size (a long beyond 32 bits)
  * is MPI_ERR_CONVERSION.
@@ -84,28 +84,6 @@ static const x32_t *x32_of(const xb_datatype_t *basic)
 static MPI_Count x32_size(const x32_t *x)
 {
     return (MPI_Count)x->ncomp * x->es + (x->pair ? 4 : 0);
-}
-
-/* ---- the signature walk ---------------------------------------------------- */
-typedef int (*sig_fn)(void *ctx, const xb_datatype_t *basic, MPI_Count n);
-
-static int sig_walk(const xb_datatype_t *t, MPI_Count reps, sig_fn fn, void *ctx)
-{
-    if (reps == 0 || t->size == 0)
-        return XB_OK;
-    if (t->basic != NULL)
-        return fn(ctx, t->basic, reps * t->nbasic);
-    if (t->equiv != NULL)
-        return sig_walk(t->equiv, reps, fn, ctx);
-    if (t->n_types == 1)      /* a sequence of copies of its one child */
-        return sig_walk(t->types[0], reps * (t->size / t->types[0]->size), fn, ctx);
-    for (MPI_Count r = 0; r < reps; r++)        /* struct: member by member */
-        for (int i = 0; i < t->n_types; i++) {
-            int rc = sig_walk(t->types[i], t->ints[1 + i], fn, ctx);
-            if (rc != XB_OK)
-                return rc;
-        }
-    return XB_OK;
 }
 
 static int add_size(void *ctx, const xb_datatype_t *basic, MPI_Count n)
@@ -248,7 +226,7 @@ static int check_datarep(const char *datarep)
 static int ext_size(MPI_Count count, const xb_datatype_t *dt, MPI_Count *size)
 {
     MPI_Count one = 0;
-    int rc = sig_walk(dt, 1, add_size, &one);
+    int rc = xb_dt_sig_walk(dt, 1, add_size, &one);
     if (rc != XB_OK)
         return rc;
     if (__builtin_mul_overflow(count, one, size))
@@ -312,7 +290,7 @@ int xb_impl_pack_external(const char datarep[], const void *inbuf, MPI_Count inc
     rc = xb_dt_pack(inbuf, incount, datatype, 0, tmp, (size_t)n, &done);
     conv_t c = { tmp, (uint8_t *)outbuf + *position, true };
     if (rc == XB_OK)
-        rc = sig_walk(datatype, incount, conv_run, &c);
+        rc = xb_dt_sig_walk(datatype, incount, conv_run, &c);
     free(tmp);
     if (rc == XB_OK)
         *position += need;
@@ -336,7 +314,7 @@ int xb_impl_unpack_external(const char datarep[], const void *inbuf, MPI_Count i
     if (rc != XB_OK)
         return rc;
     conv_t c = { (const uint8_t *)inbuf + *position, tmp, false };
-    rc = sig_walk(datatype, outcount, conv_run, &c);
+    rc = xb_dt_sig_walk(datatype, outcount, conv_run, &c);
     if (rc == XB_OK)
         rc = xb_dt_unpack(outbuf, outcount, datatype, 0, tmp, (size_t)n);
     free(tmp);

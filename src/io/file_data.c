@@ -47,7 +47,9 @@ static int indiv(xb_file_t *fh, void *buf, MPI_Count count, xb_datatype_t *dt,
     int rc = xb_io_not_sequential(fh);
     if (rc == XB_OK)
         rc = xb_io_access(fh, fh->ipos, buf, count, dt, write, st);
-    fh->ipos += xb_io_etypes(fh, st->count);
+    MPI_Offset n = 0;        /* the data moved counts, even after an error */
+    if (st->count > 0 && xb_io_etypes(fh, dt, st->count, &n) == XB_OK)
+        fh->ipos += n;
     return rc;
 }
 
@@ -114,6 +116,9 @@ IINDIV_FN(iwrite_all, const, true)
 int xb_io_end_etypes(xb_file_t *fh, MPI_Offset *end_p)
 {
     struct stat sb;
+    int vrc = xb_io_view_ready(fh);
+    if (vrc != XB_OK)
+        return vrc;
     if (fstat(fh->fd, &sb) != 0)
         return xb_io_errno(errno, "cannot stat", fh->name);
     MPI_Offset b = sb.st_size - fh->disp, data = 0;
@@ -124,7 +129,7 @@ int xb_io_end_etypes(xb_file_t *fh, MPI_Offset *end_p)
         while (rem > 0 && off < (size_t)fh->fsize) {
             struct iovec iov[64];
             int n;
-            int rc = xb_dt_to_iov(NULL, 1, fh->ftype, off, iov, 64, &n, &bytes);
+            int rc = xb_dt_to_iov(NULL, 1, fh->fmap, off, iov, 64, &n, &bytes);
             if (rc != XB_OK)
                 return rc;
             for (int i = 0; i < n; i++) {
@@ -185,6 +190,8 @@ int xb_impl_file_get_byte_offset(xb_file_t *fh, MPI_Offset offset, MPI_Offset *d
 {
     if (offset < 0)
         return xb_err_set(XB_ERR_ARG, "invalid offset %lld (negative)", (long long)offset);
-    *disp = xb_io_byte_offset(fh, offset);
-    return XB_OK;
+    int rc = xb_io_view_ready(fh);
+    if (rc == XB_OK)
+        *disp = xb_io_byte_offset(fh, offset);
+    return rc;
 }

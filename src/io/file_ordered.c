@@ -20,7 +20,10 @@ static int shared(xb_file_t *fh, void *buf, MPI_Count count, xb_datatype_t *dt,
     int rc = xb_io_check_count(count);
     if (rc != XB_OK)
         return rc;
-    rc = xb_io_shared_fetch_add(fh, xb_io_etypes(fh, count * xb_dt_size(dt)), &at);
+    MPI_Offset n = 0;
+    rc = xb_io_etypes(fh, dt, count * xb_dt_size(dt), &n);
+    if (rc == XB_OK)
+        rc = xb_io_shared_fetch_add(fh, n, &at);
     if (rc == XB_OK)
         rc = xb_io_access(fh, at, buf, count, dt, write, st);
     return rc;
@@ -30,14 +33,17 @@ int xb_io_ordered(xb_file_t *fh, void *buf, MPI_Count count, xb_datatype_t *dt,
                   bool write, xb_status_t *st)
 {
     int p = fh->comm->size, me = fh->comm->rank;
-    int64_t mine = count > 0 ? xb_io_etypes(fh, count * xb_dt_size(dt)) : 0;
+    MPI_Offset mine = 0;
+    /* a rank that fails here still takes part in the collective steps */
+    int erc = xb_io_etypes(fh, dt, count * xb_dt_size(dt), &mine);
     int64_t base = 0, before = 0;
     int64_t *all = malloc((size_t)p * sizeof(*all));
     xb_status_set_empty(st);
     if (all == NULL)
         return xb_err_set(XB_ERR_NO_MEM, "no memory for %d ranks' counts", p);
     xb_datatype_t *i64 = xb_dt_from_handle(MPI_INT64_T);
-    int rc = xb_coll_allgather(&mine, 1, i64, all, 1, i64, fh->comm);
+    int64_t m = erc == XB_OK ? mine : 0;
+    int rc = xb_coll_allgather(&m, 1, i64, all, 1, i64, fh->comm);
     if (rc == XB_OK && me == 0) {
         int64_t total = 0;
         for (int r = 0; r < p; r++)
@@ -49,6 +55,8 @@ int xb_io_ordered(xb_file_t *fh, void *buf, MPI_Count count, xb_datatype_t *dt,
     free(all);
     if (rc == XB_OK)
         rc = xb_coll_bcast(&base, 1, i64, 0, fh->comm);
+    if (rc == XB_OK && erc != XB_OK)
+        rc = erc;
     if (rc == XB_OK)
         rc = xb_io_access(fh, base + before, buf, count, dt, write, st);
     return rc;

@@ -223,4 +223,5 @@ void xb_io_fini(void)
     xb_errhandler_release(null_errh);
     null_errh = NULL;
     xb_io_shared_fini();
+    xb_io_datarep_fini();
 }

@@ -54,7 +54,7 @@ static int view_io(xb_file_t *fh, bool write, MPI_Offset d, char *mem, size_t le
         struct iovec iov[64];
         int n;
         size_t bytes;
-        rc = xb_dt_to_iov(NULL, 1, fh->ftype, (size_t)r, iov, 64, &n, &bytes);
+        rc = xb_dt_to_iov(NULL, 1, fh->fmap, (size_t)r, iov, 64, &n, &bytes);
         for (int i = 0; i < n && rc == XB_OK && moved < len; i++) {
             size_t l = iov[i].iov_len < len - moved ? iov[i].iov_len : len - moved, got;
             MPI_Offset at = fh->disp + t * fh->fext + (MPI_Offset)(intptr_t)iov[i].iov_base;
@@ -132,6 +132,52 @@ static int bounce_io(xb_file_t *fh, MPI_Offset d, void *buf, MPI_Count count,
     return rc;
 }
 
+/* A converting representation: whole elements of dt at a time, converted
+ * between memory and a buffer of file bytes (at most IO_CHUNK, at least
+ * one element), which moves through the view. A read that meets the end
+ * of the file converts the whole elements it got. *moved_p: memory bytes. */
+static int conv_io(xb_file_t *fh, MPI_Offset d, void *buf, MPI_Count count,
+                   xb_datatype_t *dt, bool write, size_t *moved_p)
+{
+    MPI_Count per, items, size = xb_dt_size(dt);
+    int rc = xb_io_rep_file_size(fh->rep, dt, 1, &per, &items);
+    if (rc != XB_OK)
+        return rc;
+    if (per <= 0)
+        return xb_err_set(-MPI_ERR_CONVERSION, "%s takes no bytes in data "
+                          "representation \"%s\"", xb_dt_name(dt), xb_io_rep_name(fh->rep));
+    MPI_Count chunk = per < (MPI_Count)IO_CHUNK ? (MPI_Count)IO_CHUNK / per : 1;
+    chunk = chunk < count ? chunk : count;
+    char *tmp = malloc((size_t)(chunk * per));
+    if (tmp == NULL)
+        return xb_err_set(XB_ERR_NO_MEM, "no memory for a %lld-byte conversion buffer",
+                          (long long)(chunk * per));
+    MPI_Count first = 0;
+    while (first < count && rc == XB_OK) {
+        MPI_Count k = count - first < chunk ? count - first : chunk;
+        size_t len = (size_t)(k * per), got = 0;
+        if (write)
+            rc = xb_io_rep_convert(fh->rep, true, buf, dt, first, k, items, tmp, len);
+        if (rc == XB_OK)
+            rc = view_io(fh, write, d + first * per, tmp, len, &got);
+        if (!write) {
+            k = (MPI_Count)got / per;                /* whole elements read */
+            if (k > 0) {
+                int crc = xb_io_rep_convert(fh->rep, false, buf, dt, first, k, items,
+                                            tmp, (size_t)(k * per));
+                rc = rc != XB_OK ? rc : crc;
+            }
+        }
+        if (rc == XB_OK)
+            first += k;
+        if (got < len)
+            break;
+    }
+    free(tmp);
+    *moved_p = (size_t)(first * size);
+    return rc;
+}
+
 int xb_io_check_count(MPI_Count count)
 {
     if (count < 0)
@@ -150,6 +196,8 @@ int xb_io_access(xb_file_t *fh, MPI_Offset off, void *buf, MPI_Count count,
         return rc;
     if (off < 0)
         return xb_err_set(XB_ERR_ARG, "invalid offset %lld (negative)", (long long)off);
+    if ((rc = xb_io_view_ready(fh)) != XB_OK)
+        return rc;
     size_t n = (size_t)count * (size_t)xb_dt_size(dt), moved = 0;
     if (n == 0)
         return XB_OK;
@@ -157,7 +205,9 @@ int xb_io_access(xb_file_t *fh, MPI_Offset off, void *buf, MPI_Count count,
     if (fh->atomic && (rc = range_lock(fh, write ? F_WRLCK : F_RDLCK,
                                        xb_io_byte_offset(fh, off))) != XB_OK)
         return rc;
-    if (fh->fcontig && xb_dt_is_contig(dt, count)) {
+    if (xb_io_rep_kind(fh->rep) != XB_REP_NATIVE) {
+        rc = conv_io(fh, d, buf, count, dt, write, &moved);
+    } else if (fh->fcontig && xb_dt_is_contig(dt, count)) {
         char *mem = (char *)((intptr_t)buf + xb_dt_true_lb(dt));   /* MPI_BOTTOM too */
         rc = pio(fh, write, mem, n, xb_io_byte_offset(fh, off), &moved);
     } else {

@@ -40,8 +40,9 @@ static int begin(xb_file_t *fh, xb_split_t kind, MPI_Offset offset, const void *
         MPI_Offset pos = at ? offset : fh->ipos;
         if (rc == XB_OK)
             rc = xb_io_access(fh, pos, (void *)buf, count, dt, write, &st);
-        if (rc == XB_OK && !at)
-            fh->ipos += xb_io_etypes(fh, st.count);
+        MPI_Offset n = 0;
+        if (rc == XB_OK && !at && (rc = xb_io_etypes(fh, dt, st.count, &n)) == XB_OK)
+            fh->ipos += n;
     }
     if (rc != XB_OK)
         return rc;

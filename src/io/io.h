@@ -18,11 +18,14 @@
  * (docs/design/threads.md). Blocking waits (the collectives, the shared
  * pointer's messages) go through the progress wait, which drops the lock;
  * the only other sleep, the byte-range lock of atomic mode, drops it too
- * (xb_cb_begin/end). pread/pwrite run with the lock held.
+ * (xb_cb_begin/end), and so do the user's data representation callbacks
+ * (datarep.c). pread/pwrite run with the lock held.
  *
  * Ownership. The file holds: its fd, a copy of the name, its private
- * communicator, a reference on the view's etype and filetype, a copy of
- * the hints, and a reference on its errhandler.
+ * communicator, a reference on the view's etype, filetype and the
+ * filetype's file layout, a copy of the hints, and a reference on its
+ * errhandler. It points at its data representation, which lives until
+ * MPI_Finalize (registered ones) or forever (predefined ones).
  *
  * Returns: XB_OK or a negative XB_ERR_* / -MPI_ERR_<class> with the detail
  * recorded (xb_err_set). The binding raises failures on the file's
@@ -59,10 +62,14 @@ typedef struct xb_file {
     MPI_Offset       disp;        /* bytes                                    */
     xb_datatype_t   *etype;       /* retained                                 */
     xb_datatype_t   *ftype;       /* retained                                 */
-    MPI_Offset       esize;       /* size of etype                            */
-    MPI_Offset       fsize;       /* size of filetype (a multiple of esize)   */
-    MPI_Offset       fext;        /* extent of filetype                       */
-    bool             fcontig;     /* filetype is one contiguous run of fsize  */
+    const struct xb_datarep *rep; /* the view's data representation         */
+    xb_datatype_t   *fmap;        /* retained: the filetype's layout in the
+                                     file (the filetype itself when "native";
+                                     else rebuilt over file extents)         */
+    MPI_Offset       esize;       /* file bytes of etype                      */
+    MPI_Offset       fsize;       /* file bytes of filetype (esize multiple)  */
+    MPI_Offset       fext;        /* extent of fmap                           */
+    bool             fcontig;     /* fmap is one contiguous run of fsize      */
     MPI_Offset       ipos;        /* individual file pointer, in etypes       */
     /* split collectives (file_split.c) */
     xb_split_t       split;
@@ -96,6 +103,7 @@ int xb_io_agree(xb_file_t *fh, int64_t value, const char *what, int rc);
 /* The errhandler new files get: MPI_FILE_NULL's (NULL: MPI_ERRORS_RETURN). */
 xb_errhandler_t *xb_io_default_errh(void);
 /* MPI_Finalize: MPI_FILE_NULL's errhandler back to the default, the
+ * registered data representations freed, the
  * shared pointer's progress hook forgotten (file_query.c). */
 void xb_io_fini(void);
 
@@ -111,8 +119,11 @@ int xb_io_access(xb_file_t *fh, MPI_Offset off, void *buf, MPI_Count count,
 int xb_io_check_count(MPI_Count count);
 /* The absolute byte offset of view offset `off` (MPI_File_get_byte_offset). */
 MPI_Offset xb_io_byte_offset(const xb_file_t *fh, MPI_Offset off);
-/* Number of whole etypes in `bytes` of data (advances the pointers). */
-MPI_Offset xb_io_etypes(const xb_file_t *fh, MPI_Count bytes);
+/* Number of whole etypes that `bytes` of memory data of type dt fill in
+ * the file (advances the pointers; with a converting representation it
+ * asks the representation for the file size of those elements). */
+int xb_io_etypes(xb_file_t *fh, xb_datatype_t *dt, MPI_Count bytes,
+                 MPI_Offset *n_p);
 /* Fills an MPI_Status from st (ignores MPI_STATUS_IGNORE). */
 void xb_io_status_out(const xb_status_t *st, MPI_Status *status);
 /* XB_ERR_UNSUPPORTED_OPERATION when the file is MPI_MODE_SEQUENTIAL (the
@@ -125,6 +136,42 @@ int xb_io_done_request(const xb_status_t *st, int rc, MPI_Request *request);
 /* The default view: displacement 0, etype and filetype MPI_BYTE, "native". */
 void xb_io_view_default(xb_file_t *fh);
 void xb_io_view_release(xb_file_t *fh);
+/* Makes the view's file layout if it is not made yet (a user's data
+ * representation defers it to the first call that needs it, since its
+ * extent function may run only from data access calls and
+ * MPI_File_get_type_extent). Call before using esize/fsize/fext/fmap. */
+int  xb_io_view_ready(xb_file_t *fh);
+
+/* ---- data representations (datarep.c) ---------------------------------- */
+/* "native" and "internal" are XB_REP_NATIVE (no conversion, memory
+ * extents); "external32" converts through MPI_Pack_external; the user's
+ * (MPI_Register_datarep) call back. Registrations live until
+ * xb_io_datarep_fini (MPI_Finalize); files point at them. Every function
+ * that may run a user callback drops the big lock around it. */
+typedef enum { XB_REP_NATIVE, XB_REP_EXTERNAL32, XB_REP_USER } xb_rep_kind_t;
+typedef struct xb_datarep xb_datarep_t;
+const xb_datarep_t *xb_io_datarep_find(const char *name);      /* NULL: none */
+const xb_datarep_t *xb_io_datarep_native(void);
+const char   *xb_io_rep_name(const xb_datarep_t *r);
+xb_rep_kind_t xb_io_rep_kind(const xb_datarep_t *r);
+void          xb_io_datarep_fini(void);
+/* The file extent of a predefined type (MPI_ERR_CONVERSION when the
+ * user's extent function fails or gives a negative extent). */
+int  xb_io_rep_extent(const xb_datarep_t *r, xb_datatype_t *basic, MPI_Aint *ext);
+/* File bytes of count x dt, and (items != NULL) predefined items per dt. */
+int  xb_io_rep_file_size(const xb_datarep_t *r, xb_datatype_t *dt, MPI_Count count,
+                         MPI_Count *bytes, MPI_Count *items);
+/* The layout of dt in the file (one reference; dt itself when native). */
+int  xb_io_rep_layout(const xb_datarep_t *r, xb_datatype_t *dt, xb_datatype_t **out);
+/* Whether the representation converts data in this direction (false for
+ * native, and for a user's MPI_CONVERSION_FN_NULL). */
+bool xb_io_rep_converts(const xb_datarep_t *r, bool write);
+/* Elements [first, first + n) of a run of dt at buf <-> fbytes contiguous
+ * file bytes at fbuf (items: predefined items per dt, the unit of the
+ * user's count and position). */
+int  xb_io_rep_convert(const xb_datarep_t *r, bool write, void *buf, xb_datatype_t *dt,
+                       MPI_Count first, MPI_Count n, MPI_Count items, void *fbuf,
+                       size_t fbytes);
 
 /* ---- shared file pointer (file_shared.c) -------------------------------- */
 /* Open/close the server of the shared pointer (rank 0 of fh->comm); both

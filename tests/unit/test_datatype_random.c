@@ -15,7 +15,8 @@
  * unpack, to_iov and typed copy are compared with that list. Subarray and
  * darray types (1 to 3 dimensions, both orders, every distribution) are
  * expanded by walking every index of the array. Every type is also rebuilt
- * from MPI_Type_get_envelope/contents (recursively) and must pack the same,
+ * from MPI_Type_get_envelope/contents (recursively) and by xb_dt_remap with
+ * every leaf kept, and must pack the same,
  * and packed to external32 and back (MPI_Pack_external/Unpack_external).
  *
  * Usage: test_datatype_random [seed [iterations]]. The seed is printed, so a
@@ -470,17 +471,13 @@ static MPI_Datatype rebuild(MPI_Datatype h)
     return rc == XB_OK ? out : MPI_DATATYPE_NULL;
 }
 
-/* The rebuilt type packs exactly as the original. */
-static void check_rebuild(MPI_Datatype h, const ref_t *r, long iter)
+/* b packs exactly as a (same size, bounds and packed bytes). */
+static void compare_types(xb_datatype_t *a, xb_datatype_t *b, const ref_t *r, long iter,
+                          const char *what)
 {
-    MPI_Datatype h2 = rebuild(h), hc = h2;
-    if (h2 == MPI_DATATYPE_NULL)
-        return;
-    xb_impl_type_commit(&hc);
-    xb_datatype_t *a = xb_dt_from_handle(h), *b = xb_dt_from_handle(h2);
     if (xb_dt_size(a) != xb_dt_size(b) || xb_dt_extent(a) != xb_dt_extent(b) ||
         xb_dt_lb(a) != xb_dt_lb(b) || xb_dt_true_lb(a) != xb_dt_true_lb(b)) {
-        FAIL("iter %ld: rebuilt type differs in size or bounds", iter);
+        FAIL("iter %ld: %s type differs in size or bounds", iter, what);
     } else if (r->n > 0) {
         long lo = 0, hi = 1;
         for (long k = 0; k < r->n; k++) {
@@ -495,10 +492,42 @@ static void check_rebuild(MPI_Datatype h, const ref_t *r, long iter)
         xb_dt_pack(mem - lo, 1, a, 0, p1, (size_t)r->n, &d1);
         xb_dt_pack(mem - lo, 1, b, 0, p2, (size_t)r->n, &d2);
         if (d1 != d2 || memcmp(p1, p2, d1) != 0)
-            FAIL("iter %ld: rebuilt type packs differently", iter);
+            FAIL("iter %ld: %s type packs differently", iter, what);
         free(mem); free(p1); free(p2);
     }
+}
+
+/* The rebuilt type packs exactly as the original. */
+static void check_rebuild(MPI_Datatype h, const ref_t *r, long iter)
+{
+    MPI_Datatype h2 = rebuild(h), hc = h2;
+    if (h2 == MPI_DATATYPE_NULL)
+        return;
+    xb_impl_type_commit(&hc);
+    compare_types(xb_dt_from_handle(h), xb_dt_from_handle(h2), r, iter, "rebuilt");
     release(h2);
+}
+
+/* xb_dt_remap with every leaf kept is the same type again (MPI-IO builds
+ * file layouts with it, tests/mpi/io/datarep checks other leaves). */
+static int same_leaf(void *ctx, xb_datatype_t *basic, xb_datatype_t **out)
+{
+    (void)ctx;
+    xb_dt_retain(basic);
+    *out = basic;
+    return XB_OK;
+}
+
+static void check_remap(MPI_Datatype h, const ref_t *r, long iter)
+{
+    xb_datatype_t *a = xb_dt_from_handle(h), *b = NULL;
+    int rc = xb_dt_remap(a, same_leaf, NULL, &b);
+    if (rc != XB_OK) {
+        FAIL("iter %ld: remap: rc %d %s", iter, rc, xb_err_detail());
+        return;
+    }
+    compare_types(a, b, r, iter, "remapped");
+    xb_dt_release(b);
 }
 
 /* ---- one iteration --------------------------------------------------------- */
@@ -666,6 +695,7 @@ int main(int argc, char **argv)
         else {
             check_one(h, &r, it);
             check_rebuild(h, &r, it);
+            check_remap(h, &r, it);
         }
         release(h);
         ref_free(&r);
