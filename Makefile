@@ -15,9 +15,10 @@
 BUILD    ?= build
 ASAN     ?= build-asan
 TSAN     ?= build-tsan
-# tsan-test: the MPI_THREAD_MULTIPLE tests, then a few pt2pt tests with the
-# progress thread on (so they run with the internal locking and two threads)
-TSAN_TESTS  ?= ^mpi[.]threads[.]
+# tsan-test: the MPI_THREAD_MULTIPLE tests and the mutex's unit test, then a
+# few pt2pt tests with the progress thread on (so they run with the internal
+# locking and two threads)
+TSAN_TESTS  ?= ^(mpi[.]threads[.]|unit[.]mutex$$)
 TSAN_ASYNC  ?= ^mpi[.]pt2pt[.](basic|nonblocking|probe|persistent|order)[.]
 PREFIX   ?= /usr/local
 JOBS     ?= 2
@@ -62,7 +63,7 @@ $(TSAN)/CMakeCache.txt:
 # memory (kernels with vm.mmap_rnd_bits > 28), run it as: setarch -R make tsan-test
 # Only what it runs is built: the library, mpiexec, two areas' programs.
 tsan-test: $(TSAN)/CMakeCache.txt
-	$(CMAKE) --build $(TSAN) -j $(JOBS) --target mpi mpiexec mpitests.threads mpitests.pt2pt
+	$(CMAKE) --build $(TSAN) -j $(JOBS) --target mpi mpiexec mpitests.threads mpitests.pt2pt unit.mutex
 	cd $(TSAN) && TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1 $(TSAN_OPTIONS)" \
 	    ctest --output-on-failure -j $(JOBS) -R '$(TSAN_TESTS)' $(CTEST_ARGS)
 	cd $(TSAN) && TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1 $(TSAN_OPTIONS)" \

@@ -29,6 +29,9 @@
  *                   least; with and without -s it is the cost of MULTIPLE
  *   -s              ask for MPI_THREAD_SINGLE instead of MULTIPLE (lat and
  *                   rate with -T 1: the cost of MULTIPLE)
+ *   -n K            lat and rate: one batch of exactly K iterations, no
+ *                   probing (for instruction counts under callgrind: run
+ *                   two K and take the difference per iteration)
  * Output: bench.h's format (one line, the size column is the message size).
  * Two ranks (one for -k self).
  */
@@ -37,7 +40,7 @@
 
 enum { MAXT = 16, WINDOW = 64 };
 
-static int rank, nthreads = 1, kind_rate, nb, recv_only;
+static int rank, nthreads = 1, kind_rate, nb, recv_only, fixed_k;
 static MPI_Comm comms[MAXT];
 static double results[MAXT][64];
 
@@ -89,12 +92,12 @@ static void *worker(void *arg)
     MPI_Comm c = comms[t];
     /* batch length from the fastest of a few probes (bench/latency.c) */
     double one = 1e30;
-    for (int p = 0; p < 5; p++) {
+    for (int p = 0; p < 5 && fixed_k == 0; p++) {
         double x = kind_rate ? rate_batch(c, t, 2) / 2 : lat_batch(c, t, 4) * 2e-6;
         one = x < one ? x : one;
     }
     int k = (int)(1e-3 / one);      /* short batches (see self_msgs) */
-    k = k < 1 ? 1 : k > 2000 ? 2000 : k;
+    k = fixed_k > 0 ? fixed_k : k < 1 ? 1 : k > 2000 ? 2000 : k;
     MPI_Bcast(&k, 1, MPI_INT, 0, c);   /* the same on both ranks */
     for (int b = 0; b < nb; b++) {
         pthread_barrier_wait(&start);
@@ -222,9 +225,11 @@ int main(int argc, char **argv)
             nthreads = atoi(argv[++i]);
         else if (!strcmp(argv[i], "-s"))
             single = 1;
+        else if (!strcmp(argv[i], "-n") && i + 1 < argc)
+            fixed_k = atoi(argv[++i]);
     }
     bench_opts_t o = bench_parse(argc, argv, 4L << 20);
-    nb = o.quick ? 3 : 61;
+    nb = fixed_k > 0 ? 1 : o.quick ? 3 : 61;
     MPI_Init_thread(&argc, &argv, single ? MPI_THREAD_SINGLE : MPI_THREAD_MULTIPLE, &provided);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);

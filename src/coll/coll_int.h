@@ -221,6 +221,8 @@ XB_COLL_DIRECT_DECL(gather_flow);
 XB_COLL_DIRECT_DECL(scatter_flow);
 XB_COLL_DIRECT_DECL(scan_flow);
 XB_COLL_DIRECT_DECL(exscan_flow);
+XB_COLL_DIRECT_DECL(reduce_scatter_pair);
+XB_COLL_DIRECT_DECL(reduce_scatter_block_pair);
 XB_COLL_ALGO_DECL(exscan_recdbl);
 XB_COLL_ALGO_DECL(neighbor_allgather_linear);
 XB_COLL_ALGO_DECL(neighbor_allgatherv_linear);

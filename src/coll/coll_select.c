@@ -133,9 +133,11 @@ static const algo_t algos[] = {
     A(ALLGATHERV, "ring", allgatherv_ring, 0),
     A(ALLTOALLV, "pairwise", alltoallv_pairwise, 0),
     A(ALLTOALLW, "pairwise", alltoallw_pairwise, 0),
+    D(REDUCE_SCATTER, "pair", reduce_scatter_pair, NEED_PAIR),
     A(REDUCE_SCATTER, "shm", reduce_scatter_shm, NEED_NODE),
     A(REDUCE_SCATTER, "halving", reduce_scatter_halving, NEED_COMMUTE | NEED_POF2),
     A(REDUCE_SCATTER, "pairwise", reduce_scatter_pairwise, 0),
+    D(REDUCE_SCATTER_BLOCK, "pair", reduce_scatter_block_pair, NEED_PAIR),
     A(REDUCE_SCATTER_BLOCK, "shm", reduce_scatter_block_shm, NEED_NODE),
     A(REDUCE_SCATTER_BLOCK, "halving", reduce_scatter_block_halving,
       NEED_COMMUTE | NEED_POF2),
@@ -212,13 +214,15 @@ static const rule_t rules[] = {
     { XB_COLL_SCATTER,   ANY_P, 0, 0, "hier" },     /* blocking, several nodes */
     { XB_COLL_SCATTER,   3, 1 << 30, 0, 16 KiB, "binomial" },
     { XB_COLL_SCATTER,   ANY_P, 0, 0, "linear" },
-    { XB_COLL_ALLGATHER, 2, 2, 0, 64 KiB, "pair" },     /* blocking */
+    /* every size: the same exchange as ring, sent from the user's send
+     * buffer (see pair.c) and without a schedule */
+    { XB_COLL_ALLGATHER, 2, 2, 0, 0, "pair" },          /* blocking */
     { XB_COLL_ALLGATHER, 3, 1 << 30, 0, 0, "shm" },       /* whole node, fits */
     { XB_COLL_ALLGATHER, ANY_P, 0, 0, "hier" },     /* blocking, several nodes */
     { XB_COLL_ALLGATHER, ANY_P, 0, 8 KiB, "recdbl" },
     { XB_COLL_ALLGATHER, ANY_P, 0, 8 KiB, "bruck" },
     { XB_COLL_ALLGATHER, ANY_P, 0, 0, "ring" },
-    { XB_COLL_ALLTOALL,  2, 2, 0, 64 KiB, "pair" },     /* blocking */
+    { XB_COLL_ALLTOALL,  2, 2, 0, 0, "pair" },          /* blocking */
     { XB_COLL_ALLTOALL,  3, 1 << 30, 0, 0, "shm" },       /* whole node, fits */
     { XB_COLL_ALLTOALL,  3, 1 << 30, 0, 0, "shm_rounds" }, /* whole node, contiguous */
     /* Not at 2 ranks: quiet, shm_rounds beats pairwise (256 KiB blocks 22
@@ -232,11 +236,13 @@ static const rule_t rules[] = {
     { XB_COLL_ALLGATHERV, ANY_P, 0, 0, "ring" },
     { XB_COLL_ALLTOALLV, ANY_P, 0, 0, "pairwise" },
     { XB_COLL_ALLTOALLW, ANY_P, 0, 0, "pairwise" },
+    { XB_COLL_REDUCE_SCATTER, 2, 2, 0, 0, "pair" },   /* blocking */
     /* whole node, fits: one scheduling round instead of log2(p) (8 ranks
      * on 2 cores, 8 B blocks: 86 us by halving; docs/PERFORMANCE.md) */
     { XB_COLL_REDUCE_SCATTER, 3, 1 << 30, 0, 0, "shm" },
     { XB_COLL_REDUCE_SCATTER, ANY_P, 0, 0, "halving" },
     { XB_COLL_REDUCE_SCATTER, ANY_P, 0, 0, "pairwise" },
+    { XB_COLL_REDUCE_SCATTER_BLOCK, 2, 2, 0, 0, "pair" },   /* blocking */
     { XB_COLL_REDUCE_SCATTER_BLOCK, 3, 1 << 30, 0, 0, "shm" },
     { XB_COLL_REDUCE_SCATTER_BLOCK, ANY_P, 0, 0, "halving" },
     { XB_COLL_REDUCE_SCATTER_BLOCK, ANY_P, 0, 0, "pairwise" },
@@ -262,6 +268,14 @@ static const algo_t *forced[XB_COLL_NKINDS];
  * call; name lookups there were 10% of a 2-rank 8-byte MPI_Allreduce. */
 static const algo_t *rule_algo[XB_ARRAY_LEN(rules)];
 static int rule_first[XB_COLL_NKINDS];
+/* Per collective, the direct algorithm of its first two-rank rule when that
+ * rule has no lower byte bound and the algorithm needs nothing but two
+ * ranks and the blocking form, and the rule's upper bound (pair_max, 0:
+ * none): such calls skip the rule walk (at two ranks the selection was a
+ * fifth of an 8-byte MPI_Scatter at the root: about 200 of 978
+ * instructions, callgrind, 2026-11-24). */
+static const algo_t *pair_any[XB_COLL_NKINDS];
+static MPI_Count pair_max[XB_COLL_NKINDS];
 
 static const algo_t *find_algo(xb_coll_kind_t kind, const char *name, size_t len)
 {
@@ -338,7 +352,25 @@ xb_coll_fn_t xb_coll_select(xb_coll_kind_t kind, const xb_coll_args_t *a)
     return al != NULL ? al->fn : NULL;
 }
 
-/* Resolve the rule table once (rule_algo, rule_first). */
+/* The first rule of kind that holds at two ranks, when it serves the
+ * smallest sizes with a direct algorithm that needs only two ranks (NULL
+ * otherwise); its upper byte bound goes to pair_max. */
+static const algo_t *pair_rule(int kind)
+{
+    for (size_t i = (size_t)rule_first[kind];
+         i < XB_ARRAY_LEN(rules) && rules[i].kind == (xb_coll_kind_t)kind; i++) {
+        const rule_t *ru = &rules[i];
+        if (ru->min_p > 2 || ru->max_p < 2)
+            continue;
+        const algo_t *al = rule_algo[i];
+        pair_max[kind] = ru->max_bytes;
+        return ru->min_bytes == 0 && al->direct != NULL &&
+               (al->needs & ~(NEED_PAIR | NEED_BLOCKING)) == 0 ? al : NULL;
+    }
+    return NULL;
+}
+
+/* Resolve the rule table once (rule_algo, rule_first, pair_any). */
 static int resolve_rules(void)
 {
     for (int k = 0; k < XB_COLL_NKINDS; k++)
@@ -355,6 +387,8 @@ static int resolve_rules(void)
             return xb_err_set(XB_ERR_INTERN, "the rules of %s are not grouped "
                               "together", kind_names[ru->kind]);
     }
+    for (int k = 0; k < XB_COLL_NKINDS; k++)
+        pair_any[k] = pair_rule(k);
     return XB_OK;
 }
 
@@ -490,6 +524,11 @@ void xb_coll_print_table(FILE *f)
 int xb_coll_run(xb_coll_kind_t kind, const xb_coll_args_t *args, int form,
                 const char *fn, MPI_Request *req)
 {
+    xb_comm_t *c = args->comm;
+    if (form == XB_COLL_BLOCKING && c->size == 2 && pair_any[kind] != NULL &&
+        forced[kind] == NULL && !xb_comm_is_inter(c) &&
+        (pair_max[kind] == 0 || xb_coll_block_bytes(kind, args) < pair_max[kind]))
+        return pair_any[kind]->direct(args, xb_coll_seq_tag(c, kind, false));
     xb_coll_args_t aa = *args;
     const xb_coll_args_t *a = &aa;
     aa.form = form;

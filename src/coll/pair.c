@@ -16,9 +16,11 @@
  *
  * Messages use the collective context and the tag of the communicator's
  * next blocking collective (xb_coll_seq_tag), like a schedule would.
- * Reductions keep rank order (x0 op x1 on both ranks: bit-identical results,
- * non-commutative ops right). A user op runs without the MULTIPLE lock, as
- * in blocking schedules.
+ * Reductions keep rank order (x0 op x1: non-commutative ops right); rank 1
+ * computes x1 op x0 only for a commutative op, and in allreduce only for a
+ * predefined one (exactly commutative: both ranks get bit-identical
+ * results). A user op runs without the MULTIPLE lock, as in blocking
+ * schedules.
  */
 #include <stdlib.h>
 #include "coll/coll_int.h"
@@ -60,26 +62,39 @@ static int precv(void *buf, MPI_Count count, xb_datatype_t *dt, int peer, int ta
     return xb_pt2pt_recv(buf, count, dt, peer, tag, comm, 1, NULL);
 }
 
+/* Start a send to the peer: done at once, without a request, when it can
+ * be (*sreq stays NULL), else a request that send_end waits for. */
+static int send_begin(const void *buf, MPI_Count count, xb_datatype_t *dt, int peer,
+                      int tag, xb_comm_t *comm, xb_request_t **sreq)
+{
+    *sreq = NULL;
+    int rc = xb_pt2pt_send_eager_now(buf, count, dt, peer, tag, comm, 1);
+    if (rc == XB_ERR_AGAIN)
+        rc = xb_pt2pt_isend(buf, count, dt, peer, tag, comm, 1, sreq);
+    return rc;
+}
+
+/* Wait for a send of send_begin; rc is what happened meanwhile (kept). */
+static int send_end(xb_request_t *sreq, int rc)
+{
+    if (sreq == NULL)
+        return rc;
+    int src = xb_progress_wait(xb_progress_default(), sreq);
+    xb_request_free(sreq);
+    return rc == XB_OK ? src : rc;
+}
+
 /* Send to the peer and receive from it, both at once (no deadlock whatever
  * the size: the send is posted before the receive waits). */
 static int exchange(const void *sb, MPI_Count sc, xb_datatype_t *sdt, void *rb,
                     MPI_Count rcount, xb_datatype_t *rdt, int peer, int tag,
                     xb_comm_t *comm)
 {
-    xb_request_t *sreq = NULL;
-    int rc = xb_pt2pt_send_eager_now(sb, sc, sdt, peer, tag, comm, 1);
-    if (rc == XB_ERR_AGAIN)
-        rc = xb_pt2pt_isend(sb, sc, sdt, peer, tag, comm, 1, &sreq);
+    xb_request_t *sreq;
+    int rc = send_begin(sb, sc, sdt, peer, tag, comm, &sreq);
     if (rc != XB_OK)
         return rc;
-    rc = precv(rb, rcount, rdt, peer, tag, comm);
-    if (sreq != NULL) {
-        int src = xb_progress_wait(xb_progress_default(), sreq);
-        xb_request_free(sreq);
-        if (rc == XB_OK)
-            rc = src;
-    }
-    return rc;
+    return send_end(sreq, precv(rb, rcount, rdt, peer, tag, comm));
 }
 
 /* acc holds this rank's operand, in the peer's (working representation);
@@ -113,22 +128,51 @@ static void *load(const xb_coll_red_t *red, const void *src, void *rbuf, tmp_t *
     return acc;
 }
 
+/* The peer's operand straight into rbuf, ours applied there (rbuf = ours
+ * op rbuf): x0 op x1 when the peer is rank 1, x1 op x0 (the same for a
+ * commutative op; predefined ones are exactly commutative) when it is rank
+ * 0. No working copy, no temporary: an 8-byte allreduce about 150
+ * instructions less per rank. */
+static int recv_apply(const xb_coll_args_t *a, const xb_coll_red_t *red, const void *src,
+                      int tag)
+{
+    int rc = precv(a->rbuf, red->count, red->dt, 1 - a->comm->rank, tag, a->comm);
+    if (rc != XB_OK)
+        return rc;
+    xb_mutex_t *held = red->op->predefined ? NULL : xb_cb_begin();
+    rc = xb_op_apply(red->op, src, a->rbuf, red->count, red->dt);
+    xb_cb_end(held);
+    return rc;
+}
+
 /* This rank's side of a reduction whose result it keeps: its operand
- * (loaded from sbuf, or rbuf in place), the peer's (sent back at once when
- * `both`: allreduce; only received: reduce at the root), x0 op x1 into rbuf. */
+ * (loaded from sbuf, or rbuf in place), the peer's (only received: reduce
+ * at the root; when `both`, allreduce, ours goes to the peer too), x0 op x1
+ * into rbuf. Ours is sent from the user's buffer as (count, dt), the
+ * signature of the peer's working receive, before it is loaded: a peer
+ * reading lines we just wrote (a single copy from our working copy) was
+ * the slow part of large exchanges (see swap_blocks). */
 static int reduce_here(const xb_coll_args_t *a, const xb_coll_red_t *red, int tag, bool both)
 {
     int peer = 1 - a->comm->rank, rc = XB_OK;
+    const void *src = a->sbuf == MPI_IN_PLACE ? a->rbuf : a->sbuf;
+    xb_request_t *sreq = NULL;
+    if (both && (rc = send_begin(src, red->count, red->dt, peer, tag, a->comm, &sreq)) != XB_OK)
+        return rc;
+    /* both ranks of an allreduce must compute bit-identical results: a
+     * user's op may take its operands in the other order only elsewhere */
+    bool swap_ok = red->op->commute && (red->op->predefined || !both);
+    if (red->direct && src != a->rbuf && (peer == 1 || swap_ok))
+        return send_end(sreq, recv_apply(a, red, src, tag));
     tmp_t t1, t2;
     t1.heap = t2.heap = NULL;
-    void *acc = load(red, a->sbuf == MPI_IN_PLACE ? a->rbuf : a->sbuf, a->rbuf, &t1, &rc);
+    void *acc = load(red, src, a->rbuf, &t1, &rc);
     void *in = tmp_get(&t2, red->wcount, red->wdt);
     if (in == NULL)
         rc = XB_ERR_NO_MEM;
-    if (rc == XB_OK)   /* a peer that only sends sends (count, dt): the same signature */
-        rc = both ? exchange(acc, red->wcount, red->wdt, in, red->wcount, red->wdt, peer, tag,
-                             a->comm)
-                  : precv(in, red->wcount, red->wdt, peer, tag, a->comm);
+    if (rc == XB_OK)
+        rc = precv(in, red->wcount, red->wdt, peer, tag, a->comm);
+    rc = send_end(sreq, rc);          /* in place, acc is what was sent */
     if (rc == XB_OK)
         rc = combine(red, in, acc, peer == 0);
     if (rc == XB_OK && acc != a->rbuf)
@@ -207,54 +251,160 @@ int xb_coll_gather_pair(const xb_coll_args_t *a, int tag)
     return rc;
 }
 
+/* The root sends first and copies its own block while the peer reads the
+ * other (a large block: the peer's single copy from our buffer; the root
+ * then helps with what is left of it, shm_help.c). */
 int xb_coll_scatter_pair(const xb_coll_args_t *a, int tag)
 {
     int me = a->comm->rank, peer = 1 - me;
     if (me != a->root)
         return precv(a->rbuf, a->rcount, a->rdt, peer, tag, a->comm);
-    int rc = psend(xb_coll_block(a->sbuf, peer, a->scount, a->sdt), a->scount, a->sdt,
-                  peer, tag, a->comm);
-    if (rc == XB_OK && a->rbuf != MPI_IN_PLACE)
+    xb_request_t *sreq;
+    int rc = send_begin(xb_coll_block(a->sbuf, peer, a->scount, a->sdt), a->scount,
+                        a->sdt, peer, tag, a->comm, &sreq);
+    if (rc != XB_OK)
+        return rc;
+    if (a->rbuf != MPI_IN_PLACE)
         rc = xb_dt_copy(xb_coll_block(a->sbuf, me, a->scount, a->sdt), a->scount,
                         a->sdt, a->rbuf, a->rcount, a->rdt);
-    return rc;
+    return send_end(sreq, rc);
+}
+
+/* Send a block straight from where it is, copy the own block while the
+ * peer receives, then receive. The block is sent from the send buffer, not
+ * from its copy in rbuf: a peer reading freshly written lines from the
+ * other CPU's cache made a 256 KiB allgather twice as slow as an alltoall
+ * of the same bytes (54 against 29 us, 2026-11-24). */
+static int swap_blocks(const xb_coll_args_t *a, const void *out, MPI_Count scount,
+                       xb_datatype_t *sdt, const void *own, int tag)
+{
+    int me = a->comm->rank, peer = 1 - me;
+    xb_request_t *sreq;
+    int rc = send_begin(out, scount, sdt, peer, tag, a->comm, &sreq);
+    if (rc != XB_OK)
+        return rc;
+    if (own != NULL)
+        rc = xb_dt_copy(own, scount, sdt, xb_coll_block(a->rbuf, me, a->rcount, a->rdt),
+                        a->rcount, a->rdt);
+    if (rc == XB_OK)
+        rc = precv(xb_coll_block(a->rbuf, peer, a->rcount, a->rdt), a->rcount, a->rdt,
+                   peer, tag, a->comm);
+    return send_end(sreq, rc);
 }
 
 int xb_coll_allgather_pair(const xb_coll_args_t *a, int tag)
 {
-    int me = a->comm->rank, peer = 1 - me;
-    void *mine = xb_coll_block(a->rbuf, me, a->rcount, a->rdt);
-    int rc = XB_OK;
-    if (a->sbuf != MPI_IN_PLACE)
-        rc = xb_dt_copy(a->sbuf, a->scount, a->sdt, mine, a->rcount, a->rdt);
-    if (rc == XB_OK)
-        rc = exchange(mine, a->rcount, a->rdt,
-                      xb_coll_block(a->rbuf, peer, a->rcount, a->rdt), a->rcount,
-                      a->rdt, peer, tag, a->comm);
-    return rc;
+    if (a->sbuf == MPI_IN_PLACE)
+        return swap_blocks(a, xb_coll_block(a->rbuf, a->comm->rank, a->rcount, a->rdt),
+                           a->rcount, a->rdt, NULL, tag);
+    return swap_blocks(a, a->sbuf, a->scount, a->sdt, a->sbuf, tag);
 }
 
 int xb_coll_alltoall_pair(const xb_coll_args_t *a, int tag)
 {
     int me = a->comm->rank, peer = 1 - me;
+    if (a->sbuf != MPI_IN_PLACE)
+        return swap_blocks(a, xb_coll_block(a->sbuf, peer, a->scount, a->sdt), a->scount,
+                           a->sdt, xb_coll_block(a->sbuf, me, a->scount, a->sdt), tag);
+    /* the block for the peer is where its block arrives: send a copy */
     void *theirs = xb_coll_block(a->rbuf, peer, a->rcount, a->rdt);
-    if (a->sbuf == MPI_IN_PLACE) {
-        /* the block for the peer is where its block arrives: send a copy */
-        tmp_t t;
-        t.heap = NULL;
-        void *out = tmp_get(&t, a->rcount, a->rdt);
-        int rc = out == NULL ? XB_ERR_NO_MEM
-               : xb_dt_copy(theirs, a->rcount, a->rdt, out, a->rcount, a->rdt);
-        if (rc == XB_OK)
-            rc = exchange(out, a->rcount, a->rdt, theirs, a->rcount, a->rdt, peer, tag,
-                          a->comm);
-        free(t.heap);
-        return rc;
-    }
-    int rc = xb_dt_copy(xb_coll_block(a->sbuf, me, a->scount, a->sdt), a->scount, a->sdt,
-                        xb_coll_block(a->rbuf, me, a->rcount, a->rdt), a->rcount, a->rdt);
+    tmp_t t;
+    t.heap = NULL;
+    void *out = tmp_get(&t, a->rcount, a->rdt);
+    int rc = out == NULL ? XB_ERR_NO_MEM
+           : xb_dt_copy(theirs, a->rcount, a->rdt, out, a->rcount, a->rdt);
     if (rc == XB_OK)
-        rc = exchange(xb_coll_block(a->sbuf, peer, a->scount, a->sdt), a->scount, a->sdt,
-                      theirs, a->rcount, a->rdt, peer, tag, a->comm);
+        rc = exchange(out, a->rcount, a->rdt, theirs, a->rcount, a->rdt, peer, tag, a->comm);
+    free(t.heap);
     return rc;
+}
+
+/* The general reduce_scatter at two ranks: this rank's segment `own` in a
+ * working copy (acc), the peer's contribution received into another (in),
+ * x0 op x1 in acc, then stored into rbuf once the send has finished (in
+ * place, rank 1's result overwrites the segment it sends). */
+static int rs_general(const xb_coll_args_t *a, const xb_coll_red_t *red, const void *own,
+                      xb_request_t *sreq, int tag)
+{
+    int peer = 1 - a->comm->rank, rc = XB_OK;
+    tmp_t t1, t2;
+    t1.heap = t2.heap = NULL;
+    void *acc = tmp_get(&t1, red->wcount, red->wdt);
+    void *in = tmp_get(&t2, red->wcount, red->wdt);
+    if (acc == NULL || in == NULL)
+        rc = XB_ERR_NO_MEM;
+    if (rc == XB_OK)
+        rc = xb_dt_copy(own, red->count, red->dt, acc, red->wcount, red->wdt);
+    if (rc == XB_OK)
+        rc = precv(in, red->wcount, red->wdt, peer, tag, a->comm);
+    if (rc == XB_OK)
+        rc = combine(red, in, acc, peer == 0);
+    rc = send_end(sreq, rc);
+    if (rc == XB_OK)
+        rc = xb_dt_copy(acc, red->wcount, red->wdt, a->rbuf, red->count, red->dt);
+    free(t1.heap);
+    free(t2.heap);
+    return rc;
+}
+
+/* Rank 0, or a commutative op: the peer's contribution lands in rbuf and
+ * the own segment is applied to it there (rbuf = own op rbuf). Otherwise
+ * (rank 1, non-commutative): received into a temporary, own copied into
+ * rbuf, rbuf = x0 op rbuf. No working copy of the whole vector. */
+static int rs_direct(const xb_coll_args_t *a, const xb_coll_red_t *red, const void *own,
+                     xb_request_t *sreq, int tag)
+{
+    int peer = 1 - a->comm->rank, rc;
+    bool into_rbuf = peer == 1 || red->op->commute;
+    tmp_t t;
+    t.heap = NULL;
+    void *in = into_rbuf ? a->rbuf : tmp_get(&t, red->count, red->dt);
+    if (!into_rbuf && in == NULL)     /* rbuf may be NULL (count 0) */
+        return send_end(sreq, XB_ERR_NO_MEM);
+    rc = precv(in, red->count, red->dt, peer, tag, a->comm);
+    if (rc == XB_OK && !into_rbuf)
+        rc = xb_dt_copy(own, red->count, red->dt, a->rbuf, red->count, red->dt);
+    if (rc == XB_OK) {
+        xb_mutex_t *held = red->op->predefined ? NULL : xb_cb_begin();
+        rc = into_rbuf ? xb_op_apply(red->op, (void *)own, a->rbuf, red->count, red->dt)
+                       : xb_op_apply(red->op, in, a->rbuf, red->count, red->dt);
+        xb_cb_end(held);
+    }
+    free(t.heap);
+    return send_end(sreq, rc);
+}
+
+/* Reduce_scatter(_block) at two ranks: segment k (c_k elements) of x0 op x1
+ * goes to rank k. Each rank sends the peer's segment of its vector and
+ * receives the peer's copy of its own: one message each way, where the
+ * schedules (halving, pairwise) also loaded the whole vector into a working
+ * copy first. */
+static int rs_pair(const xb_coll_args_t *a, int tag, MPI_Count c0, MPI_Count c1)
+{
+    int me = a->comm->rank, peer = 1 - me;
+    MPI_Aint ext = xb_dt_extent(a->rdt);
+    bool inplace = a->sbuf == MPI_IN_PLACE;
+    const char *src = inplace ? a->rbuf : a->sbuf;
+    const char *own = src + (me == 0 ? 0 : c0) * ext;
+    xb_coll_red_t red;
+    int rc = xb_coll_red_init(&red, me == 0 ? c0 : c1, a->rdt, a->op);
+    if (rc != XB_OK)
+        return rc;
+    xb_request_t *sreq;
+    rc = send_begin(src + (me == 0 ? c0 : 0) * ext, peer == 0 ? c0 : c1, a->rdt, peer,
+                    tag, a->comm, &sreq);
+    if (rc != XB_OK)
+        return rc;
+    return red.direct && !inplace ? rs_direct(a, &red, own, sreq, tag)
+                                  : rs_general(a, &red, own, sreq, tag);
+}
+
+int xb_coll_reduce_scatter_pair(const xb_coll_args_t *a, int tag)
+{
+    return rs_pair(a, tag, a->rcounts[0], a->rcounts[1]);
+}
+
+int xb_coll_reduce_scatter_block_pair(const xb_coll_args_t *a, int tag)
+{
+    return rs_pair(a, tag, a->rcount, a->rcount);
 }

@@ -196,7 +196,7 @@ int xb_progress_wait_until(xb_progress_t *pc, bool (*ready)(void *), void *arg,
                            const char *what)
 {
     if (XB_UNLIKELY(xb_mt_on)) {
-        xb_progress_mt_wait(pc, ready, arg, what);
+        xb_progress_mt_wait(pc, ready, arg, what, NULL);
         return XB_OK;
     }
     if (!spin_until(pc, ready, arg))
@@ -209,9 +209,7 @@ static bool req_ready(void *arg) { return xb_request_is_done(arg); }
 XB_NOINLINE static int wait_slow(xb_progress_t *pc, xb_request_t *r)
 {
     if (XB_UNLIKELY(xb_mt_on)) {
-        char what[200];
-        xb_progress_describe(r, what, sizeof(what));
-        xb_progress_mt_wait(pc, req_ready, r, what);
+        xb_progress_mt_wait(pc, req_ready, r, NULL, r);
         return XB_OK;
     }
     if (spin_until(pc, req_ready, r))

@@ -45,8 +45,11 @@ extern xb_progress_t the_ctx;
 
 /* progress_mt.c */
 void xb_progress_mt_init(xb_progress_t *pc);
+/* what: the text published ("waiting in") if the wait sleeps; NULL with
+ * req: req's description, made only then (it costs more instructions
+ * than an 8-byte message: see docs/PERFORMANCE.md, Threads). */
 bool xb_progress_mt_wait(xb_progress_t *pc, bool (*ready)(void *), void *arg,
-                         const char *what);
+                         const char *what, const xb_request_t *req);
 void xb_progress_describe(const xb_request_t *r, char *buf, size_t len);
 /* The state of one spinning wait (progress.c). */
 typedef struct xb_spin {

@@ -140,8 +140,19 @@ static void release_token(xb_progress_t *pc)
     ring_sleepers(pc);
 }
 
+/* Say what this thread waits for, before it sleeps. */
+static void publish_wait(const char *what, const xb_request_t *req)
+{
+    char text[200];
+    if (what == NULL) {
+        xb_progress_describe(req, text, sizeof(text));
+        what = text;
+    }
+    xb_rt_set_waiting(what);
+}
+
 bool xb_progress_mt_wait(xb_progress_t *pc, bool (*ready)(void *), void *arg,
-                         const char *what)
+                         const char *what, const xb_request_t *req)
 {
     bool mine = false, published = false, slept = false;
     xb_spin_t sp = { 0, 0, false };
@@ -165,8 +176,8 @@ bool xb_progress_mt_wait(xb_progress_t *pc, bool (*ready)(void *), void *arg,
             sp.moved = true;
         bool spent = slept ? n == 0 : xb_progress_spin_done(pc, i++, &sp);
         if (spent) {
-            if (!published && what != NULL) {
-                xb_rt_set_waiting(what);
+            if (!published && (what != NULL || req != NULL)) {
+                publish_wait(what, req);
                 published = true;
             }
             block_in_method(pc, block_timeout(pc));

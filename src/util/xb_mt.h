@@ -10,10 +10,21 @@
  * predicted branch on it when it is false, so the levels below MULTIPLE pay
  * nothing measurable (docs/design/threads.md).
  *
- * The mutex is non-recursive: 0 free, 1 held, 2 held with sleepers. lock is
- * one compare-and-swap when free; unlock is one atomic exchange, plus a
- * FUTEX_WAKE only when somebody sleeps on it. Private futexes: the word is
- * never in shared memory.
+ * The mutex is non-recursive and fair: 0 free, 1 held, 2 held with
+ * (possibly) sleepers, 3 free with sleepers, 2|XB_MUTEX_HANDOFF handed to
+ * a sleeper that has not run yet. lock is one compare-and-swap when free;
+ * unlock is one compare-and-swap (1 -> 0) when nobody sleeps; no syscall
+ * in either. A thread that cannot take it spins briefly, then sleeps in
+ * FUTEX_WAIT. A holder that lets go with sleepers frees it as 3 and wakes
+ * one, which races with whoever calls lock meanwhile (barging keeps the
+ * lock busy while the woken thread gets a CPU); a barger takes 3 as 2, so
+ * its unlock counts too. After XB_MUTEX_PASSES such unlocks, or at once
+ * when a woken sleeper lost the race (it says it is hungry), the unlock
+ * hands the lock over instead: the word stays held, marked HANDOFF, and
+ * only a thread that was already asleep may take it. So a sleeper waits
+ * for at most XB_MUTEX_PASSES other acquisitions however fast another
+ * thread re-takes the lock (tests/unit/test_mutex.c). trylock takes only
+ * 0. Private futexes: the word is never in shared memory.
  *
  * The critical section (xb_cs_enter/exit) is what the generated bindings
  * take around each implementation call when xb_mt_on. Code deep inside a
@@ -38,16 +49,26 @@
 #include "util/xb_common.h"
 
 typedef struct xb_mutex {
-    atomic_uint state;          /* 0 free, 1 held, 2 held and contended */
-    atomic_uint sleepers;       /* threads in FUTEX_WAIT on state, or about
-                                   to be: state 2 alone may be stale (the
-                                   slow path leaves it at 2) */
-    atomic_uint slow_takes;     /* acquisitions through the slow path: a
-                                   yielder sees its sleeper took the lock,
-                                   even when it let go again already */
+    atomic_uint state;          /* 0 free, 1 held, 2 held and contended,
+                                   2|XB_MUTEX_HANDOFF handed to a sleeper */
+    atomic_uint sleepers;       /* threads in the sleeping phase of the
+                                   slow lock: state 2 alone may be stale
+                                   (a slow-path taker leaves it at 2) */
+    atomic_uint arrivals;       /* tickets of the sleeping phase */
+    atomic_uint limit;          /* a hand-off may be taken by a sleeper
+                                   whose ticket is below this one */
+    atomic_uint hungry;         /* a sleeper was woken and lost the race:
+                                   the next unlock hands over */
+    unsigned    passes;         /* unlocks that passed over sleepers since
+                                   one of them last took it (holder only) */
 } xb_mutex_t;
 
-#define XB_MUTEX_INIT { 0, 0, 0 }
+#define XB_MUTEX_INIT { 0, 0, 0, 0, 0, 0 }
+#define XB_MUTEX_FREE_SLEEPERS 3u   /* free, but somebody sleeps on it */
+#define XB_MUTEX_HANDOFF       4u   /* with 2: held for a sleeper */
+/* Acquisitions that may pass over a sleeping thread before an unlock
+ * hands the lock to it (tests/unit/test_mutex.c checks the bound). */
+#define XB_MUTEX_PASSES        4u
 
 static inline void xb_cpu_relax(void)
 {
@@ -81,6 +102,7 @@ static inline void xb_futex_wake_all(atomic_uint *word)
 }
 
 XB_NOINLINE void xb_mutex_lock_slow(xb_mutex_t *m);
+XB_NOINLINE void xb_mutex_unlock_slow(xb_mutex_t *m);
 
 static inline void xb_mutex_lock(xb_mutex_t *m)
 {
@@ -98,10 +120,14 @@ static inline bool xb_mutex_trylock(xb_mutex_t *m)
                                                    memory_order_relaxed);
 }
 
+/* 1 -> 0 when nobody sleeps; otherwise wake one, or hand over. */
 static inline void xb_mutex_unlock(xb_mutex_t *m)
 {
-    if (XB_UNLIKELY(atomic_exchange_explicit(&m->state, 0, memory_order_release) == 2))
-        xb_futex(&m->state, FUTEX_WAKE_PRIVATE, 1, NULL);
+    unsigned one = 1;
+    if (XB_UNLIKELY(!atomic_compare_exchange_strong_explicit(&m->state, &one, 0,
+                                                             memory_order_release,
+                                                             memory_order_relaxed)))
+        xb_mutex_unlock_slow(m);
 }
 
 /* True when another thread sleeps waiting for m (the holder should let go).
@@ -114,9 +140,17 @@ static inline bool xb_mutex_contended(xb_mutex_t *m)
            atomic_load_explicit(&m->sleepers, memory_order_relaxed) != 0;
 }
 
-/* Held and contended: unlock, let a sleeper take it, lock again (behind it).
- * A bare unlock+lock would win the race against the woken thread every time. */
-XB_NOINLINE void xb_mutex_yield(xb_mutex_t *m);
+XB_NOINLINE void xb_mutex_yield_slow(xb_mutex_t *m);
+
+/* Held and contended: hand the lock to a sleeper, then lock again (behind
+ * it). A bare unlock+lock would win the race against the woken thread
+ * every time. Nothing when nobody sleeps (the poller calls this after
+ * every poll: the test stays inline). */
+static inline void xb_mutex_yield(xb_mutex_t *m)
+{
+    if (XB_UNLIKELY(xb_mutex_contended(m)))
+        xb_mutex_yield_slow(m);
+}
 
 /* ---- the bindings' critical section -------------------------------------- */
 

@@ -7,9 +7,12 @@
  * one basic type among them), a non-commutative user op (composition of
  * affine maps, whose result depends on rank order; once on a derived type,
  * once packed into one MPI_UINT32_T, a predefined type, so the node
- * algorithms through shared memory take it too), and counts 0, 1, 1000
- * and, blocking, 20000 (beyond a node slot for some); plus MPI_Reduce_local and MPI_Op_commutative. Every result is
- * checked against a reference folded in rank order in the test.
+ * algorithms through shared memory take it too), and counts 0, 1, 1000,
+ * 5000 (above the eager size: the rendezvous path, and in place the
+ * segment a rank sends is where rank 1's result goes) and, blocking,
+ * 20000 (beyond a node slot for some); plus MPI_Reduce_local and
+ * MPI_Op_commutative. Every result is checked against a reference folded
+ * in rank order in the test.
  */
 #include <stdint.h>
 #include "ctest_forms.h"
@@ -256,7 +259,7 @@ int main(int argc, char **argv)
     MPI_Op_create(aff_fn, 0, &affop);
     MPI_Op_create(aff16_fn, 0, &aff16op);
     test_reduce_local();
-    static const int ns[] = { 0, 1, 1000, 20000 };
+    static const int ns[] = { 0, 1, 1000, 5000, 20000 };
     for (int kind = 0; kind < NKINDS; kind++)
         for (int c = 0; c < NCASES; c++)
             for (int form = 0; form < CT_NFORMS; form++)
