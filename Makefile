@@ -68,6 +68,8 @@ tsan-test: $(TSAN)/CMakeCache.txt
 	    ctest --output-on-failure -j $(JOBS) -R '$(TSAN_TESTS)' $(CTEST_ARGS)
 	cd $(TSAN) && TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1 $(TSAN_OPTIONS)" \
 	    XB_ASYNC_PROGRESS=1 ctest --output-on-failure -j $(JOBS) -R '$(TSAN_ASYNC)' $(CTEST_ARGS)
+	cd $(TSAN) && TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1 $(TSAN_OPTIONS)" \
+	    XB_PROGRESS_CONTEXTS=2 ctest --output-on-failure -j $(JOBS) -R '$(TSAN_TESTS)' $(CTEST_ARGS)
 
 install: build
 	$(CMAKE) --install $(BUILD) --prefix "$(PREFIX)"

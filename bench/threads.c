@@ -32,6 +32,10 @@
  *   -n K            lat and rate: one batch of exactly K iterations, no
  *                   probing (for instruction counts under callgrind: run
  *                   two K and take the difference per iteration)
+ *   -H              make thread t's communicator with MPI_Comm_dup_with_info
+ *                   and the hint xb_progress_context = t + 1 (Crossbar, with
+ *                   XB_PROGRESS_CONTEXTS >= T: each thread on a progress
+ *                   context of its own; other MPIs ignore the key)
  * Output: bench.h's format (one line, the size column is the message size).
  * Two ranks (one for -k self).
  */
@@ -40,7 +44,7 @@
 
 enum { MAXT = 16, WINDOW = 64 };
 
-static int rank, nthreads = 1, kind_rate, nb, recv_only, fixed_k;
+static int rank, nthreads = 1, kind_rate, nb, recv_only, fixed_k, hint;
 static MPI_Comm comms[MAXT];
 static double results[MAXT][64];
 
@@ -227,6 +231,8 @@ int main(int argc, char **argv)
             single = 1;
         else if (!strcmp(argv[i], "-n") && i + 1 < argc)
             fixed_k = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "-H"))
+            hint = 1;
     }
     bench_opts_t o = bench_parse(argc, argv, 4L << 20);
     nb = fixed_k > 0 ? 1 : o.quick ? 3 : 61;
@@ -246,8 +252,19 @@ int main(int argc, char **argv)
                     "for more than one (provided %d)\n", MAXT, provided);
         MPI_Abort(MPI_COMM_WORLD, 1);
     }
-    for (int t = 0; t < nthreads; t++)
-        MPI_Comm_dup(MPI_COMM_WORLD, &comms[t]);
+    for (int t = 0; t < nthreads; t++) {
+        if (!hint) {
+            MPI_Comm_dup(MPI_COMM_WORLD, &comms[t]);
+            continue;
+        }
+        MPI_Info info;
+        char v[16];
+        MPI_Info_create(&info);
+        snprintf(v, sizeof v, "%d", t + 1);
+        MPI_Info_set(info, "xb_progress_context", v);
+        MPI_Comm_dup_with_info(MPI_COMM_WORLD, info, &comms[t]);
+        MPI_Info_free(&info);
+    }
     if (!strncmp(kind, "overlap", 7)) {
         recv_only = !strcmp(kind, "overlap-recv");
         overlap();

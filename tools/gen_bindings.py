@@ -54,7 +54,7 @@ COUNT_KINDS_RE = re.compile(r"NUM_ELEM|ARRAY_LENGTH")
 ALLOW = {"procnull": "XB_ALLOW_PROC_NULL", "anysource": "XB_ALLOW_ANY_SOURCE",
          "anytag": "XB_ALLOW_ANY_TAG", "root": "XB_ALLOW_ROOT"}
 ARG_FLAGS = set(ALLOW) | {"nullok", "nocheck"}
-FUNC_FLAGS = {"noinit", "custom", "nolarge", "largeform", "nolock"}
+FUNC_FLAGS = {"noinit", "custom", "nolarge", "largeform", "nolock", "lane"}
 
 
 class SpecError(Exception):
@@ -457,6 +457,20 @@ class Wrapper:
             args.append("true" if self.large else "false")
         return args, pre, post, cleanup, decls
 
+    def lock_call(self):
+        """The critical section: the whole-call lock, or with `lane` the lock
+        of the channel of the first communicator (or request) argument
+        (docs/design/threads.md "Progress contexts")."""
+        if "lane" not in self.e.flags:
+            return "bool", "xb_cs_enter()"
+        for kind, fn in (("COMMUNICATOR", "xb_cs_enter_comm"), ("REQUEST", "xb_cs_enter_req")):
+            for p in self.params:
+                if p.kind == kind:
+                    ref = p.name if p.is_pointer else "&" + p.name
+                    return "int", "%s(%s)" % (fn, ref if kind == "REQUEST" else p.name)
+        raise SpecError("%s: flag lane needs a communicator or request argument"
+                        % self.e.name)
+
     def emit(self):
         pr, e = self.pr, self.e
         sig = proto("int", "P" + self.vname, self.params)
@@ -470,7 +484,7 @@ class Wrapper:
         out += ["    " + d for d in decls]
         lock = "nolock" not in e.flags
         if lock:       # MPI_THREAD_MULTIPLE: one predicted branch otherwise
-            out.append("    bool xb_cs = xb_cs_enter();")
+            out.append("    %s xb_cs = %s;" % self.lock_call())
         out.append("")
         if "noinit" not in e.flags:
             out += ["    if (XB_UNLIKELY(xb_init_state() != XB_STATE_INIT)) {",

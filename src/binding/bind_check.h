@@ -29,6 +29,7 @@
 #include "runtime/runtime.h"
 #include "runtime/tunable.h"
 #include "util/xb_mt.h"
+#include "binding/bind_lane.h"
 
 /* Largest tag (the value of the MPI_TAG_UB attribute): 2^30 - 1. The
  * standard asks for at least 32767; 30 bits leave the matching engine two

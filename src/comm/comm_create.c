@@ -40,6 +40,8 @@ int xb_comm_finish(xb_comm_t *c, xb_comm_t *parent, bool attrs, bool topo,
     if (rc == XB_OK && src != NULL)
         rc = xb_info_copy(src, &c->info);
     if (rc == XB_OK)
+        rc = xb_comm_pick_chan(c);
+    if (rc == XB_OK)
         rc = xb_comm_apply_hints(c);
     if (rc != XB_OK)
         xb_comm_release(c);

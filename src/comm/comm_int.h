@@ -74,6 +74,9 @@ int xb_comm_finish(xb_comm_t *c, xb_comm_t *parent, bool attrs, bool topo,
 /* Hand the hints of c that a method uses (xb_tcp_buffer_size) to the
  * methods serving its members (comm_query.c). */
 int xb_comm_apply_hints(xb_comm_t *c);
+/* comm_chan.c: the channel (progress context) of a new communicator, from
+ * XB_PROGRESS_CONTEXTS and its info hint "xb_progress_context". */
+int xb_comm_pick_chan(xb_comm_t *c);
 /* MPI_Comm_split's work (also used by split_type). */
 int xb_comm_split_impl(xb_comm_t *comm, int color, int key, MPI_Comm *newcomm);
 /* A new intracommunicator over the members of `world` (n world ranks, in

@@ -100,6 +100,8 @@ typedef struct xb_comm {
                                      message or pending idup using it      */
     bool             user_freed;  /* MPI_Comm_free done; requests keep the
                                      object (and its context id) alive     */
+    uint8_t          chan;        /* channel of its point-to-point traffic:
+                                     0 main, k lane k (comm/comm_chan.c)   */
     uint32_t         ctx;         /* even; ctx + 1 is the collective context */
     int              rank;        /* my rank in the (local) group            */
     int              size;        /* size of the (local) group               */

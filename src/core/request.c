@@ -5,12 +5,15 @@
  *
  * The pool is a free list refilled by slabs of XB_REQ_SLAB requests (the
  * slow path, out of line); slabs are kept on a list and freed at finalize.
- * There is one progress context, so one pool; it is protected by the
- * progress lock (taken under MPI_THREAD_MULTIPLE only).
+ * One pool per channel (the main one and each lane of several progress
+ * contexts, docs/design/threads.md), protected by its context's lock
+ * (taken under MPI_THREAD_MULTIPLE only); a request goes back to the pool
+ * of its channel.
  */
 #include <stdlib.h>
 #include <string.h>
 #include "core/request.h"
+#include "util/xb_lanes.h"
 
 /* 64 requests of ~200 bytes: one 16 KiB-ish allocation per refill. */
 #define XB_REQ_SLAB 64
@@ -20,34 +23,45 @@ typedef struct req_slab {
     xb_request_t     reqs[XB_REQ_SLAB];
 } req_slab_t;
 
-static struct {
+typedef struct req_pool {
     xb_request_t *free;     /* linked through ->next */
     req_slab_t   *slabs;
-} pool;
+} req_pool_t;
 
-static XB_NOINLINE int pool_grow(void)
+static req_pool_t pools[XB_LANES_MAX + 1];
+
+static XB_NOINLINE int pool_grow(req_pool_t *pool)
 {
     req_slab_t *s = calloc(1, sizeof(*s));
     if (s == NULL)
         return xb_err_set(XB_ERR_NO_MEM, "out of memory allocating %zu bytes for requests",
                           sizeof(*s));
-    s->next = pool.slabs;
-    pool.slabs = s;
+    s->next = pool->slabs;
+    pool->slabs = s;
     for (int i = XB_REQ_SLAB - 1; i >= 0; i--) {
         s->reqs[i].magic = XB_MAGIC_FREED;
-        s->reqs[i].next = pool.free;
-        pool.free = &s->reqs[i];
+        s->reqs[i].next = pool->free;
+        pool->free = &s->reqs[i];
     }
     return XB_OK;
 }
 
-xb_request_t *xb_request_alloc(xb_req_kind_t kind)
+static XB_NOINLINE xb_request_t *alloc_slow(xb_req_kind_t kind, unsigned chan)
 {
-    if (XB_UNLIKELY(pool.free == NULL) && pool_grow() != XB_OK)
+    if (pool_grow(&pools[chan]) != XB_OK)
         return NULL;
-    xb_request_t *r = pool.free;
-    pool.free = r->next;
+    return xb_request_alloc_chan(kind, chan);
+}
+
+xb_request_t *xb_request_alloc_chan(xb_req_kind_t kind, unsigned chan)
+{
+    req_pool_t *pool = &pools[chan];
+    xb_request_t *r = pool->free;
+    if (XB_UNLIKELY(r == NULL))
+        return alloc_slow(kind, chan);
+    pool->free = r->next;
     memset(r, 0, sizeof(*r));
+    r->chan = (uint8_t)chan;
     r->magic = XB_MAGIC_REQ;
     r->kind = (uint8_t)kind;
     r->persistent = (kind == XB_REQ_PSEND || kind == XB_REQ_PRECV);
@@ -67,18 +81,26 @@ void xb_request_free(xb_request_t *r)
         xb_comm_release(r->comm);
     r->comm = NULL;
     r->magic = XB_MAGIC_FREED;
-    r->next = pool.free;
-    pool.free = r;
+    req_pool_t *pool = &pools[r->chan];
+    r->next = pool->free;
+    pool->free = r;
+}
+
+xb_request_t *xb_request_alloc(xb_req_kind_t kind)
+{
+    return xb_request_alloc_chan(kind, 0);
 }
 
 void xb_request_pool_fini(void)
 {
-    while (pool.slabs != NULL) {
-        req_slab_t *s = pool.slabs;
-        pool.slabs = s->next;
-        free(s);
+    for (int c = 0; c <= XB_LANES_MAX; c++) {
+        while (pools[c].slabs != NULL) {
+            req_slab_t *s = pools[c].slabs;
+            pools[c].slabs = s->next;
+            free(s);
+        }
+        pools[c].free = NULL;
     }
-    pool.free = NULL;
 }
 
 xb_request_t *xb_request_from_handle(MPI_Request h)
@@ -94,10 +116,14 @@ MPI_Request xb_request_to_handle(xb_request_t *r)
     return r == NULL ? MPI_REQUEST_NULL : (MPI_Request)r;
 }
 
-void (*xb_request_mt_completed)(void);
+void (*xb_request_mt_completed)(unsigned chan);
 
-void xb_request_complete(xb_request_t *r)
+/* Under MULTIPLE: the same, then wake the waiters of the request's
+ * channel (read first: r may be freed). Apart, so the path without
+ * threads stays as short as it was. */
+static XB_NOINLINE void complete_mt(xb_request_t *r)
 {
+    unsigned chan = r->chan;
     if (r->persistent)
         r->active = 0;
     if (r->on_complete != NULL)
@@ -106,8 +132,23 @@ void xb_request_complete(xb_request_t *r)
         xb_request_free(r);
     else if (!(r->persistent && r->active))     /* not restarted by the hook */
         atomic_store_explicit(&r->done, 1, memory_order_release);
-    if (XB_UNLIKELY(xb_request_mt_completed != NULL))
-        xb_request_mt_completed();
+    xb_request_mt_completed(chan);
+}
+
+void xb_request_complete(xb_request_t *r)
+{
+    if (XB_UNLIKELY(xb_request_mt_completed != NULL)) {
+        complete_mt(r);
+        return;
+    }
+    if (r->persistent)
+        r->active = 0;
+    if (r->on_complete != NULL)
+        r->on_complete(r);
+    if (r->flags & (XB_REQ_F_AUTOFREE | XB_REQ_F_USERFREED))
+        xb_request_free(r);
+    else if (!(r->persistent && r->active))     /* not restarted by the hook */
+        atomic_store_explicit(&r->done, 1, memory_order_release);
 }
 
 /* ---- statuses -------------------------------------------------------------- */

@@ -122,6 +122,8 @@ struct xb_request {
     int             peer;        /* comm rank (dest or source; may be ANY)   */
     int             tag;         /* may be MPI_ANY_TAG for receives          */
     uint32_t        ctx;         /* comm->ctx or comm->ctx + 1               */
+    uint8_t         chan;        /* pool and channel: 0 main, k lane k
+                                    (docs/design/threads.md; in a hole)    */
     const char     *fn;          /* MPI function, for "waiting in" text      */
 
     /* protocol state, owned by src/pt2pt (see pt2pt/proto.h) */
@@ -147,6 +149,9 @@ struct xb_request {
 /* Returns a zeroed request with magic set and done == 0, or NULL (no memory,
  * detail recorded). */
 xb_request_t *xb_request_alloc(xb_req_kind_t kind);
+/* The same from the pool of channel chan (pt2pt on a lane communicator);
+ * the caller holds that channel's lock. */
+xb_request_t *xb_request_alloc_chan(xb_req_kind_t kind, unsigned chan);
 /* Back to the pool; drops the comm and datatype references it holds. */
 void xb_request_free(xb_request_t *req);
 /* Free every slab (MPI_Finalize). */
@@ -168,7 +173,7 @@ static inline bool xb_request_is_done(const xb_request_t *req)
  * rounds of MPI_Comm_idup) stays pending. */
 void xb_request_complete(xb_request_t *req);
 /* Set by the progress layer when MULTIPLE locking is on, else NULL. */
-extern void (*xb_request_mt_completed)(void);
+extern void (*xb_request_mt_completed)(unsigned chan);
 
 /* ---- statuses -------------------------------------------------------------- */
 /* The empty status (MPI_PROC_NULL, inactive requests): source MPI_PROC_NULL,

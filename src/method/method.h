@@ -164,6 +164,19 @@ typedef struct xb_method_ops {
      * MPI_Comm_set_info or a communicator made with info. Unknown keys are
      * ignored (XB_OK); a value the method cannot use is XB_ERR_ARG. */
     int      (*peer_hint)(xb_method_t *m, xb_gpid_t peer, const char *key, const char *value);
+    /* Optional: channels 1..xb_mt_nlanes for the lanes of several progress
+     * contexts (docs/design/threads.md "Progress contexts"), separate from
+     * the main channel that send_am/progress/block use. Under MULTIPLE,
+     * channel c is used only by a holder of lane c's lock (or of all):
+     * send_am_chan and progress_chan of different channels run at the
+     * same time. chan_open makes ep ready for every channel (called under
+     * all the locks, before any lane uses ep). block_chan sleeps like
+     * block, waking for channel c's arrivals (and any wake()). */
+    int      (*chan_open)(xb_ep_t *ep);
+    int      (*send_am_chan)(xb_ep_t *ep, int chan, uint8_t am_id, const void *hdr,
+                             size_t hdr_len, const xb_payload_t *pl);
+    int      (*progress_chan)(xb_method_t *m, int chan);
+    void     (*block_chan)(xb_method_t *m, int chan, int timeout_ms);
 } xb_method_ops_t;
 
 struct xb_method {
@@ -183,6 +196,8 @@ int  xb_method_count(void);
 xb_method_t *xb_method_get(int idx);
 /* Poll every enabled method (cheap ones each call). Returns events handled. */
 int  xb_method_progress_all(void);
+/* The same, called by the main context's poll when lanes exist. */
+int  xb_method_progress_main(void);
 /* A costly method (tcp) sent or queued something: poll it at its short
  * period again (replies are expected), see method.c. */
 void xb_method_costly_active(void);
@@ -234,6 +249,18 @@ enum { XB_PEER_UNKNOWN = 0, XB_PEER_READY = 1, XB_PEER_FAILED = 2 };
  * first use). Same return contract as send_am. */
 int  xb_method_send(xb_gpid_t peer, uint8_t am_id, const void *hdr, size_t hdr_len,
                     const xb_payload_t *pl, xb_am_done_t *done);
+int  xb_method_send_lane(int chan, xb_gpid_t peer, uint8_t am_id, const void *hdr,
+                         size_t hdr_len, const xb_payload_t *pl);
+/* The same on channel chan (0: the main one, as xb_method_send; a lane:
+ * xb_method_send_lane in chan.c, whose copy is always made at once). */
+static inline int xb_method_send_chan(int chan, xb_gpid_t peer, uint8_t am_id,
+                                      const void *hdr, size_t hdr_len,
+                                      const xb_payload_t *pl, xb_am_done_t *done)
+{
+    if (XB_LIKELY(chan == 0))
+        return xb_method_send(peer, am_id, hdr, hdr_len, pl, done);
+    return xb_method_send_lane(chan, peer, am_id, hdr, hdr_len, pl);
+}
 /* Counters that MPI_T shows as performance variables (src/mpit): active
  * messages handed to each method (by registry index, xb_method_get) and
  * their payload bytes, counted in xb_method_send when the method took the
@@ -256,6 +283,17 @@ int  xb_peer_describe(xb_gpid_t peer, char *buf, size_t len);
 /* Hand a communicator hint about peer to the method serving it (XB_OK when
  * the method has no use for it). */
 int  xb_method_peer_hint(xb_gpid_t peer, const char *key, const char *value);
+
+/* ---- channels of the lanes (chan.c; docs/design/threads.md) ----------- */
+/* Prepare peer for lane traffic: 1 when its method has channels (the
+ * endpoint is then open), 0 when it has none (tcp), or an error. Called
+ * under all the locks (communicator creation). */
+int  xb_method_chan_ready(xb_gpid_t peer);
+/* send_am on channel chan (0: xb_method_send). Same contract, except that
+ * a lane's copy is always made at once (never XB_INPROGRESS). */
+/* Poll / sleep on lane chan >= 1 only. */
+int  xb_method_progress_chan(int chan);
+void xb_method_block_chan(int chan, int timeout_ms);
 
 /* ---- processes of other jobs (src/dpm, through peer.c) ----------------- */
 /* The peer table starts with the processes of COMM_WORLD (gpid = world

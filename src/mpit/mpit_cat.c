@@ -29,7 +29,7 @@ static const struct { const char *prefix, *cat; } by_prefix[] = {
     { "PARAM_", "binding" },  { "SHM_", "method_shm" },  { "TCP_", "method_tcp" },
     { "SELF_", "method_self" }, { "METHODS", "method" }, { "COLL_", "coll" },
     { "PT2PT_", "pt2pt" },    { "DT_", "datatype" },     { "SPIN_", "progress" },
-    { "SLEEP_", "progress" }, { "ASYNC_", "progress" },
+    { "SLEEP_", "progress" }, { "ASYNC_", "progress" }, { "PROGRESS_", "progress" },
 };
 
 static void add(const char *name, const char *desc, int parent)

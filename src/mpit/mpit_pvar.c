@@ -27,8 +27,12 @@
 #include "method/method.h"
 #include "pt2pt/pt2pt_stats.h"
 #include "pt2pt/pt2pt.h"
+#include "runtime/tunable.h"
+#include "util/xb_lanes.h"
 
-enum { MAX_PVARS = 64 };
+XB_TUNABLE_DECL(PROGRESS_CONTEXTS);
+
+enum { MAX_PVARS = 96 };
 
 static xb_mpit_pvar_t table[MAX_PVARS];
 static int npvars;
@@ -91,6 +95,25 @@ static xb_mpit_pvar_t *add(const char *name, const char *desc, int verbosity, in
     return p;
 }
 
+/* Per progress context (docs/design/threads.md "Progress contexts"):
+ * context 0 is the main one, 1..N the lanes of XB_PROGRESS_CONTEXTS = N. */
+static void add_contexts(void)
+{
+    long n = xb_tn_PROGRESS_CONTEXTS.v.i;
+    n = n > 1 && n <= XB_LANES_MAX ? n : 0;
+    char name[48];
+    for (int c = 0; c <= n; c++) {
+        snprintf(name, sizeof name, "progress_context_%d_locks", c);
+        add(name, "Times the bindings took this progress context's lock (context 0: "
+            "the main lock, or all the locks when there are lanes)",
+            MPI_T_VERBOSITY_TUNER_DETAIL, COUNTER, &xb_mt_lane_takes[c], "progress");
+        snprintf(name, sizeof name, "progress_context_%d_messages_sent", c);
+        add(name, "Messages the matching layer sent on this progress context's channel",
+            MPI_T_VERBOSITY_TUNER_DETAIL, COUNTER,
+            &xb_pt2pt_chan_stats((unsigned)c)->sent_msgs, "progress");
+    }
+}
+
 int xb_mpit_pvar_build(void)
 {
     static char cats[8][32];
@@ -107,6 +130,7 @@ int xb_mpit_pvar_build(void)
     add("pt2pt_comm_unexpected_length", "Messages waiting unexpected now on the "
         "communicator the handle is bound to (point-to-point, not collectives)",
         MPI_T_VERBOSITY_TUNER_DETAIL, LEVEL, NULL, "pt2pt")->comm_queue = 1;
+    add_contexts();
     for (int m = 0; m < xb_method_count() && m < 8; m++) {
         const char *mn = xb_method_get(m)->ops->name;
         snprintf(cats[m], sizeof cats[m], "method_%s", mn);

@@ -27,6 +27,7 @@ struct MPI_T_pvar_handle_t {
     uint32_t magic;
     int      idx;
     uint32_t ctx;        /* bound communicator's context (comm_queue pvars) */
+    uint32_t chan;       /* ... and its channel (progress contexts) */
     bool     started;
     uint64_t accum, base;
     struct MPI_T_pvar_handle_t  *next;
@@ -72,7 +73,7 @@ static uint64_t value_of(const struct MPI_T_pvar_handle_t *h)
 {
     const xb_mpit_pvar_t *p = xb_mpit_pvar_at(h->idx);
     if (p->comm_queue >= 0)
-        return xb_pt2pt_queue_len(h->ctx, p->comm_queue == 1);
+        return xb_pt2pt_queue_len(h->chan, h->ctx, p->comm_queue == 1);
     if (p->var_class != MPI_T_PVAR_CLASS_COUNTER)
         return *p->src;
     return h->accum + (h->started ? *p->src - h->base : 0);
@@ -86,7 +87,7 @@ static void set_value(struct MPI_T_pvar_handle_t *h, uint64_t v)
 }
 
 /* The context of the communicator *obj_handle (an MPI_Comm *). */
-static int bind_comm(const char *fn, void *obj_handle, uint32_t *ctx)
+static int bind_comm(const char *fn, void *obj_handle, uint32_t *ctx, uint32_t *chan)
 {
     if (xb_init_state() != XB_STATE_INIT)
         return xb_mpit_err(MPI_T_ERR_INVALID_HANDLE, fn, "invalid argument "
@@ -100,6 +101,7 @@ static int bind_comm(const char *fn, void *obj_handle, uint32_t *ctx)
                            obj_handle == NULL ? "NULL was passed" : "that one is "
                            "not a communicator in use");
     *ctx = c->ctx;
+    *chan = c->chan;
     return MPI_SUCCESS;
 }
 
@@ -165,7 +167,7 @@ static int handle_alloc(MPI_T_pvar_session s, int idx, void *obj_handle,
                         MPI_T_pvar_handle *handle, int *count)
 {
     static const char fn[] = "MPI_T_pvar_handle_alloc";
-    uint32_t ctx = 0;     /* obj_handle is ignored for unbound variables */
+    uint32_t ctx = 0, chan = 0;  /* obj_handle is ignored for unbound variables */
     int rc = find_session(fn, s);
     if (rc == MPI_SUCCESS)
         rc = xb_mpit_check_index(fn, "pvar_index", idx, xb_mpit_pvar_count());
@@ -174,7 +176,7 @@ static int handle_alloc(MPI_T_pvar_session s, int idx, void *obj_handle,
     if (rc == MPI_SUCCESS)
         rc = xb_mpit_check_ptr(fn, "count", count);
     if (rc == MPI_SUCCESS && xb_mpit_pvar_at(idx)->comm_queue >= 0)
-        rc = bind_comm(fn, obj_handle, &ctx);
+        rc = bind_comm(fn, obj_handle, &ctx, &chan);
     if (rc != MPI_SUCCESS)
         return rc;
     struct MPI_T_pvar_handle_t *h = calloc(1, sizeof(*h));
@@ -183,6 +185,7 @@ static int handle_alloc(MPI_T_pvar_session s, int idx, void *obj_handle,
     h->magic = HANDLE_MAGIC;
     h->idx = idx;
     h->ctx = ctx;
+    h->chan = chan;
     h->started = xb_mpit_pvar_at(idx)->continuous;
     set_value(h, 0);
     h->next = s->handles;

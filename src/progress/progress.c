@@ -51,8 +51,24 @@ XB_TUNABLE(SLEEP_MS, XB_TT_INT, "20", XB_TL_DEV,
            "Longest sleep of a waiting rank between two polls, in milliseconds (a sender wakes it sooner)");
 
 xb_progress_t the_ctx;
+xb_progress_t xb_progress_lanes[XB_LANES_MAX + 1];
 
-xb_progress_t *xb_progress_default(void) { return &the_ctx; }
+xb_progress_t *xb_progress_default(void)
+{
+    if (XB_UNLIKELY(xb_mt_nlanes != 0)) {
+        int h = xb_mt_lanes_held();          /* a lane call: that lane's */
+        if (h >= 2)
+            return &xb_progress_lanes[h - 1];
+    }
+    return &the_ctx;
+}
+
+xb_progress_t *xb_progress_ctx(int chan)
+{
+    return chan == 0 ? &the_ctx : &xb_progress_lanes[chan];
+}
+
+int xb_progress_chan(const xb_progress_t *pc) { return pc->chan; }
 
 /* More ranks on this node than CPUs to run them. The CPUs: those this rank
  * may run on, or, when it is bound to one (mpiexec --bind-to core), the
@@ -66,42 +82,74 @@ static bool oversubscribed(void)
     return ncpu > 0 && xb_rt()->local_size > ncpu;
 }
 
+static void ctx_init(xb_progress_t *pc, int chan, bool yield)
+{
+    pc->chan = chan;
+    pc->lanes = xb_mt_nlanes != 0;
+    pc->nhooks = 0;
+    pc->backlog = 0;
+    pc->yield = yield;
+    pc->spin = (int)xb_tn_SPIN_POLLS_OVERSUB.v.i;
+    pc->spin_ns = xb_tn_SPIN_US.v.i > 0 ? (uint64_t)xb_tn_SPIN_US.v.i * 1000u : 0;
+    pc->spin_busy_ns = xb_tn_SPIN_BUSY_US.v.i > 0 ? (uint64_t)xb_tn_SPIN_BUSY_US.v.i * 1000u : 0;
+    if (pc->spin_busy_ns > pc->spin_ns)
+        pc->spin_busy_ns = pc->spin_ns;
+    pc->busy_until = 0;
+    pc->sleep_ms = (int)xb_tn_SLEEP_MS.v.i;
+    if (pc->sleep_ms < 1)
+        pc->sleep_ms = 1;
+    xb_progress_mt_init(pc);
+}
+
 int xb_progress_init(void)
 {
-    the_ctx.nhooks = 0;
-    the_ctx.backlog = 0;
-    the_ctx.yield = oversubscribed();
-    the_ctx.spin = (int)xb_tn_SPIN_POLLS_OVERSUB.v.i;
-    the_ctx.spin_ns = xb_tn_SPIN_US.v.i > 0 ? (uint64_t)xb_tn_SPIN_US.v.i * 1000u : 0;
-    the_ctx.spin_busy_ns = xb_tn_SPIN_BUSY_US.v.i > 0 ? (uint64_t)xb_tn_SPIN_BUSY_US.v.i * 1000u : 0;
-    if (the_ctx.spin_busy_ns > the_ctx.spin_ns)
-        the_ctx.spin_busy_ns = the_ctx.spin_ns;
-    the_ctx.busy_until = 0;
-    the_ctx.sleep_ms = (int)xb_tn_SLEEP_MS.v.i;
-    if (the_ctx.sleep_ms < 1)
-        the_ctx.sleep_ms = 1;
-    xb_progress_mt_init(&the_ctx);
+    bool yield = oversubscribed();
+    ctx_init(&the_ctx, 0, yield);
+    for (int c = 1; c <= xb_mt_nlanes; c++)
+        ctx_init(&xb_progress_lanes[c], c, yield);
     return XB_OK;
 }
 
-void xb_progress_fini(void) { the_ctx.nhooks = 0; }
+void xb_progress_fini(void)
+{
+    for (int c = 0; c <= xb_mt_nlanes; c++)
+        xb_progress_ctx(c)->nhooks = 0;
+}
 
 static const int always = 1;
 
+int xb_progress_hook_add_chan(int chan, xb_progress_hook_t hook, const int *armed)
+{
+    xb_progress_t *pc = xb_progress_ctx(chan);
+    if (pc->nhooks == XB_PROGRESS_HOOKS)
+        return xb_err_set(XB_ERR_INTERN, "too many progress hooks");
+    pc->armed[pc->nhooks] = armed != NULL ? armed : &always;
+    pc->hooks[pc->nhooks++] = hook;
+    return XB_OK;
+}
+
 int xb_progress_hook_add(xb_progress_hook_t hook, const int *armed)
 {
-    if (the_ctx.nhooks == XB_PROGRESS_HOOKS)
-        return xb_err_set(XB_ERR_INTERN, "too many progress hooks");
-    the_ctx.armed[the_ctx.nhooks] = armed != NULL ? armed : &always;
-    the_ctx.hooks[the_ctx.nhooks++] = hook;
-    return XB_OK;
+    return xb_progress_hook_add_chan(0, hook, armed);
 }
 
 void xb_progress_set_backlog(xb_progress_t *pc, int nqueued) { pc->backlog = nqueued; }
 
+/* With lanes: a lane polls its channel; the main context polls the
+ * methods and every lane (its lock is all of them). */
+static XB_NOINLINE int poll_lanes(xb_progress_t *pc)
+{
+    if (pc->chan != 0)
+        return xb_method_progress_chan(pc->chan);
+    int n = xb_method_progress_main();
+    for (int c = 1; c <= xb_mt_nlanes; c++)
+        n += xb_progress_poll(&xb_progress_lanes[c]);
+    return n;
+}
+
 int xb_progress_poll(xb_progress_t *pc)
 {
-    int n = xb_method_progress_all();
+    int n = XB_LIKELY(!pc->lanes) ? xb_method_progress_all() : poll_lanes(pc);
     for (int i = 0; i < pc->nhooks; i++)
         if (*pc->armed[i] != 0)
             n += pc->hooks[i](pc);
@@ -257,7 +305,7 @@ int xb_progress_wait(xb_progress_t *pc, xb_request_t *r)
 
 int xb_request_wait(xb_request_t *req, MPI_Status *st)
 {
-    int rc = xb_progress_wait(&the_ctx, req);
+    int rc = xb_progress_wait(xb_progress_default(), req);
     xb_status_to_mpi(&req->status, st, true);
     return rc;
 }
@@ -268,7 +316,7 @@ int xb_request_waitall(int n, xb_request_t **reqs)
     for (int i = 0; i < n; i++) {
         if (reqs[i] == NULL)
             continue;
-        int rc = xb_progress_wait(&the_ctx, reqs[i]);
+        int rc = xb_progress_wait(xb_progress_default(), reqs[i]);
         if (rc != XB_OK && first == XB_OK)
             first = rc;
     }

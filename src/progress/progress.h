@@ -5,9 +5,12 @@
  *
  * A progress context (xb_progress_t) owns the lock that protects
  * communication state, the request pool and the polling of the methods.
- * There is exactly one (xb_progress_default()), but functions take it
- * explicitly so more contexts (per-communicator VCIs) can come later without
- * changing signatures.
+ * The main one always exists; with XB_PROGRESS_CONTEXTS = n > 1 there are
+ * n lanes besides (xb_progress_ctx(1..n)), each with the lock, request
+ * pool, pt2pt state and method channels of its communicators' user
+ * point-to-point traffic (docs/design/threads.md "Progress contexts").
+ * xb_progress_default() is the context of what the calling thread holds:
+ * the main one, or under MULTIPLE in a lane call that lane's.
  *
  * Threading (docs/design/threads.md). Under MPI_THREAD_MULTIPLE (xb_mt_on,
  * util/xb_mt.h) the context's lock is the critical section the generated
@@ -47,12 +50,18 @@ typedef struct xb_progress xb_progress_t;
 typedef int (*xb_progress_hook_t)(xb_progress_t *pc);
 
 xb_progress_t *xb_progress_default(void);
+/* Context of channel chan (0: the main one) and the channel of a context. */
+xb_progress_t *xb_progress_ctx(int chan);
+int  xb_progress_chan(const xb_progress_t *pc);
 int  xb_progress_init(void);
 void xb_progress_fini(void);
 /* Up to 4 hooks (pt2pt and coll register one each). The hook runs only
  * while *armed is nonzero (its owner's count of pending work; NULL: always),
  * so an idle poll does not call it. */
 int  xb_progress_hook_add(xb_progress_hook_t hook, const int *armed);
+/* The same for the context of channel chan (a lane's hooks run in its
+ * polls, and in the main context's, which polls every lane). */
+int  xb_progress_hook_add_chan(int chan, xb_progress_hook_t hook, const int *armed);
 
 /* The context's lock, for code that runs outside a binding call (the lock
  * of the one context is the bindings' lock, util/xb_mt.h). */
@@ -69,7 +78,8 @@ void xb_progress_threads(bool on);
 int  xb_progress_async_start(void);
 void xb_progress_async_stop(void);
 
-/* One round of polling; returns the number of events handled. */
+/* One round of polling; returns the number of events handled. A lane's
+ * poll looks at its own channel only; the main one's at everything. */
 int  xb_progress_poll(xb_progress_t *pc);
 /* Tell the waiter that some operation is queued for retry: a sleeping wait
  * then uses a short timeout. */

@@ -14,6 +14,7 @@
 
 #include "progress/progress.h"
 #include "util/xb_mt.h"
+#include "util/xb_lanes.h"
 
 enum { XB_PROGRESS_HOOKS = 4 };
 
@@ -29,8 +30,12 @@ struct xb_progress {
     uint64_t           busy_until;  /* clock until which it counts as busy  */
     int                sleep_ms;
 
+    int                chan;        /* 0 the main context, k lane k          */
+    bool               lanes;       /* lanes exist (xb_mt_nlanes != 0)       */
     /* MPI_THREAD_MULTIPLE (progress_mt.c) */
-    xb_mutex_t        *lock;        /* &xb_mt_big: the bindings' lock        */
+    xb_mutex_t        *lock;        /* &xb_mt_big, or lane k's lock          */
+    bool               all;         /* main context with lanes: its lock is
+                                     * all of them (xb_mt_lock_all)         */
     atomic_uint        seq;         /* bumped when requests complete while
                                      * threads sleep on it                  */
     int                nsleepers;   /* threads waiting on seq (spin or sleep) */
@@ -42,6 +47,8 @@ struct xb_progress {
 };
 
 extern xb_progress_t the_ctx;
+/* [1..xb_mt_nlanes]: the lanes (docs/design/threads.md "Progress contexts") */
+extern xb_progress_t xb_progress_lanes[XB_LANES_MAX + 1];
 
 /* progress_mt.c */
 void xb_progress_mt_init(xb_progress_t *pc);

@@ -72,19 +72,57 @@ static void ring_sleepers(xb_progress_t *pc)
         bump_seq(pc);
 }
 
-/* A request completed (lock held, xb_mt_on). */
-static void mt_completed(void)
+static void wake_ctx(xb_progress_t *pc)
 {
-    xb_progress_t *pc = &the_ctx;
     if (pc->nsleepers > 0)
         bump_seq(pc);
     if (pc->poller_blocked && pc->can_wake)
         xb_method_wake();
 }
 
+/* A request of channel chan completed (its lock held, xb_mt_on). With
+ * lanes the main context's waiters may wait for it too (a Waitall over
+ * lane requests): its fields are written under all the locks, so a lane's
+ * lock is enough to read them. */
+static void mt_completed(unsigned chan)
+{
+    if (XB_LIKELY(chan == 0)) {
+        wake_ctx(&the_ctx);
+        return;
+    }
+    wake_ctx(&xb_progress_lanes[chan]);
+    wake_ctx(&the_ctx);
+}
+
+/* The context's lock: the main one's is all of them when lanes exist. */
+static void pc_lock(xb_progress_t *pc)
+{
+    if (XB_UNLIKELY(pc->all))
+        xb_mt_lock_all();
+    else
+        xb_mutex_lock(pc->lock);
+}
+
+static void pc_unlock(xb_progress_t *pc)
+{
+    if (XB_UNLIKELY(pc->all))
+        xb_mt_unlock_all();
+    else
+        xb_mutex_unlock(pc->lock);
+}
+
+static void pc_yield(xb_progress_t *pc)
+{
+    if (XB_UNLIKELY(pc->all))
+        xb_mt_yield_all();
+    else
+        xb_mutex_yield(pc->lock);
+}
+
 void xb_progress_mt_init(xb_progress_t *pc)
 {
-    pc->lock = &xb_mt_big;
+    pc->lock = pc->chan != 0 ? &xb_mt_lane_lock[pc->chan] : &xb_mt_big;
+    pc->all = pc->chan == 0 && xb_mt_nlanes != 0;
     atomic_store(&pc->seq, 0);
     atomic_store(&pc->nfutex, 0);
     pc->nsleepers = 0;
@@ -100,7 +138,7 @@ static void sleep_on_seq(xb_progress_t *pc, bool counted)
     uint32_t s = atomic_load_explicit(&pc->seq, memory_order_acquire);
     if (counted)
         pc->nsleepers++;
-    xb_mutex_unlock(pc->lock);
+    pc_unlock(pc);
     bool moved = false;
     for (int i = 0; counted && !pc->yield && i < MT_SPIN_POLLS && !moved; i++) {
         xb_cpu_relax();
@@ -111,7 +149,7 @@ static void sleep_on_seq(xb_progress_t *pc, bool counted)
         xb_futex_wait(&pc->seq, s, pc->sleep_ms);
         atomic_fetch_sub(&pc->nfutex, 1);
     }
-    xb_mutex_lock(pc->lock);
+    pc_lock(pc);
     if (counted)
         pc->nsleepers--;
 }
@@ -120,11 +158,15 @@ static void sleep_on_seq(xb_progress_t *pc, bool counted)
 static void block_in_method(xb_progress_t *pc, int timeout_ms)
 {
     pc->poller_blocked = true;
-    xb_mutex_unlock(pc->lock);
-    xb_method_block(timeout_ms);
-    xb_mutex_lock(pc->lock);
+    pc_unlock(pc);
+    if (pc->chan != 0)
+        xb_method_block_chan(pc->chan, timeout_ms);
+    else
+        xb_method_block(timeout_ms);
+    pc_lock(pc);
     pc->poller_blocked = false;
-    xb_method_costly_due();          /* the sleep looked at the cheap ones only */
+    if (pc->chan == 0)
+        xb_method_costly_due();      /* the sleep looked at the cheap ones only */
 }
 
 static int block_timeout(const xb_progress_t *pc)
@@ -151,6 +193,21 @@ static void publish_wait(const char *what, const xb_request_t *req)
     xb_rt_set_waiting(what);
 }
 
+/* A lane waiter that is about to sleep runs one poll of the main context
+ * when it can take every other lock without waiting (it holds its lane:
+ * waiting for a lower lock could deadlock), so nonblocking collectives,
+ * RMA and tcp move while threads block in lane calls. */
+static int main_poll_from_lane(xb_progress_t *pc)
+{
+    if (!xb_mt_lanes_try_others(pc->chan))
+        return 0;
+    int n = xb_progress_poll(&the_ctx);
+    if (n > 0 && the_ctx.nsleepers > 0)
+        bump_seq(&the_ctx);
+    xb_mt_lanes_drop_others(pc->chan);
+    return n;
+}
+
 bool xb_progress_mt_wait(xb_progress_t *pc, bool (*ready)(void *), void *arg,
                          const char *what, const xb_request_t *req)
 {
@@ -175,19 +232,23 @@ bool xb_progress_mt_wait(xb_progress_t *pc, bool (*ready)(void *), void *arg,
         if (n > 0)
             sp.moved = true;
         bool spent = slept ? n == 0 : xb_progress_spin_done(pc, i++, &sp);
+        if (spent && pc->chan != 0 && main_poll_from_lane(pc) > 0) {
+            sp.moved = true;                /* something else moved: look again */
+            continue;
+        }
         if (spent) {
-            if (!published && (what != NULL || req != NULL)) {
+            if (!published && (what != NULL || req != NULL) && pc->chan == 0) {
                 publish_wait(what, req);
                 published = true;
             }
             block_in_method(pc, block_timeout(pc));
             slept = true;
         } else if (pc->yield && n == 0) {
-            xb_mutex_unlock(pc->lock);      /* oversubscribed: hand the core over */
+            pc_unlock(pc);                  /* oversubscribed: hand the core over */
             sched_yield();
-            xb_mutex_lock(pc->lock);
+            pc_lock(pc);
         } else {
-            xb_mutex_yield(pc->lock);       /* let a thread that wants it in */
+            pc_yield(pc);                   /* let a thread that wants it in */
         }
     }
     if (mine)
@@ -202,7 +263,7 @@ bool xb_progress_mt_wait(xb_progress_t *pc, bool (*ready)(void *), void *arg,
 static void *async_main(void *arg)
 {
     xb_progress_t *pc = arg;
-    xb_mutex_lock(pc->lock);
+    pc_lock(pc);
     while (!atomic_load_explicit(&async.stop, memory_order_acquire)) {
         if (pc->polling || pc->nsleepers > 0) {
             async.parked = true;            /* an application thread polls */
@@ -217,16 +278,17 @@ static void *async_main(void *arg)
         if (n == 0)
             block_in_method(pc, block_timeout(pc));
         release_token(pc);
-        xb_mutex_yield(pc->lock);
+        pc_yield(pc);
     }
-    xb_mutex_unlock(pc->lock);
+    pc_unlock(pc);
     return NULL;
 }
 
 void xb_progress_threads(bool on)
 {
     xb_mt_on = on;
-    xb_progress_mt_init(&the_ctx);
+    for (int c = 0; c <= xb_mt_nlanes; c++)
+        xb_progress_mt_init(xb_progress_ctx(c));
 }
 
 bool xb_progress_async_wanted(void) { return xb_tn_ASYNC_PROGRESS.v.b; }
@@ -255,8 +317,8 @@ void xb_progress_async_stop(void)
     xb_futex_wake_all(&pc->seq);
     if (pc->poller_blocked)
         xb_method_wake();
-    xb_mutex_unlock(pc->lock);      /* held: MPI_Finalize, xb_mt_on */
+    pc_unlock(pc);                  /* held: MPI_Finalize, xb_mt_on */
     pthread_join(async.thread, NULL);
-    xb_mutex_lock(pc->lock);
+    pc_lock(pc);
     async.running = false;
 }

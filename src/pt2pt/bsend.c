@@ -128,7 +128,7 @@ static bblk_t *blk_alloc(xb_bbuf_t *s, size_t need)
     return b;
 }
 
-static void blk_free(xb_request_t *r)
+static void blk_free_locked(xb_request_t *r)
 {
     bblk_t *b = r->bsend_blk;
     xb_bbuf_t *s = b->slot;
@@ -146,6 +146,19 @@ static void blk_free(xb_request_t *r)
         flushes_complete(s);
     }
     xb_bbuf_release(s);
+}
+
+/* A lane completes its internal sends under the lane's lock only, and two
+ * lanes may share a slot: a leaf mutex orders them (every other access to
+ * the slot holds all the locks; docs/design/threads.md). */
+static void blk_free(xb_request_t *r)
+{
+    bool guard = xb_mt_on && xb_mt_nlanes != 0 && r->chan != 0;
+    if (guard)
+        xb_mutex_lock(&xb_mt_lanes_shared);
+    blk_free_locked(r);
+    if (guard)
+        xb_mutex_unlock(&xb_mt_lanes_shared);
 }
 
 /* The slot a buffered send on comm uses. */
@@ -175,7 +188,7 @@ static int no_room(const xb_bbuf_t *s, size_t bytes)
 /* The internal send of a packed block. */
 static int send_block(xb_request_t *r, bblk_t *b, void *data, size_t bytes)
 {
-    xb_request_t *in = xb_request_alloc(XB_REQ_SEND);
+    xb_request_t *in = xb_request_alloc_chan(XB_REQ_SEND, r->chan);
     if (in == NULL) {
         xb_request_t tmp = { .bsend_blk = b };
         blk_free(&tmp);

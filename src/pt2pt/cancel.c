@@ -41,7 +41,7 @@ static int cancel_recv(xb_request_t *r)
 {
     if (!(r->flags & XB_REQ_F_POSTED))
         return XB_OK;
-    xb_match_ctx_t *c = xb_match_ctx(&xb_pt2pt.table, r->ctx);
+    xb_match_ctx_t *c = xb_match_ctx(&xb_pt2pt_st(r->chan)->table, r->ctx);
     if (c != NULL && xb_match_posted_remove(c, &r->mq)) {
         r->flags &= ~XB_REQ_F_POSTED;
         complete_cancelled(r);
@@ -108,7 +108,7 @@ static void am_cancel(xb_gpid_t src, const void *hdr, size_t hdr_len,
     const xb_pt2pt_hdr_t *h = hdr;
     xb_pt2pt_hdr_t a = *h;
     a.len = 0;
-    xb_match_ctx_t *c = xb_match_ctx(&xb_pt2pt.table, h->ctx);
+    xb_match_ctx_t *c = xb_match_ctx(&xb_pt2pt_st(h->chan)->table, h->ctx);
     if (XB_UNLIKELY(c == NULL))
         xb_rt_fatal("out of memory creating matching queues");
     for (xb_mq_item_t *it = c->unexp.head; it != NULL; it = it->next) {

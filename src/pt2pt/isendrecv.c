@@ -94,7 +94,7 @@ static int post(const void *sendbuf, MPI_Count sendcount, xb_datatype_t *sendtyp
                 MPI_Request *request)
 {
     pair_t *p = calloc(1, sizeof *p);
-    xb_request_t *r = p != NULL ? xb_request_alloc(XB_REQ_PAIR) : NULL;
+    xb_request_t *r = p != NULL ? xb_request_alloc_chan(XB_REQ_PAIR, comm->chan) : NULL;
     if (r == NULL) {
         free(p);
         free(copy);

@@ -24,6 +24,7 @@ static XB_NOINLINE xb_match_ctx_t *ctx_create(xb_match_table_t *t, uint32_t ctx)
         return NULL;
     }
     c->ctx = ctx;
+    c->stats = t->stats != NULL ? t->stats : &xb_pt2pt_stats;
     unsigned b = bucket_of(ctx);
     c->next = t->bucket[b];
     t->bucket[b] = c;
@@ -66,7 +67,7 @@ void xb_match_table_fini(xb_match_table_t *t, void (*drop_unexp)(xb_mq_item_t *)
                 xb_mq_item_t *it = c->unexp.head;
                 c->unexp.head = it->next;
                 drop_unexp(it);
-                xb_pt2pt_stats.unexp_now--;
+                c->stats->unexp_now--;
             }
             free(c);
         }
@@ -101,7 +102,7 @@ xb_mq_item_t *xb_match_posted_take(xb_match_ctx_t *c, int src, int tag)
     for (xb_mq_item_t *it = c->posted.head; it != NULL; prev = it, it = it->next) {
         if (xb_match_pattern(it->src, it->tag, src, tag)) {
             mq_unlink(&c->posted, prev, it);
-            xb_pt2pt_stats.posted_now--;
+            c->stats->posted_now--;
             return it;
         }
     }
@@ -111,16 +112,16 @@ xb_mq_item_t *xb_match_posted_take(xb_match_ctx_t *c, int src, int tag)
 void xb_match_posted_add(xb_match_ctx_t *c, xb_mq_item_t *it)
 {
     mq_append(&c->posted, it);
-    if (++xb_pt2pt_stats.posted_now > xb_pt2pt_stats.posted_hwm)
-        xb_pt2pt_stats.posted_hwm = xb_pt2pt_stats.posted_now;
+    if (++c->stats->posted_now > c->stats->posted_hwm)
+        c->stats->posted_hwm = c->stats->posted_now;
 }
 
 void xb_match_unexp_add(xb_match_ctx_t *c, xb_mq_item_t *it)
 {
     mq_append(&c->unexp, it);
-    xb_pt2pt_stats.unexp_total++;
-    if (++xb_pt2pt_stats.unexp_now > xb_pt2pt_stats.unexp_hwm)
-        xb_pt2pt_stats.unexp_hwm = xb_pt2pt_stats.unexp_now;
+    c->stats->unexp_total++;
+    if (++c->stats->unexp_now > c->stats->unexp_hwm)
+        c->stats->unexp_hwm = c->stats->unexp_now;
 }
 
 bool xb_match_posted_remove(xb_match_ctx_t *c, xb_mq_item_t *target)
@@ -129,7 +130,7 @@ bool xb_match_posted_remove(xb_match_ctx_t *c, xb_mq_item_t *target)
     for (xb_mq_item_t *it = c->posted.head; it != NULL; prev = it, it = it->next) {
         if (it == target) {
             mq_unlink(&c->posted, prev, it);
-            xb_pt2pt_stats.posted_now--;
+            c->stats->posted_now--;
             return true;
         }
     }
@@ -142,7 +143,7 @@ bool xb_match_unexp_remove(xb_match_ctx_t *c, xb_mq_item_t *target)
     for (xb_mq_item_t *it = c->unexp.head; it != NULL; prev = it, it = it->next) {
         if (it == target) {
             mq_unlink(&c->unexp, prev, it);
-            xb_pt2pt_stats.unexp_now--;
+            c->stats->unexp_now--;
             return true;
         }
     }
@@ -156,7 +157,7 @@ xb_mq_item_t *xb_match_unexp_find(xb_match_ctx_t *c, int src, int tag, bool take
         if (xb_match_pattern(src, tag, it->src, it->tag)) {
             if (take) {
                 mq_unlink(&c->unexp, prev, it);
-                xb_pt2pt_stats.unexp_now--;
+                c->stats->unexp_now--;
             }
             return it;
         }

@@ -23,6 +23,7 @@
 #define XB_PT2PT_MATCH_H
 
 #include "core/request.h"
+#include "pt2pt/pt2pt_stats.h"
 
 typedef struct xb_mq {
     xb_mq_item_t *head, *tail;
@@ -33,6 +34,7 @@ typedef struct xb_match_ctx {
     uint32_t             ctx;
     xb_mq_t              posted;
     xb_mq_t              unexp;
+    xb_pt2pt_stats_t    *stats;  /* the table's counters */
 } xb_match_ctx_t;
 
 enum { XB_MATCH_BUCKETS = 64 };
@@ -40,6 +42,7 @@ enum { XB_MATCH_BUCKETS = 64 };
 typedef struct xb_match_table {
     xb_match_ctx_t *bucket[XB_MATCH_BUCKETS];
     xb_match_ctx_t *last;        /* one-entry cache for the hot path */
+    xb_pt2pt_stats_t *stats;     /* counters of its channel (NULL: xb_pt2pt_stats) */
 } xb_match_table_t;
 
 /* Find (or create) the queues of a context. */

@@ -13,27 +13,28 @@
 #include <string.h>
 #include "pt2pt/proto.h"
 
-static void backlog_changed(int delta)
+static void backlog_changed(unsigned chan, int delta)
 {
-    xb_pt2pt.nqueued += delta;
-    xb_progress_set_backlog(xb_progress_default(), xb_pt2pt.nqueued);
+    xb_pt2pt_state_t *st = xb_pt2pt_st(chan);
+    st->nqueued += delta;
+    xb_progress_set_backlog(xb_progress_ctx((int)chan), st->nqueued);
 }
 
 void xb_pt2pt_queue_req(xb_request_t *r)
 {
-    xb_pt2pt_peer_t *p = xb_pt2pt_peer(r->gpid);
+    xb_pt2pt_peer_t *p = xb_pt2pt_peer(r->chan, r->gpid);
     r->next = NULL;
     if (p->rq_tail != NULL)
         p->rq_tail->next = r;
     else
         p->rq_head = r;
     p->rq_tail = r;
-    backlog_changed(1);
+    backlog_changed(r->chan, 1);
 }
 
 bool xb_pt2pt_unqueue_req(xb_request_t *r)
 {
-    xb_pt2pt_peer_t *p = xb_pt2pt_peer(r->gpid);
+    xb_pt2pt_peer_t *p = xb_pt2pt_peer(r->chan, r->gpid);
     xb_request_t *prev = NULL;
     for (xb_request_t *q = p->rq_head; q != NULL; prev = q, q = q->next) {
         if (q != r)
@@ -45,7 +46,7 @@ bool xb_pt2pt_unqueue_req(xb_request_t *r)
         if (p->rq_tail == r)
             p->rq_tail = prev;
         r->next = NULL;
-        backlog_changed(-1);
+        backlog_changed(r->chan, -1);
         return true;
     }
     return false;
@@ -57,7 +58,7 @@ static void push_front(xb_pt2pt_peer_t *p, xb_request_t *r)
     p->rq_head = r;
     if (p->rq_tail == NULL)
         p->rq_tail = r;
-    backlog_changed(1);
+    backlog_changed(r->chan, 1);
 }
 
 static XB_NOINLINE int queue_ctl(xb_pt2pt_peer_t *p, uint8_t am, const xb_pt2pt_hdr_t *h)
@@ -73,16 +74,16 @@ static XB_NOINLINE int queue_ctl(xb_pt2pt_peer_t *p, uint8_t am, const xb_pt2pt_
     else
         p->ctl_head = c;
     p->ctl_tail = c;
-    backlog_changed(1);
+    backlog_changed(h->chan, 1);
     return XB_OK;
 }
 
 int xb_pt2pt_send_ctl(xb_gpid_t g, uint8_t am, const xb_pt2pt_hdr_t *h)
 {
-    xb_pt2pt_peer_t *p = xb_pt2pt_peer(g);
+    xb_pt2pt_peer_t *p = xb_pt2pt_peer(h->chan, g);
     if (p->ctl_head != NULL)
         return queue_ctl(p, am, h);
-    int rc = xb_method_send(g, am, h, sizeof(*h), NULL, NULL);
+    int rc = xb_method_send_chan((int)h->chan, g, am, h, sizeof(*h), NULL, NULL);
     if (rc == XB_ERR_AGAIN)
         return queue_ctl(p, am, h);
     return rc < 0 ? rc : XB_OK;
@@ -93,14 +94,15 @@ static int retry_ctl(xb_gpid_t g, xb_pt2pt_peer_t *p)
     int n = 0;
     while (p->ctl_head != NULL) {
         xb_pt2pt_ctl_t *c = p->ctl_head;
-        int rc = xb_method_send(g, c->am_id, &c->hdr, sizeof(c->hdr), NULL, NULL);
+        int rc = xb_method_send_chan((int)c->hdr.chan, g, c->am_id, &c->hdr,
+                                     sizeof(c->hdr), NULL, NULL);
         if (rc == XB_ERR_AGAIN)
             break;
         p->ctl_head = c->next;
         if (p->ctl_head == NULL)
             p->ctl_tail = NULL;
+        backlog_changed(c->hdr.chan, -1);
         free(c);
-        backlog_changed(-1);
         n++;
     }
     return n;
@@ -114,7 +116,7 @@ static int retry_reqs(xb_pt2pt_peer_t *p)
         p->rq_head = r->next;
         if (p->rq_head == NULL)
             p->rq_tail = NULL;
-        backlog_changed(-1);
+        backlog_changed(r->chan, -1);
         int rc = xb_pt2pt_send_now(r);
         if (rc == XB_ERR_AGAIN) {
             push_front(p, r);
@@ -129,12 +131,12 @@ static int retry_reqs(xb_pt2pt_peer_t *p)
 
 int xb_pt2pt_retry(xb_progress_t *pc)
 {
-    (void)pc;
-    if (XB_LIKELY(xb_pt2pt.nqueued == 0))
+    xb_pt2pt_state_t *st = xb_pt2pt_st((unsigned)xb_progress_chan(pc));
+    if (XB_LIKELY(st->nqueued == 0))
         return 0;
     int n = 0;
-    for (int i = 0; i < xb_pt2pt.npeers; i++) {
-        xb_pt2pt_peer_t *p = &xb_pt2pt.peers[i];
+    for (int i = 0; i < st->npeers; i++) {
+        xb_pt2pt_peer_t *p = &st->peers[i];
         if (p->ctl_head != NULL)
             n += retry_ctl((xb_gpid_t)i, p);
         if (p->rq_head != NULL)

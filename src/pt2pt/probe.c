@@ -57,7 +57,7 @@ static bool found(void *arg)
 static int probe_common(int source, int tag, xb_comm_t *comm, bool block, bool take,
                         const char *fn, xb_unexp_t **u_p)
 {
-    xb_match_ctx_t *c = xb_match_ctx(&xb_pt2pt.table, comm->ctx);
+    xb_match_ctx_t *c = xb_match_ctx(&xb_pt2pt_st(comm->chan)->table, comm->ctx);
     if (c == NULL)
         return XB_ERR_NO_MEM;
     probe_arg_t a = { c, source, tag };

@@ -29,6 +29,7 @@
 #include "pt2pt/pt2pt.h"
 #include "pt2pt/match.h"
 #include "method/method.h"
+#include "util/xb_lanes.h"
 
 enum xb_pt2pt_am {
     XB_AM_EAGER = 1, XB_AM_RTS = 2, XB_AM_CTS = 3, XB_AM_DATA = 4,
@@ -47,7 +48,7 @@ typedef struct xb_pt2pt_hdr {
     uint64_t rreq;     /* receiver's request (CTS, DATA)      */
     uint64_t addr;     /* RTS: sender's address; DATA: offset */
     uint32_t seq;      /* per-peer sequence of matching messages (debug) */
-    uint32_t pad;
+    uint32_t chan;     /* the channel it travels on (xb_pt2pt_lanes) */
 } xb_pt2pt_hdr_t;
 _Static_assert(sizeof(xb_pt2pt_hdr_t) <= XB_AM_HDR_MAX, "pt2pt header must fit an AM header");
 
@@ -99,19 +100,39 @@ typedef struct xb_message {
 } xb_unexp_t;
 typedef struct xb_message xb_message_t;
 
+/* The state of one channel: 0 the main one, 1..n the lanes of several
+ * progress contexts (docs/design/threads.md "Progress contexts"); a
+ * channel's state is touched only under its context's lock. */
 typedef struct xb_pt2pt_state {
     xb_match_table_t table;
     xb_pt2pt_peer_t *peers;          /* [world size]                     */
     int              npeers;
     int              nqueued;        /* entries in all pending FIFOs     */
     bool             force_pipe;
+    xb_pt2pt_stats_t *stats;         /* &xb_pt2pt_stats, or own_stats    */
+    xb_unexp_t      *ucache;         /* records of small unexpected      */
+    int              nucache;        /* messages, for reuse              */
+    xb_pt2pt_stats_t own_stats;
 } xb_pt2pt_state_t;
 
-extern xb_pt2pt_state_t xb_pt2pt;
+extern xb_pt2pt_state_t xb_pt2pt_lanes[XB_LANES_MAX + 1];
+#define xb_pt2pt (xb_pt2pt_lanes[0])
 
-static inline xb_pt2pt_peer_t *xb_pt2pt_peer(xb_gpid_t g)
+/* Channel 0 by a fixed address: without lanes the hot path reads the
+ * state as it did before there were channels (no index arithmetic). */
+static inline xb_pt2pt_state_t *xb_pt2pt_st(unsigned chan)
 {
-    return &xb_pt2pt.peers[xb_gpid_rank(g)];
+    return XB_LIKELY(chan == 0) ? &xb_pt2pt_lanes[0] : &xb_pt2pt_lanes[chan];
+}
+
+static inline xb_pt2pt_stats_t *xb_pt2pt_stats_of(unsigned chan)
+{
+    return XB_LIKELY(chan == 0) ? &xb_pt2pt_stats : &xb_pt2pt_lanes[chan].own_stats;
+}
+
+static inline xb_pt2pt_peer_t *xb_pt2pt_peer(unsigned chan, xb_gpid_t g)
+{
+    return &xb_pt2pt_st(chan)->peers[xb_gpid_rank(g)];
 }
 
 /* pt2pt.c: a request for one operation, not started (retains dt). */
@@ -140,7 +161,7 @@ void xb_pt2pt_recv_matched(xb_request_t *r, xb_gpid_t g, const xb_pt2pt_hdr_t *h
                            const void *payload, size_t len);
 void xb_pt2pt_register_handlers(void);
 void xb_pt2pt_unexp_free(xb_unexp_t *u);
-void xb_pt2pt_unexp_cache_fini(void);
+void xb_pt2pt_unexp_cache_fini(xb_pt2pt_state_t *st);
 /* cancel.c */
 void xb_pt2pt_register_cancel_handlers(void);
 /* Unexpected eager messages up to this size reuse cached records (no

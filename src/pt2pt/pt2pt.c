@@ -13,11 +13,12 @@
 XB_TUNABLE(PT2PT_FORCE_PIPELINE, XB_TT_BOOL, "0", XB_TL_DEV,
            "Send every rendezvous message with the pipelined protocol (no single-copy get)");
 
-xb_pt2pt_state_t xb_pt2pt;
+xb_pt2pt_state_t xb_pt2pt_lanes[XB_LANES_MAX + 1];
 
 static void drop_unexp(xb_mq_item_t *it) { xb_pt2pt_unexp_free((xb_unexp_t *)it); }
 
-/* The peer table grew (src/dpm added processes of other jobs). */
+/* The peer table grew (src/dpm added processes of other jobs: the main
+ * channel reaches them, lanes never do). */
 static int peers_grow(int n)
 {
     if (n <= xb_pt2pt.npeers)
@@ -31,44 +32,66 @@ static int peers_grow(int n)
     return XB_OK;
 }
 
+static int chan_init(int c, int n)
+{
+    xb_pt2pt_state_t *st = xb_pt2pt_st((unsigned)c);
+    st->peers = calloc((size_t)n, sizeof(*st->peers));
+    if (st->peers == NULL)
+        return xb_err_set(XB_ERR_NO_MEM, "out of memory for the state of %d peers", n);
+    st->npeers = n;
+    st->nqueued = 0;
+    st->force_pipe = xb_tn_PT2PT_FORCE_PIPELINE.v.b;
+    st->stats = c == 0 ? &xb_pt2pt_stats : &st->own_stats;
+    st->table.stats = st->stats;
+    return xb_progress_hook_add_chan(c, xb_pt2pt_retry, &st->nqueued);
+}
+
 int xb_pt2pt_init(void)
 {
     int rc = xb_progress_init();
     if (rc != XB_OK)
         return rc;
-    int n = xb_rt()->size;
-    xb_pt2pt.peers = calloc((size_t)n, sizeof(*xb_pt2pt.peers));
-    if (xb_pt2pt.peers == NULL)
-        return xb_err_set(XB_ERR_NO_MEM, "out of memory for the state of %d peers", n);
-    xb_pt2pt.npeers = n;
+    for (int c = 0; c <= xb_mt_nlanes && rc == XB_OK; c++)
+        rc = chan_init(c, xb_rt()->size);
+    if (rc != XB_OK)
+        return rc;
     xb_peer_on_grow(peers_grow);
-    xb_pt2pt.nqueued = 0;
-    xb_pt2pt.force_pipe = xb_tn_PT2PT_FORCE_PIPELINE.v.b;
     xb_pt2pt_register_handlers();
-    return xb_progress_hook_add(xb_pt2pt_retry, &xb_pt2pt.nqueued);
+    return XB_OK;
 }
 
-uint64_t xb_pt2pt_queue_len(uint32_t ctx, bool unexp)
+uint64_t xb_pt2pt_queue_len(unsigned chan, uint32_t ctx, bool unexp)
 {
-    return xb_match_queue_len(&xb_pt2pt.table, ctx, unexp);
+    return xb_match_queue_len(&xb_pt2pt_st(chan)->table, ctx, unexp);
 }
 
-void xb_pt2pt_fini(void)
+const xb_pt2pt_stats_t *xb_pt2pt_chan_stats(unsigned chan)
 {
-    xb_pt2pt_bsend_fini();
-    xb_match_table_fini(&xb_pt2pt.table, drop_unexp);
-    xb_pt2pt_unexp_cache_fini();
-    for (int i = 0; i < xb_pt2pt.npeers; i++) {
-        xb_pt2pt_ctl_t *c = xb_pt2pt.peers[i].ctl_head;
+    return chan == 0 ? &xb_pt2pt_stats : &xb_pt2pt_st(chan)->own_stats;
+}
+
+static void chan_fini(xb_pt2pt_state_t *st)
+{
+    xb_match_table_fini(&st->table, drop_unexp);
+    xb_pt2pt_unexp_cache_fini(st);
+    for (int i = 0; i < st->npeers; i++) {
+        xb_pt2pt_ctl_t *c = st->peers[i].ctl_head;
         while (c != NULL) {
             xb_pt2pt_ctl_t *n = c->next;
             free(c);
             c = n;
         }
     }
-    free(xb_pt2pt.peers);
-    xb_pt2pt.peers = NULL;
-    xb_pt2pt.npeers = 0;
+    free(st->peers);
+    st->peers = NULL;
+    st->npeers = 0;
+}
+
+void xb_pt2pt_fini(void)
+{
+    xb_pt2pt_bsend_fini();
+    for (int c = 0; c <= xb_mt_nlanes; c++)
+        chan_fini(xb_pt2pt_st((unsigned)c));
     xb_progress_fini();
     xb_request_pool_fini();
 }
@@ -85,13 +108,15 @@ static void op_init(xb_request_t *r, const void *buf, MPI_Count count, xb_dataty
     r->peer = peer;
     r->tag = tag;
     r->ctx = comm->ctx + (coll ? 1u : 0u);
+    /* r->chan: set by xb_request_alloc_chan (coll ? 0 : comm->chan: the
+     * collective traffic of a lane communicator travels on the main one) */
 }
 
 xb_request_t *xb_pt2pt_op_new(xb_req_kind_t kind, const void *buf, MPI_Count count,
                             xb_datatype_t *dt, int peer, int tag, xb_comm_t *comm,
                             int coll)
 {
-    xb_request_t *r = xb_request_alloc(kind);
+    xb_request_t *r = xb_request_alloc_chan(kind, coll ? 0 : comm->chan);
     if (r != NULL)
         op_init(r, buf, count, dt, peer, tag, comm, coll);
     return r;
@@ -121,7 +146,7 @@ int xb_pt2pt_isend_mode(const void *buf, MPI_Count count, xb_datatype_t *dt,
                         int dest, int tag, xb_comm_t *comm, int coll, int mode,
                         xb_request_t **req_p)
 {
-    xb_request_t *r = xb_request_alloc(XB_REQ_SEND);
+    xb_request_t *r = xb_request_alloc_chan(XB_REQ_SEND, coll ? 0 : comm->chan);
     if (r == NULL)
         return XB_ERR_NO_MEM;
     int rc;

@@ -90,8 +90,11 @@ int xb_pt2pt_pair_cancel(xb_request_t *req);
 
 /* For MPI_T (communicator-bound performance variables): the receives
  * posted (unexp false) or the messages waiting unexpected (true) now in a
- * communicator's point-to-point context `ctx` (xb_comm_t.ctx). */
-uint64_t xb_pt2pt_queue_len(uint32_t ctx, bool unexp);
+ * communicator's point-to-point context (xb_comm_t.ctx, on its channel). */
+uint64_t xb_pt2pt_queue_len(unsigned chan, uint32_t ctx, bool unexp);
+/* For MPI_T: the counters of channel chan (0 the main one, k lane k of
+ * several progress contexts); a fixed address, valid before init. */
+const xb_pt2pt_stats_t *xb_pt2pt_chan_stats(unsigned chan);
 
 /* MPI_Message handles: a message taken from the unexpected queue by
  * MPI_Mprobe/Improbe, received later by MPI_Mrecv/Imrecv. MPI_MESSAGE_NULL

@@ -117,8 +117,9 @@ void xb_pt2pt_recv_matched(xb_request_t *r, xb_gpid_t g, const xb_pt2pt_hdr_t *h
     r->gpid = g;
     r->status.source = h->src;
     r->status.tag = h->tag;
-    xb_pt2pt_stats.recv_msgs++;
-    xb_pt2pt_stats.recv_bytes += h->len;
+    xb_pt2pt_stats_t *ps = xb_pt2pt_stats_of(h->chan);
+    ps->recv_msgs++;
+    ps->recv_bytes += h->len;
     if (h->flags & XB_HDR_RNDV) {
         rndv_matched(r, g, h);
         return;
@@ -137,7 +138,7 @@ int xb_pt2pt_recv_start(xb_request_t *r)
         xb_request_complete(r);
         return XB_OK;
     }
-    xb_match_ctx_t *c = xb_match_ctx(&xb_pt2pt.table, r->ctx);
+    xb_match_ctx_t *c = xb_match_ctx(&xb_pt2pt_st(r->chan)->table, r->ctx);
     if (XB_UNLIKELY(c == NULL))
         return XB_ERR_NO_MEM;
     xb_mq_item_t *it = c->unexp.head != NULL ?
@@ -155,18 +156,15 @@ int xb_pt2pt_recv_start(xb_request_t *r)
     return XB_OK;
 }
 
-static struct {
-    xb_unexp_t *head;   /* linked through mq.next */
-    int         n;
-} ucache;
-
-static xb_unexp_t *unexp_alloc(size_t len)
+/* The cache of a channel (xb_pt2pt_state_t.ucache, linked through
+ * mq.next): a record goes back to the channel it arrived on (hdr.chan). */
+static xb_unexp_t *unexp_alloc(xb_pt2pt_state_t *st, size_t len)
 {
     xb_unexp_t *u;
-    if (len <= XB_UNEXP_SMALL && ucache.head != NULL) {
-        u = ucache.head;
-        ucache.head = (xb_unexp_t *)u->mq.next;
-        ucache.n--;
+    if (len <= XB_UNEXP_SMALL && st->ucache != NULL) {
+        u = st->ucache;
+        st->ucache = (xb_unexp_t *)u->mq.next;
+        st->nucache--;
         return u;
     }
     bool small = len <= XB_UNEXP_SMALL;
@@ -179,30 +177,31 @@ static xb_unexp_t *unexp_alloc(size_t len)
 void xb_pt2pt_unexp_free(xb_unexp_t *u)
 {
     u->magic = XB_MAGIC_FREED;
-    if (u->small && ucache.n < XB_UNEXP_CACHE_MAX) {
-        u->mq.next = ucache.head != NULL ? &ucache.head->mq : NULL;
-        ucache.head = u;
-        ucache.n++;
+    xb_pt2pt_state_t *st = xb_pt2pt_st(u->hdr.chan);
+    if (u->small && st->nucache < XB_UNEXP_CACHE_MAX) {
+        u->mq.next = st->ucache != NULL ? &st->ucache->mq : NULL;
+        st->ucache = u;
+        st->nucache++;
         return;
     }
     free(u);
 }
 
-void xb_pt2pt_unexp_cache_fini(void)
+void xb_pt2pt_unexp_cache_fini(xb_pt2pt_state_t *st)
 {
-    while (ucache.head != NULL) {
-        xb_unexp_t *u = ucache.head;
-        ucache.head = (xb_unexp_t *)u->mq.next;
+    while (st->ucache != NULL) {
+        xb_unexp_t *u = st->ucache;
+        st->ucache = (xb_unexp_t *)u->mq.next;
         free(u);
     }
-    ucache.n = 0;
+    st->nucache = 0;
 }
 
 static XB_NOINLINE void keep_unexpected(xb_match_ctx_t *c, xb_gpid_t g,
                                         const xb_pt2pt_hdr_t *h, const void *payload,
                                         size_t len)
 {
-    xb_unexp_t *u = unexp_alloc(len);
+    xb_unexp_t *u = unexp_alloc(xb_pt2pt_st(h->chan), len);
     if (u == NULL)
         xb_rt_fatal("out of memory keeping an unexpected message of %zu bytes from rank %d",
                     len, h->src);
@@ -223,7 +222,7 @@ static void am_envelope(xb_gpid_t src, const void *hdr, size_t hdr_len,
 {
     (void)hdr_len;
     const xb_pt2pt_hdr_t *h = hdr;
-    xb_match_ctx_t *c = xb_match_ctx(&xb_pt2pt.table, h->ctx);
+    xb_match_ctx_t *c = xb_match_ctx(&xb_pt2pt_st(h->chan)->table, h->ctx);
     if (XB_UNLIKELY(c == NULL))
         xb_rt_fatal("out of memory creating matching queues");
     xb_mq_item_t *it = c->posted.head != NULL ? xb_match_posted_take(c, h->src, h->tag) : NULL;

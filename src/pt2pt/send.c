@@ -89,7 +89,7 @@ static void hdr_envelope(const xb_request_t *r, xb_pt2pt_hdr_t *h, uint32_t flag
     h->rreq = 0;
     h->addr = 0;
     h->seq = 0;
-    h->pad = 0;
+    h->chan = r->chan;
 }
 
 /* One method call carrying an event of r (the caller holds a guard, so the
@@ -98,7 +98,7 @@ static int send_event(xb_request_t *r, uint8_t am, const xb_pt2pt_hdr_t *h,
                       const xb_payload_t *pl)
 {
     r->pending++;
-    int rc = xb_method_send(r->gpid, am, h, sizeof(*h), pl, &r->am_done);
+    int rc = xb_method_send_chan(r->chan, r->gpid, am, h, sizeof(*h), pl, &r->am_done);
     if (rc == XB_INPROGRESS)
         return XB_OK;
     r->pending--;
@@ -212,12 +212,13 @@ int xb_pt2pt_send_start(xb_request_t *r)
     unsigned in = (r->proto_contig ? XB_CHOOSE_CONTIG : 0) |
                   (xb_pt2pt.force_pipe ? XB_CHOOSE_FORCE_PIPE : 0);
     r->proto = (uint8_t)xb_pt2pt_choose(&m->caps, r->bytes, r->mode, in);
-    xb_pt2pt_stats.sent_msgs++;
-    xb_pt2pt_stats.sent_bytes += r->bytes;
+    xb_pt2pt_stats_t *ps = xb_pt2pt_stats_of(r->chan);
+    ps->sent_msgs++;
+    ps->sent_bytes += r->bytes;
     if (r->proto == XB_PROTO_EAGER)
-        xb_pt2pt_stats.sent_eager++;
+        ps->sent_eager++;
     else
-        xb_pt2pt_stats.sent_rndv++;
+        ps->sent_rndv++;
     if (r->proto != XB_PROTO_EAGER)
         xb_log(XB_LOG_PT2PT, XB_LOG_DEBUG, "send %zu bytes to rank %d tag %d: %s", r->bytes,
                r->peer, r->tag, xb_pt2pt_proto_name(r->proto));
@@ -226,7 +227,7 @@ int xb_pt2pt_send_start(xb_request_t *r)
     r->status.source = MPI_ANY_SOURCE;
     r->status.tag = MPI_ANY_TAG;
     r->status.count = (MPI_Count)r->bytes;
-    xb_pt2pt_peer_t *p = xb_pt2pt_peer(r->gpid);
+    xb_pt2pt_peer_t *p = xb_pt2pt_peer(r->chan, r->gpid);
     if (XB_UNLIKELY(p->rq_head != NULL)) {
         xb_pt2pt_queue_req(r);
         return XB_OK;
@@ -259,18 +260,24 @@ int xb_pt2pt_send_eager_now(const void *buf, MPI_Count count, xb_datatype_t *dt,
     xb_method_t *m = xb_peer_method(g);
     size_t bytes = (size_t)(count * xb_dt_size(dt));
     if (XB_UNLIKELY(m == NULL) || bytes > m->caps.eager_max || bytes > m->caps.frag_max ||
-        (m->caps.flags & XB_METHOD_CAP_QUEUES) || xb_pt2pt_peer(g)->rq_head != NULL)
+        (m->caps.flags & XB_METHOD_CAP_QUEUES))
+        return XB_ERR_AGAIN;
+    unsigned chan = coll ? 0 : comm->chan;
+    if (xb_pt2pt_peer(chan, g)->rq_head != NULL)
         return XB_ERR_AGAIN;
     xb_pt2pt_hdr_t h = {
         .ctx = comm->ctx + (coll ? 1u : 0u), .src = comm->rank, .tag = tag, .len = bytes,
+        .chan = chan,
     };
     struct iovec iov = { (char *)(uintptr_t)buf + xb_dt_true_lb(dt), bytes };
     xb_payload_t pl = { .len = bytes, .iov = &iov, .iovcnt = 1 };
-    int rc = xb_method_send(g, XB_AM_EAGER, &h, sizeof(h), bytes ? &pl : NULL, NULL);
+    int rc = xb_method_send_chan((int)chan, g, XB_AM_EAGER, &h, sizeof(h),
+                                 bytes ? &pl : NULL, NULL);
     if (XB_LIKELY(rc >= 0)) {
-        xb_pt2pt_stats.sent_msgs++;
-        xb_pt2pt_stats.sent_bytes += bytes;
-        xb_pt2pt_stats.sent_eager++;
+        xb_pt2pt_stats_t *ps = xb_pt2pt_stats_of(chan);
+        ps->sent_msgs++;
+        ps->sent_bytes += bytes;
+        ps->sent_eager++;
     }
     return rc;
 }
@@ -281,7 +288,7 @@ void xb_pt2pt_on_cts(xb_request_t *r, uint64_t rreq, uint64_t limit)
     r->limit = (size_t)limit;
     r->xfer = 0;
     r->phase = XB_PH_STREAM;
-    if (xb_pt2pt_peer(r->gpid)->rq_head != NULL) {
+    if (xb_pt2pt_peer(r->chan, r->gpid)->rq_head != NULL) {
         xb_pt2pt_queue_req(r);
         return;
     }

@@ -152,6 +152,22 @@ static inline void xb_mutex_yield(xb_mutex_t *m)
         xb_mutex_yield_slow(m);
 }
 
+/* ---- several progress contexts (util/xb_lanes.c) ------------------------- */
+/* 0 unless XB_PROGRESS_CONTEXTS > 1: then lanes 1..xb_mt_nlanes each have a
+ * lock of their own besides xb_mt_big, and "all" is every one of them
+ * (docs/design/threads.md "Progress contexts"). Set at init, never cleared. */
+extern int xb_mt_nlanes;
+void xb_mt_lock_all(void);
+void xb_mt_unlock_all(void);
+/* The critical section under MULTIPLE, out of line: the main lock, or all
+ * the locks with lanes (a call in each of ~600 bindings instead of the
+ * inlined lock kept the bindings small enough for link-time inlining of
+ * their handle resolution: MPI_Send +9 instructions otherwise). */
+void xb_cs_lock(void);
+void xb_cs_unlock(int cs);
+xb_mutex_t *xb_cb_begin_lanes(void);
+void xb_cb_end_lanes(xb_mutex_t *m);
+
 /* ---- the bindings' critical section -------------------------------------- */
 
 /* Returns whether it locked (pass that to xb_cs_exit: the flag may change
@@ -160,14 +176,16 @@ static inline bool xb_cs_enter(void)
 {
     if (XB_LIKELY(!xb_mt_on))
         return false;
-    xb_mutex_lock(&xb_mt_big);
+    xb_cs_lock();
     return true;
 }
 
-static inline void xb_cs_exit(bool locked)
+/* cs: what xb_cs_enter (false/true) or xb_cs_enter_chan (0, 1 "all",
+ * chan + 1 a lane) returned. */
+static inline void xb_cs_exit(int cs)
 {
-    if (XB_UNLIKELY(locked))
-        xb_mutex_unlock(&xb_mt_big);
+    if (XB_UNLIKELY(cs != 0))
+        xb_cs_unlock(cs);
 }
 
 /* Around a user callback (attribute copy/delete, error handler): drop the
@@ -177,14 +195,20 @@ static inline xb_mutex_t *xb_cb_begin(void)
 {
     if (XB_LIKELY(!xb_mt_on))
         return NULL;
+    if (XB_UNLIKELY(xb_mt_nlanes != 0))
+        return xb_cb_begin_lanes();
     xb_mutex_unlock(&xb_mt_big);
     return &xb_mt_big;
 }
 
 static inline void xb_cb_end(xb_mutex_t *m)
 {
-    if (m != NULL)
-        xb_mutex_lock(m);
+    if (m != NULL) {
+        if (XB_LIKELY(xb_mt_nlanes == 0))
+            xb_mutex_lock(m);
+        else
+            xb_cb_end_lanes(m);
+    }
 }
 
 #endif

@@ -18,6 +18,7 @@
 #include <string.h>
 #include "method/method_int.h"
 #include "runtime/tunable.h"
+#include "util/xb_lanes.h"
 
 static int self_eager_changed(xb_tunable_t *t);
 XB_TUNABLE_LIVE(SELF_EAGER_MAX, XB_TT_SIZE, "64k", XB_TL_TUNER,
@@ -35,13 +36,20 @@ typedef struct self_msg {
     uint8_t  data[];
 } self_msg_t;
 
-static struct {
-    struct xb_ep ep;
-    xb_gpid_t    me;
+/* One delivery queue per channel: 0 the main one, k lane k of several
+ * progress contexts (docs/design/threads.md), used only under that
+ * channel's lock. */
+typedef struct self_q {
     int          depth;          /* dispatches running */
     self_msg_t  *head, **tailp;  /* deferred messages, FIFO */
     void        *scratch;        /* gather buffer of the outermost dispatch */
     size_t       scratch_len;
+} self_q_t;
+
+static struct {
+    struct xb_ep ep;
+    xb_gpid_t    me;
+    self_q_t     q[XB_LANES_MAX + 1];
 } self;
 
 static int payload_copy(const xb_payload_t *pl, void *dst)
@@ -68,7 +76,7 @@ static int payload_copy(const xb_payload_t *pl, void *dst)
     return XB_OK;
 }
 
-static int self_defer(uint8_t am_id, const void *hdr, size_t hdr_len,
+static int self_defer(self_q_t *sq, uint8_t am_id, const void *hdr, size_t hdr_len,
                       const xb_payload_t *pl)
 {
     size_t len = pl != NULL ? pl->len : 0;
@@ -85,28 +93,74 @@ static int self_defer(uint8_t am_id, const void *hdr, size_t hdr_len,
         free(q);
         return XB_ERR_INTERN;
     }
-    *self.tailp = q;
-    self.tailp = &q->next;
+    *sq->tailp = q;
+    sq->tailp = &q->next;
     return XB_OK;
 }
 
+/* Hand one message up: the main channel counts it for MPI_T (lanes do
+ * not touch the shared counters). */
+static void deliver(const self_q_t *sq, uint8_t am_id, const void *hdr, size_t hdr_len,
+                    const void *data, size_t len)
+{
+    if (XB_LIKELY(sq == &self.q[0]))
+        xb_am_dispatch_from(XB_METHOD_SELF, am_id, self.me, hdr, hdr_len, data, len);
+    else
+        xb_am_dispatch(am_id, self.me, hdr, hdr_len, data, len);
+}
+
 /* Deliver queued messages; called with depth == 0. */
-static int self_drain(void)
+static int self_drain(self_q_t *sq)
 {
     int n = 0;
-    self.depth++;
-    while (self.head != NULL) {
-        self_msg_t *q = self.head;
-        self.head = q->next;
-        if (self.head == NULL)
-            self.tailp = &self.head;
-        xb_am_dispatch_from(XB_METHOD_SELF, q->am_id, self.me, q->hdr, q->hdr_len,
-                            q->data, q->len);
+    sq->depth++;
+    while (sq->head != NULL) {
+        self_msg_t *q = sq->head;
+        sq->head = q->next;
+        if (sq->head == NULL)
+            sq->tailp = &sq->head;
+        deliver(sq, q->am_id, q->hdr, q->hdr_len, q->data, q->len);
         free(q);
         n++;
     }
-    self.depth--;
+    sq->depth--;
     return n;
+}
+
+static int send_q(self_q_t *sq, uint8_t am_id, const void *hdr, size_t hdr_len,
+                  const xb_payload_t *pl)
+{
+    if (hdr_len > XB_AM_HDR_MAX)
+        return xb_err_set(XB_ERR_INTERN, "active-message header of %zu bytes "
+                          "(at most %d)", hdr_len, XB_AM_HDR_MAX);
+    if (sq->depth > 0)
+        return self_defer(sq, am_id, hdr, hdr_len, pl);
+    if (XB_UNLIKELY(sq->head != NULL))
+        self_drain(sq);         /* keep order behind earlier deferred ones */
+    const void *data = NULL;
+    size_t len = pl != NULL ? pl->len : 0;
+    if (len > 0 && pl->iov != NULL && pl->iovcnt == 1 && pl->iov[0].iov_len >= len) {
+        data = pl->iov[0].iov_base;
+    } else if (len > 0) {
+        if (len > sq->scratch_len) {
+            void *p = realloc(sq->scratch, len);
+            if (p == NULL)
+                return xb_err_set(XB_ERR_NO_MEM, "no memory for a %zu-byte message "
+                                  "to self", len);
+            sq->scratch = p;
+            sq->scratch_len = len;
+        }
+        int rc = payload_copy(pl, sq->scratch);
+        if (rc != XB_OK)
+            return rc;
+        data = sq->scratch;
+    }
+    sq->depth++;
+    deliver(sq, am_id, hdr, hdr_len, data, len);
+    sq->depth--;
+    if (sq->head != NULL)
+        self_drain(sq);
+    return XB_OK;
 }
 
 static int self_send_am(xb_ep_t *ep, uint8_t am_id, const void *hdr, size_t hdr_len,
@@ -114,37 +168,16 @@ static int self_send_am(xb_ep_t *ep, uint8_t am_id, const void *hdr, size_t hdr_
 {
     (void)ep;
     (void)done;
-    if (hdr_len > XB_AM_HDR_MAX)
-        return xb_err_set(XB_ERR_INTERN, "active-message header of %zu bytes "
-                          "(at most %d)", hdr_len, XB_AM_HDR_MAX);
-    if (self.depth > 0)
-        return self_defer(am_id, hdr, hdr_len, pl);
-    if (XB_UNLIKELY(self.head != NULL))
-        self_drain();           /* keep order behind earlier deferred ones */
-    const void *data = NULL;
-    size_t len = pl != NULL ? pl->len : 0;
-    if (len > 0 && pl->iov != NULL && pl->iovcnt == 1 && pl->iov[0].iov_len >= len) {
-        data = pl->iov[0].iov_base;
-    } else if (len > 0) {
-        if (len > self.scratch_len) {
-            void *p = realloc(self.scratch, len);
-            if (p == NULL)
-                return xb_err_set(XB_ERR_NO_MEM, "no memory for a %zu-byte message "
-                                  "to self", len);
-            self.scratch = p;
-            self.scratch_len = len;
-        }
-        int rc = payload_copy(pl, self.scratch);
-        if (rc != XB_OK)
-            return rc;
-        data = self.scratch;
-    }
-    self.depth++;
-    xb_am_dispatch_from(XB_METHOD_SELF, am_id, self.me, hdr, hdr_len, data, len);
-    self.depth--;
-    if (self.head != NULL)
-        self_drain();
-    return XB_OK;
+    return send_q(&self.q[0], am_id, hdr, hdr_len, pl);
+}
+
+static int self_send_am_chan(xb_ep_t *ep, int chan, uint8_t am_id, const void *hdr,
+                             size_t hdr_len, const xb_payload_t *pl)
+{
+    (void)ep;
+    if (chan <= 0 || chan > xb_mt_nlanes)
+        return xb_err_set(XB_ERR_INTERN, "self method: no lane %d", chan);
+    return send_q(&self.q[chan], am_id, hdr, hdr_len, pl);
 }
 
 static int self_get(xb_ep_t *ep, const struct iovec *local, int local_cnt,
@@ -164,9 +197,18 @@ static int self_get(xb_ep_t *ep, const struct iovec *local, int local_cnt,
 static int self_progress(xb_method_t *m)
 {
     (void)m;
-    if (XB_LIKELY(self.head == NULL) || self.depth > 0)
+    if (XB_LIKELY(self.q[0].head == NULL) || self.q[0].depth > 0)
         return 0;
-    return self_drain();
+    return self_drain(&self.q[0]);
+}
+
+static int self_progress_chan(xb_method_t *m, int chan)
+{
+    (void)m;
+    self_q_t *sq = &self.q[chan];
+    if (XB_LIKELY(sq->head == NULL) || sq->depth > 0)
+        return 0;
+    return self_drain(sq);
 }
 
 /* XB_SELF_EAGER_MAX written through MPI_T: the next send uses it. */
@@ -183,9 +225,11 @@ static int self_init(xb_method_t *m, const xb_rt_info_t *rt, const char **why)
     (void)why;
     self.ep.m = m;
     self.me = xb_gpid_make(0, (uint32_t)rt->rank);
-    self.depth = 0;
-    self.head = NULL;
-    self.tailp = &self.head;
+    for (int c = 0; c <= XB_LANES_MAX; c++) {
+        self.q[c].depth = 0;
+        self.q[c].head = NULL;
+        self.q[c].tailp = &self.q[c].head;
+    }
     m->caps.eager_max = xb_tn_SELF_EAGER_MAX.v.size;
     m->caps.frag_max = SIZE_MAX;
     m->caps.get_min = 0;
@@ -197,15 +241,18 @@ static int self_init(xb_method_t *m, const xb_rt_info_t *rt, const char **why)
 static void self_fini(xb_method_t *m)
 {
     (void)m;
-    while (self.head != NULL) {
-        self_msg_t *q = self.head;
-        self.head = q->next;
-        free(q);
+    for (int c = 0; c <= XB_LANES_MAX; c++) {
+        self_q_t *sq = &self.q[c];
+        while (sq->head != NULL) {
+            self_msg_t *q = sq->head;
+            sq->head = q->next;
+            free(q);
+        }
+        sq->tailp = &sq->head;
+        free(sq->scratch);
+        sq->scratch = NULL;
+        sq->scratch_len = 0;
     }
-    self.tailp = &self.head;
-    free(self.scratch);
-    self.scratch = NULL;
-    self.scratch_len = 0;
 }
 
 static int self_addr_pack(xb_method_t *m, void *buf, size_t *len_p)
@@ -262,4 +309,6 @@ const xb_method_ops_t xb_self_ops = {
     .get = self_get,
     .progress = self_progress,
     .block = NULL,
+    .send_am_chan = self_send_am_chan,
+    .progress_chan = self_progress_chan,
 };

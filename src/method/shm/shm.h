@@ -15,13 +15,18 @@
  *                               each parity-0 slot are that rank's flow
  *                               cells, src/coll/node_flow.c)
  *   (page aligned)
- *   rings[nlocal * (nlocal-1)]  ring (s -> r) at index s * (nlocal-1) +
+ *   rings[nsets][nlocal * (nlocal-1)]
+ *                               ring (s -> r) of set c at index
+ *                               c * nlocal * (nlocal-1) + s * (nlocal-1) +
  *                               (r < s ? r : r - 1), each a header line
- *                               plus ring_size bytes
+ *                               plus ring_size bytes; set 0 is the main
+ *                               channel, set k lane k of several progress
+ *                               contexts (nsets = 1 without lanes,
+ *                               shm_chan.c)
  *
- * Every rank of the node computes the same layout from nlocal and the ring
- * size; the ring size travels in the address blob so a rank whose
- * XB_SHM_RING_SIZE differs is caught at ready().
+ * Every rank of the node computes the same layout from nlocal, the ring
+ * size and nsets; both travel in the address blob so a rank whose
+ * XB_SHM_RING_SIZE or XB_PROGRESS_CONTEXTS differs is caught at ready().
  */
 #ifndef XB_SHM_H
 #define XB_SHM_H
@@ -29,6 +34,7 @@
 #include <sys/types.h>
 #include "method/method_int.h"
 #include "method/shm/shm_inl.h"
+#include "util/xb_lanes.h"
 
 /* Per local rank, in the segment. */
 typedef struct xb_shm_ctl {
@@ -69,6 +75,8 @@ typedef struct xb_shm_addr {
     int32_t  memfd;          /* node-local rank 0 without a launcher segment */
     uint32_t ring_size;
     uint64_t cma_probe;      /* address of a magic word, for the CMA check   */
+    uint32_t nsets;          /* ring sets: 1 + lanes                         */
+    uint32_t pad;
 } xb_shm_addr_t;
 
 struct xb_ep {
@@ -78,6 +86,7 @@ struct xb_ep {
     int           peer_local;
     pid_t         pid;
     uint64_t      full_head;     /* head when the ring was last found full */
+    xb_shm_tx_t  *ltx;           /* [nsets]: lanes' producers (chan_open)   */
 };
 
 typedef struct xb_shm_in {
@@ -91,6 +100,10 @@ typedef struct xb_shm {
     int           nlocal, me;      /* local size, my local index            */
     const int    *local_ranks;     /* [nlocal] world rank of each local one */
     size_t        ring_size;
+    int           nsets;           /* ring sets: 1 + lanes                  */
+    /* lanes (shm_chan.c): inbound rings and re-entry guard per lane */
+    xb_shm_in_t  *lin[XB_LANES_MAX + 1];
+    int           lbusy[XB_LANES_MAX + 1];
     /* segment */
     uint8_t      *base;            /* method area                           */
     void         *map;             /* whole mapping (munmap)                */
@@ -133,17 +146,18 @@ typedef struct xb_shm {
 #define XB_SHM_COLL_SLOT ((size_t)1024 << 10)
 
 /* shm_seg.c */
-size_t xb_shm_seg_layout(int nlocal, size_t ring_size, size_t *rings_off_p);
+size_t xb_shm_seg_layout(int nlocal, size_t ring_size, int nsets, size_t *rings_off_p);
 int    xb_shm_seg_attach_jobseg(xb_shm_t *st, int fd);
 int    xb_shm_seg_create(xb_shm_t *st);
 int    xb_shm_seg_open_peer(xb_shm_t *st, int pid, int fd);
 void   xb_shm_seg_detach(xb_shm_t *st);
 xb_shm_ctl_t  *xb_shm_seg_ctl(xb_shm_t *st, int local);
 xb_shm_ring_t *xb_shm_seg_ring(xb_shm_t *st, int src_local, int dst_local);
+xb_shm_ring_t *xb_shm_seg_ring_chan(xb_shm_t *st, int chan, int src_local, int dst_local);
 void          *xb_shm_seg_coll_slot(xb_shm_t *st, int parity, int local);
 /* Ring size for nlocal ranks from XB_SHM_RING_SIZE (power of two, shrunk
  * when the rings of a big node would pass the memory budget). */
-size_t xb_shm_ring_size_for(int nlocal);
+size_t xb_shm_ring_size_for(int nlocal, int nsets);
 
 /* shm_wait.c */
 /* True when this process is registered for membarrier(GLOBAL_EXPEDITED):
@@ -167,6 +181,9 @@ static inline void xb_shm_space_released(xb_shm_t *st, xb_shm_in_t *in)
         xb_shm_wake(st, in->src_ctl);
 }
 void xb_shm_block(xb_shm_t *st, int timeout_ms);
+/* block() when several threads may sleep in it (lanes under MULTIPLE):
+ * the main context's poller (chan 0) or lane chan's. */
+void xb_shm_block_shared(xb_shm_t *st, int chan, int timeout_ms);
 /* After a publish: wake the receiver if it sleeps (see shm_wait.c). */
 static inline void xb_shm_notify(xb_shm_t *st, xb_shm_ctl_t *ctl)
 {
@@ -221,5 +238,18 @@ void xb_shm_help_handle(xb_shm_t *st, xb_shm_in_t *in, const void *rec, size_t l
 /* shm_method.c */
 int  xb_shm_poll(xb_shm_t *st);
 bool xb_shm_pending(xb_shm_t *st);
+/* Under MULTIPLE: records wait in rx (read without the consumer's lock). */
+bool xb_shm_ring_pending_mt(const xb_shm_rx_t *rx);
+
+/* shm_chan.c: the lanes' channels (method.h send_am_chan ...) */
+int  xb_shm_chan_setup(xb_shm_t *st);
+void xb_shm_chan_fini(xb_shm_t *st);
+int  xb_shm_chan_open(xb_ep_t *ep);
+int  xb_shm_send_am_chan(xb_ep_t *ep, int chan, uint8_t am_id, const void *hdr,
+                         size_t hdr_len, const xb_payload_t *pl);
+int  xb_shm_progress_chan(xb_method_t *m, int chan);
+void xb_shm_block_chan(xb_method_t *m, int chan, int timeout_ms);
+/* Records wait on lane chan (0: on any lane) - block()'s re-check. */
+bool xb_shm_chan_pending(xb_shm_t *st, int chan);
 
 #endif

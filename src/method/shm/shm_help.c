@@ -144,7 +144,9 @@ static bool can_help(const xb_ep_t *ep, int local_cnt, size_t len)
 int xb_shm_help_get(xb_ep_t *ep, const struct iovec *local, int local_cnt,
                     uint64_t remote_addr, size_t len)
 {
-    if (!can_help(ep, local_cnt, len))
+    /* one helped copy per process at a time: not with lanes, whose gets
+     * run at the same time (docs/design/threads.md) */
+    if (xb_mt_nlanes != 0 || !can_help(ep, local_cnt, len))
         return xb_shm_cma_get(ep->pid, local, local_cnt, remote_addr, len);
     xb_shm_t *st = ep->st;
     xb_shm_ctl_t *c = st->my_ctl;

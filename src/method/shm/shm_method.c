@@ -83,7 +83,7 @@ static int setup_rings(xb_shm_t *st)
     }
     st->counter_mode = st->nin >= COUNTER_MODE_MIN_RINGS;
     st->seen = __atomic_load_n(&st->my_ctl->arrived, __ATOMIC_ACQUIRE);
-    return XB_OK;
+    return xb_shm_chan_setup(st);
 }
 
 static void set_caps(xb_shm_t *st, xb_method_t *m)
@@ -127,13 +127,14 @@ static int shm_init(xb_method_t *m, const xb_rt_info_t *rt, const char **why)
     shm_rt = rt;
     xb_shm_cma_setup(st);
     xb_shm_fence_setup(st);
-    st->ring_size = xb_shm_ring_size_for(st->nlocal);
+    st->nsets = 1 + xb_mt_nlanes;
+    st->ring_size = xb_shm_ring_size_for(st->nlocal, st->nsets);
     set_caps(st, m);
     m->priv = st;
     if (st->nlocal <= 1)
         return XB_OK;                   /* alone on the node: no segment */
     size_t rings_off;
-    st->seg_need = xb_shm_seg_layout(st->nlocal, st->ring_size, &rings_off);
+    st->seg_need = xb_shm_seg_layout(st->nlocal, st->ring_size, st->nsets, &rings_off);
     int rc = XB_OK;
     if (rt->jobseg_fd >= 0)
         rc = xb_shm_seg_attach_jobseg(st, rt->jobseg_fd);
@@ -154,6 +155,7 @@ static void shm_fini(xb_method_t *m)
     if (st == NULL)
         return;
     xb_shm_seg_detach(st);
+    xb_shm_chan_fini(st);
     free(st->in);
     st->in = NULL;
     st->nin = 0;
@@ -169,6 +171,7 @@ static int shm_addr_pack(xb_method_t *m, void *buf, size_t *len_p)
         .version = ADDR_VERSION, .pid = (int32_t)getpid(), .memfd = st->own_fd,
         .ring_size = (uint32_t)st->ring_size,
         .cma_probe = (uint64_t)(uintptr_t)&xb_shm_cma_magic,
+        .nsets = (uint32_t)st->nsets,
     };
     if (*len_p < sizeof(a))
         return xb_err_set(XB_ERR_INTERN, "shm address needs %zu bytes", sizeof(a));
@@ -202,6 +205,10 @@ static int shm_ready(xb_method_t *m)
         return xb_err_set(XB_ERR_OTHER, "shared-memory rings of %u bytes on rank %d "
                           "but %zu here: XB_SHM_RING_SIZE must be the same on every "
                           "rank", a0.ring_size, st->local_ranks[0], st->ring_size);
+    if (a0.nsets != (uint32_t)st->nsets)
+        return xb_err_set(XB_ERR_OTHER, "%u progress contexts on rank %d but %d here: "
+                          "XB_PROGRESS_CONTEXTS must be the same on every rank",
+                          a0.nsets, st->local_ranks[0], st->nsets);
     if (st->base == NULL) {
         if (a0.memfd < 0)
             return xb_err_set(XB_ERR_OTHER, "node-local rank %d published no shared "
@@ -263,6 +270,7 @@ static void shm_ep_close(xb_ep_t *ep)
 {
     if (ep->st->full_ep == ep)
         ep->st->full_ep = NULL;
+    free(ep->ltx);
     free(ep);
 }
 
@@ -370,7 +378,7 @@ int xb_shm_poll(xb_shm_t *st)
 /* Under MPI_THREAD_MULTIPLE block() runs without the lock while another
  * thread polls, so it reads only what the consumer publishes atomically:
  * the shared head (behind a PAD record it has skipped, look past it). */
-static bool ring_pending_mt(const xb_shm_rx_t *rx)
+bool xb_shm_ring_pending_mt(const xb_shm_rx_t *rx)
 {
     uint64_t h = __atomic_load_n(rx->head_sh, __ATOMIC_ACQUIRE);
     uint64_t w = __atomic_load_n((const uint64_t *)(rx->data + (h & rx->mask)),
@@ -384,11 +392,13 @@ static bool ring_pending_mt(const xb_shm_rx_t *rx)
 
 bool xb_shm_pending(xb_shm_t *st)
 {
+    if (XB_UNLIKELY(st->nsets > 1) && xb_shm_chan_pending(st, 0))
+        return true;          /* the main context polls the lanes too */
     if (xb_mt_on) {
         if (xb_shm_node_pending(st))
             return true;
         for (int k = 0; k < st->nin; k++)
-            if (ring_pending_mt(&st->in[k].rx))
+            if (xb_shm_ring_pending_mt(&st->in[k].rx))
                 return true;
         return false;
     }
@@ -484,4 +494,8 @@ const xb_method_ops_t xb_shm_ops = {
     .node_slot = xb_shm_node_slot,
     .node_wake = xb_shm_node_wake,
     .node_fence = xb_shm_node_fence,
+    .chan_open = xb_shm_chan_open,
+    .send_am_chan = xb_shm_send_am_chan,
+    .progress_chan = xb_shm_progress_chan,
+    .block_chan = xb_shm_block_chan,
 };

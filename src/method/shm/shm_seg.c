@@ -43,12 +43,12 @@ enum { RING_MIN = 4096 };
  * shrink by halving, down to RING_MIN. */
 #define RINGS_BUDGET ((size_t)128 << 20)
 
-size_t xb_shm_ring_size_for(int nlocal)
+size_t xb_shm_ring_size_for(int nlocal, int nsets)
 {
     size_t want = xb_tn_SHM_RING_SIZE.v.size, size = RING_MIN;
     while (size * 2 <= want && size < ((size_t)1 << 30))
         size *= 2;
-    size_t nrings = nlocal > 1 ? (size_t)nlocal * (size_t)(nlocal - 1) : 1;
+    size_t nrings = (nlocal > 1 ? (size_t)nlocal * (size_t)(nlocal - 1) : 1) * (size_t)nsets;
     while (size > RING_MIN && nrings * size > RINGS_BUDGET)
         size /= 2;
     return size;
@@ -64,10 +64,10 @@ static size_t coll_off(int nlocal)
     return align_up((size_t)nlocal * sizeof(xb_shm_ctl_t) + sizeof(xb_shm_node_t), 4096);
 }
 
-size_t xb_shm_seg_layout(int nlocal, size_t ring_size, size_t *rings_off_p)
+size_t xb_shm_seg_layout(int nlocal, size_t ring_size, int nsets, size_t *rings_off_p)
 {
     size_t rings_off = coll_off(nlocal) + 2 * (size_t)nlocal * XB_SHM_COLL_SLOT;
-    size_t nrings = (size_t)nlocal * (size_t)(nlocal - 1);
+    size_t nrings = (size_t)nlocal * (size_t)(nlocal - 1) * (size_t)nsets;
     *rings_off_p = rings_off;
     return align_up(rings_off + nrings * xb_shm_ring_stride(ring_size), 4096);
 }
@@ -85,9 +85,16 @@ void *xb_shm_seg_coll_slot(xb_shm_t *st, int parity, int local)
 
 xb_shm_ring_t *xb_shm_seg_ring(xb_shm_t *st, int s, int r)
 {
+    return xb_shm_seg_ring_chan(st, 0, s, r);
+}
+
+xb_shm_ring_t *xb_shm_seg_ring_chan(xb_shm_t *st, int chan, int s, int r)
+{
     size_t rings_off;
-    xb_shm_seg_layout(st->nlocal, st->ring_size, &rings_off);
-    size_t idx = (size_t)s * (size_t)(st->nlocal - 1) + (size_t)(r < s ? r : r - 1);
+    xb_shm_seg_layout(st->nlocal, st->ring_size, st->nsets, &rings_off);
+    size_t per_set = (size_t)st->nlocal * (size_t)(st->nlocal - 1);
+    size_t idx = (size_t)chan * per_set +
+                 (size_t)s * (size_t)(st->nlocal - 1) + (size_t)(r < s ? r : r - 1);
     return (xb_shm_ring_t *)(void *)(st->base + rings_off +
                                      idx * xb_shm_ring_stride(st->ring_size));
 }

@@ -123,8 +123,46 @@ void xb_shm_wake(xb_shm_t *st, xb_shm_ctl_t *ctl)
     futex(&ctl->wake, FUTEX_WAKE, INT_MAX, NULL);
 }
 
+/* Several sleepers (lanes under MULTIPLE): one of them owns `sleeping`,
+ * so senders bump the word and wake every thread asleep on it; the others
+ * sleep on the same word at most 1 ms (a sender that came before the owner
+ * set the flag did not wake anybody). */
+void xb_shm_block_shared(xb_shm_t *st, int chan, int timeout_ms)
+{
+    xb_shm_ctl_t *me = st->my_ctl;
+    if (me == NULL) {
+        struct timespec ts = { 0, 1000000L };
+        nanosleep(&ts, NULL);
+        return;
+    }
+    bool bell = chan == 0 && __atomic_load_n(&st->bar_waiting, __ATOMIC_RELAXED);
+    uint32_t *word = bell ? &st->node->bell : &me->wake;
+    uint32_t w = __atomic_load_n(word, __ATOMIC_ACQUIRE);
+    uint32_t zero = 0;
+    bool owner = __atomic_compare_exchange_n(&me->sleeping, &zero,
+                                             bell ? XB_SHM_SLEEP_BELL : XB_SHM_SLEEP_CTL,
+                                             false, __ATOMIC_RELAXED, __ATOMIC_RELAXED);
+    if (!owner && timeout_ms > 1)
+        timeout_ms = 1;
+    __atomic_thread_fence(__ATOMIC_SEQ_CST);          /* F1, as in xb_shm_block */
+    if (owner && can_membarrier && membarrier(MEMBARRIER_CMD_GLOBAL_EXPEDITED) != 0 &&
+        timeout_ms > 1)
+        timeout_ms = 1;
+    bool pending = chan == 0 ? xb_shm_pending(st) : xb_shm_chan_pending(st, chan);
+    if (!pending && timeout_ms > 0) {
+        struct timespec ts = { timeout_ms / 1000, (timeout_ms % 1000) * 1000000L };
+        futex(word, FUTEX_WAIT, w, &ts);
+    }
+    if (owner)
+        __atomic_store_n(&me->sleeping, 0, __ATOMIC_RELAXED);
+}
+
 void xb_shm_block(xb_shm_t *st, int timeout_ms)
 {
+    if (XB_UNLIKELY(st->nsets > 1) && xb_mt_on) {
+        xb_shm_block_shared(st, 0, timeout_ms);
+        return;
+    }
     xb_shm_ctl_t *me = st->my_ctl;
     if (me == NULL) {
         /* No node segment (alone on the node): nothing can wake us (so
