@@ -99,6 +99,38 @@ int    xb_coll_node_bcast(xb_coll_sched_t *s, const xb_comm_t *comm, int head, v
 bool   xb_coll_node_rounds_fit(xb_coll_kind_t kind, const xb_coll_args_t *a);
 bool   xb_coll_node_slot_need_fits(xb_coll_kind_t kind, const xb_coll_args_t *a, int p);
 
+/* Small node collectives without a barrier: numbered cells in each local
+ * rank's flow region (node_flow.c). A call: begin, then per cell written
+ * reserve + fill + publish, per cell read await + copy, then end. */
+enum { XB_COLL_FLOW_BYTES = 64 << 10,      /* per local rank, tail of its slot */
+       XB_COLL_FLOW_CELL = 512,            /* data bytes of one cell           */
+       XB_COLL_FLOW_MAXP = 64 };
+typedef struct xb_coll_flow {
+    uint64_t   n;                          /* this call's number               */
+    int        p, me;
+    size_t     off;                        /* of this call's cell in a region  */
+    const int *loc;                        /* local index of each comm rank    */
+} xb_coll_flow_t;
+void  xb_coll_flow_init(void);
+void  xb_coll_flow_fini(void);
+/* count x dt at ubuf to a cell as packed bytes (to_cell) or back. */
+int   xb_coll_flow_copy(void *ubuf, MPI_Count count, xb_datatype_t *dt, void *cell,
+                        bool to_cell);
+bool  xb_coll_flow_fits(xb_coll_kind_t kind, const xb_coll_args_t *a);
+int   xb_coll_flow_begin(xb_coll_flow_t *f, const xb_comm_t *comm);
+void *xb_coll_flow_cell(const xb_coll_flow_t *f, int rank);
+void  xb_coll_flow_reserve(xb_coll_flow_t *f);
+void  xb_coll_flow_publish(xb_coll_flow_t *f, int lo, int hi);
+void  xb_coll_flow_await(xb_coll_flow_t *f, int rank);
+void  xb_coll_flow_end(xb_coll_flow_t *f);
+int   xb_coll_flow_red(xb_coll_red_t *r, MPI_Count count, xb_datatype_t *dt, xb_op_t *op);
+size_t xb_coll_flow_wbytes(const xb_coll_red_t *red);
+/* red's user vector at ubuf to its working layout at w (to_work) or back. */
+int   xb_coll_flow_wcopy(const xb_coll_red_t *red, void *ubuf, void *w, bool to_work);
+/* The node barrier, waited for at once (direct node collectives). */
+void  xb_coll_node_barrier_now(const char *what);
+/* acc = in op acc over red's working vector (a user op without the lock). */
+int   xb_coll_flow_apply(const xb_coll_red_t *red, const void *in, void *acc);
 /* hierarchical (two-stage) collectives (hier.c) */
 typedef struct xb_coll_nodeset {
     int  n, *ranks;          /* comm ranks on this node, ascending          */
@@ -165,7 +197,11 @@ XB_COLL_ALGO_DECL(reduce_scatter_pairwise);
 XB_COLL_ALGO_DECL(reduce_scatter_halving);
 XB_COLL_ALGO_DECL(reduce_scatter_block_pairwise);
 XB_COLL_ALGO_DECL(reduce_scatter_block_halving);
+XB_COLL_ALGO_DECL(reduce_scatter_shm);
+XB_COLL_ALGO_DECL(reduce_scatter_block_shm);
 XB_COLL_ALGO_DECL(scan_recdbl);
+XB_COLL_ALGO_DECL(scan_shm);
+XB_COLL_ALGO_DECL(exscan_shm);
 #define XB_COLL_DIRECT_DECL(name) \
     int xb_coll_##name(const xb_coll_args_t *a, int tag)
 XB_COLL_DIRECT_DECL(bcast_pair);
@@ -178,6 +214,13 @@ XB_COLL_DIRECT_DECL(gather_pair);
 XB_COLL_DIRECT_DECL(scatter_pair);
 XB_COLL_DIRECT_DECL(allgather_pair);
 XB_COLL_DIRECT_DECL(alltoall_pair);
+XB_COLL_DIRECT_DECL(allreduce_shm_direct);
+XB_COLL_DIRECT_DECL(bcast_flow);
+XB_COLL_DIRECT_DECL(reduce_flow);
+XB_COLL_DIRECT_DECL(gather_flow);
+XB_COLL_DIRECT_DECL(scatter_flow);
+XB_COLL_DIRECT_DECL(scan_flow);
+XB_COLL_DIRECT_DECL(exscan_flow);
 XB_COLL_DIRECT_DECL(reduce_scatter_pair);
 XB_COLL_DIRECT_DECL(reduce_scatter_block_pair);
 XB_COLL_ALGO_DECL(exscan_recdbl);

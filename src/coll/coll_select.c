@@ -65,7 +65,8 @@ enum { NEED_COMMUTE = 1, NEED_POF2 = 2, NEED_BLOCKING = 4,
        NEED_NODE = 8 /* node shared memory: xb_coll_node_fits() */,
        NEED_HIER = 16 /* several nodes: xb_coll_hier_fits() */,
        NEED_PAIR = 32 /* exactly two ranks */,
-       NEED_ROUNDS = 64 /* node shared memory, any size: xb_coll_node_rounds_fit() */ };
+       NEED_ROUNDS = 64 /* node shared memory, any size: xb_coll_node_rounds_fit() */,
+       NEED_FLOW = 128 /* node flow cells: xb_coll_flow_fits() */ };
 
 /* A schedule builder (fn), a direct algorithm (direct: blocking only,
  * never inside another algorithm's schedule), or both (the blocking form
@@ -86,18 +87,20 @@ static const algo_t algos[] = {
     A(BARRIER, "hier", barrier_hier, NEED_HIER),
     A(BARRIER, "dissemination", barrier_dissemination, 0),
     D(BCAST, "pair", bcast_pair, NEED_PAIR),
+    D(BCAST, "flow", bcast_flow, NEED_FLOW),
     A(BCAST, "shm", bcast_shm, NEED_NODE),
     A(BCAST, "hier", bcast_hier, NEED_HIER),
     AD(BCAST, "binomial", bcast_binomial, 0),
     A(BCAST, "scatter_allgather", bcast_scatter_allgather, 0),
     A(BCAST, "linear", bcast_linear, 0),
     D(REDUCE, "pair", reduce_pair, NEED_PAIR),
+    D(REDUCE, "flow", reduce_flow, NEED_FLOW),
     A(REDUCE, "shm", reduce_shm, NEED_NODE),
     A(REDUCE, "hier", reduce_hier, NEED_HIER),
     A(REDUCE, "binomial", reduce_binomial, NEED_COMMUTE),
     A(REDUCE, "ordered", reduce_ordered, 0),
     D(ALLREDUCE, "pair", allreduce_pair, NEED_PAIR),
-    A(ALLREDUCE, "shm", allreduce_shm, NEED_NODE),
+    AD(ALLREDUCE, "shm", allreduce_shm, NEED_NODE),
     A(ALLREDUCE, "shm_rsag", allreduce_shm_rsag, NEED_ROUNDS),
     A(ALLREDUCE, "hier", allreduce_hier, NEED_HIER),
     A(ALLREDUCE, "recdbl", allreduce_recdbl, 0),
@@ -105,10 +108,12 @@ static const algo_t algos[] = {
     A(ALLREDUCE, "ring", allreduce_ring, NEED_COMMUTE),
     A(ALLREDUCE, "reduce_bcast", allreduce_reduce_bcast, 0),
     D(GATHER, "pair", gather_pair, NEED_PAIR),
+    D(GATHER, "flow", gather_flow, NEED_FLOW),
     A(GATHER, "hier", gather_hier, NEED_HIER),
     A(GATHER, "binomial", gather_binomial, 0),
     A(GATHER, "linear", gather_linear, 0),
     D(SCATTER, "pair", scatter_pair, NEED_PAIR),
+    D(SCATTER, "flow", scatter_flow, NEED_FLOW),
     A(SCATTER, "hier", scatter_hier, NEED_HIER),
     A(SCATTER, "binomial", scatter_binomial, 0),
     A(SCATTER, "linear", scatter_linear, 0),
@@ -129,15 +134,21 @@ static const algo_t algos[] = {
     A(ALLTOALLV, "pairwise", alltoallv_pairwise, 0),
     A(ALLTOALLW, "pairwise", alltoallw_pairwise, 0),
     D(REDUCE_SCATTER, "pair", reduce_scatter_pair, NEED_PAIR),
+    A(REDUCE_SCATTER, "shm", reduce_scatter_shm, NEED_NODE),
     A(REDUCE_SCATTER, "halving", reduce_scatter_halving, NEED_COMMUTE | NEED_POF2),
     A(REDUCE_SCATTER, "pairwise", reduce_scatter_pairwise, 0),
     D(REDUCE_SCATTER_BLOCK, "pair", reduce_scatter_block_pair, NEED_PAIR),
+    A(REDUCE_SCATTER_BLOCK, "shm", reduce_scatter_block_shm, NEED_NODE),
     A(REDUCE_SCATTER_BLOCK, "halving", reduce_scatter_block_halving,
       NEED_COMMUTE | NEED_POF2),
     A(REDUCE_SCATTER_BLOCK, "pairwise", reduce_scatter_block_pairwise, 0),
     D(SCAN, "pair", scan_pair, NEED_PAIR),
+    D(SCAN, "flow", scan_flow, NEED_FLOW),
+    A(SCAN, "shm", scan_shm, NEED_NODE),
     A(SCAN, "recdbl", scan_recdbl, 0),
     D(EXSCAN, "pair", exscan_pair, NEED_PAIR),
+    D(EXSCAN, "flow", exscan_flow, NEED_FLOW),
+    A(EXSCAN, "shm", exscan_shm, NEED_NODE),
     A(EXSCAN, "recdbl", exscan_recdbl, 0),
     A(NEIGHBOR_ALLGATHER, "linear", neighbor_allgather_linear, 0),
     A(NEIGHBOR_ALLGATHERV, "linear", neighbor_allgatherv_linear, 0),
@@ -170,6 +181,7 @@ static const rule_t rules[] = {
     { XB_COLL_BARRIER,   ANY_P, 0, 0, "hier" },     /* blocking, several nodes */
     { XB_COLL_BARRIER,   ANY_P, 0, 0, "dissemination" },
     { XB_COLL_BCAST,     2, 2, 0, 0, "pair" },          /* blocking */
+    { XB_COLL_BCAST,    3, 1 << 30, 0, 0, "flow" },       /* blocking, whole node, fits a cell */
     { XB_COLL_BCAST,     3, 1 << 30, 32 KiB, 0, "shm" },  /* whole node */
     { XB_COLL_BCAST,     ANY_P, 0, 0, "hier" },     /* blocking, several nodes */
     { XB_COLL_BCAST,     3, 1 << 30, 512 KiB, 0, "scatter_allgather" },
@@ -178,6 +190,7 @@ static const rule_t rules[] = {
      * binomial schedule above 64 KiB took twice as long at 4 MiB (1085 vs
      * 558 us, Open MPI 486; 2026-11-24) */
     { XB_COLL_REDUCE,    2, 2, 0, 0, "pair" },          /* blocking */
+    { XB_COLL_REDUCE,   3, 1 << 30, 0, 0, "flow" },       /* blocking, whole node, fits a cell */
     { XB_COLL_REDUCE,    3, 1 << 30, 0, 0, "shm" },       /* whole node, fits */
     { XB_COLL_REDUCE,    ANY_P, 0, 0, "hier" },     /* several nodes, commutative */
     { XB_COLL_REDUCE,    ANY_P, 0, 0, "binomial" },  /* commutative ops */
@@ -192,10 +205,12 @@ static const rule_t rules[] = {
     { XB_COLL_ALLREDUCE, 3, 1 << 30, 64 KiB, 0, "rabenseifner" },
     { XB_COLL_ALLREDUCE, ANY_P, 0, 0, "recdbl" },
     { XB_COLL_GATHER,    2, 2, 0, 0, "pair" },          /* blocking */
+    { XB_COLL_GATHER,   3, 1 << 30, 0, 0, "flow" },       /* blocking, whole node, fits a cell */
     { XB_COLL_GATHER,    ANY_P, 0, 0, "hier" },     /* blocking, several nodes */
     { XB_COLL_GATHER,    3, 1 << 30, 0, 16 KiB, "binomial" },
     { XB_COLL_GATHER,    ANY_P, 0, 0, "linear" },
     { XB_COLL_SCATTER,   2, 2, 0, 0, "pair" },          /* blocking */
+    { XB_COLL_SCATTER,  3, 1 << 30, 0, 0, "flow" },       /* blocking, whole node, fits a cell */
     { XB_COLL_SCATTER,   ANY_P, 0, 0, "hier" },     /* blocking, several nodes */
     { XB_COLL_SCATTER,   3, 1 << 30, 0, 16 KiB, "binomial" },
     { XB_COLL_SCATTER,   ANY_P, 0, 0, "linear" },
@@ -222,14 +237,22 @@ static const rule_t rules[] = {
     { XB_COLL_ALLTOALLV, ANY_P, 0, 0, "pairwise" },
     { XB_COLL_ALLTOALLW, ANY_P, 0, 0, "pairwise" },
     { XB_COLL_REDUCE_SCATTER, 2, 2, 0, 0, "pair" },   /* blocking */
+    /* whole node, fits: one scheduling round instead of log2(p) (8 ranks
+     * on 2 cores, 8 B blocks: 86 us by halving; docs/PERFORMANCE.md) */
+    { XB_COLL_REDUCE_SCATTER, 3, 1 << 30, 0, 0, "shm" },
     { XB_COLL_REDUCE_SCATTER, ANY_P, 0, 0, "halving" },
     { XB_COLL_REDUCE_SCATTER, ANY_P, 0, 0, "pairwise" },
     { XB_COLL_REDUCE_SCATTER_BLOCK, 2, 2, 0, 0, "pair" },   /* blocking */
+    { XB_COLL_REDUCE_SCATTER_BLOCK, 3, 1 << 30, 0, 0, "shm" },
     { XB_COLL_REDUCE_SCATTER_BLOCK, ANY_P, 0, 0, "halving" },
     { XB_COLL_REDUCE_SCATTER_BLOCK, ANY_P, 0, 0, "pairwise" },
     { XB_COLL_SCAN,      2, 2, 0, 0, "pair" },          /* blocking */
+    { XB_COLL_SCAN,     3, 1 << 30, 0, 0, "flow" },       /* blocking, whole node, fits a cell */
+    { XB_COLL_SCAN,      3, 1 << 30, 0, 0, "shm" },       /* whole node, fits a slot */
     { XB_COLL_SCAN,      ANY_P, 0, 0, "recdbl" },
     { XB_COLL_EXSCAN,    2, 2, 0, 0, "pair" },          /* blocking */
+    { XB_COLL_EXSCAN,   3, 1 << 30, 0, 0, "flow" },       /* blocking, whole node, fits a cell */
+    { XB_COLL_EXSCAN,    3, 1 << 30, 0, 0, "shm" },       /* whole node, fits */
     { XB_COLL_EXSCAN,    ANY_P, 0, 0, "recdbl" },
     { XB_COLL_NEIGHBOR_ALLGATHER,  ANY_P, 0, 0, "linear" },
     { XB_COLL_NEIGHBOR_ALLGATHERV, ANY_P, 0, 0, "linear" },
@@ -279,6 +302,8 @@ static bool fits(const algo_t *al, const xb_coll_args_t *a)
     if ((al->needs & NEED_PAIR) && (p != 2 || xb_comm_is_inter(a->comm)))
         return false;
     if ((al->needs & NEED_ROUNDS) && !xb_coll_node_rounds_fit(al->kind, a))
+        return false;
+    if ((al->needs & NEED_FLOW) && !xb_coll_flow_fits(al->kind, a))
         return false;
     return true;
 }
@@ -428,6 +453,8 @@ int xb_coll_init(void)
         rc = parse_per_kind();
     if (rc == XB_OK)
         rc = xb_coll_nb_init();
+    if (rc == XB_OK)
+        xb_coll_flow_init();
     return rc;
 }
 
@@ -447,6 +474,7 @@ static int xb_coll_force_changed(xb_tunable_t *t)
 void xb_coll_fini(void)
 {
     memset(forced, 0, sizeof(forced));
+    xb_coll_flow_fini();
     xb_coll_hier_fini();
     xb_coll_sched_cache_fini();
 }

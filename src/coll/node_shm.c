@@ -60,6 +60,8 @@ static int local_of(const xb_comm_t *comm, int r)
 {
     const xb_rt_info_t *rt = xb_rt();
     int w = (int)xb_gpid_rank(xb_comm_gpid(comm, r));
+    if (r < rt->local_size && rt->local_ranks[r] == w)   /* COMM_WORLD, its dups */
+        return r;
     const int *p = bsearch(&w, rt->local_ranks, (size_t)rt->local_size, sizeof(int), cmp_int);
     return p != NULL ? (int)(p - rt->local_ranks) : -1;
 }
@@ -81,12 +83,27 @@ void *xb_coll_node_area(int par)
     return xb_method_node_slot(par, 0, &size);
 }
 
+/* The slot less its tail, the rank's flow region (node_flow.c). */
 size_t xb_coll_node_slot_size(void)
 {
     size_t size = 0;
-    if (xb_method_node_slot(0, 0, &size) == NULL)
+    if (xb_method_node_slot(0, 0, &size) == NULL || size <= 2 * XB_COLL_FLOW_BYTES)
         return 0;
-    return size;
+    return size - XB_COLL_FLOW_BYTES;
+}
+
+/* Bytes of a reduction's working vector of count elements of dt, or -1
+ * when the working representation is not a predefined type (the slot must
+ * hold exactly what the reduction reads). */
+static MPI_Count red_need(MPI_Count count, xb_datatype_t *dt, xb_op_t *op)
+{
+    xb_coll_red_t red;
+    if (xb_coll_red_init(&red, count, dt, op) != XB_OK) {
+        xb_err_clear();
+        return -1;
+    }
+    /* extent: the slot holds working elements as they lie in memory */
+    return xb_dt_is_predefined(red.wdt) ? red.wcount * xb_dt_extent(red.wdt) : -1;
 }
 
 /* Bytes one rank's slot must hold for this call on a node of p ranks
@@ -95,21 +112,23 @@ static MPI_Count slot_need(xb_coll_kind_t kind, const xb_coll_args_t *a, int p)
 {
     switch (kind) {
     case XB_COLL_ALLREDUCE:
-    case XB_COLL_REDUCE: {
-        xb_coll_red_t red;
-        /* the working representation must be a predefined type, so the
-         * slot holds exactly what the reduction reads */
-        if (xb_coll_red_init(&red, a->rcount, a->rdt, a->op) != XB_OK) {
-            xb_err_clear();
-            return -1;
-        }
-        return xb_dt_is_predefined(red.wdt) ? red.wcount * xb_dt_size(red.wdt) : -1;
+    case XB_COLL_REDUCE:
+    case XB_COLL_SCAN:
+    case XB_COLL_EXSCAN:
+        return red_need(a->rcount, a->rdt, a->op);
+    case XB_COLL_REDUCE_SCATTER_BLOCK:
+        return red_need(a->rcount * p, a->rdt, a->op);
+    case XB_COLL_REDUCE_SCATTER: {
+        MPI_Count total = 0;
+        for (int i = 0; i < p; i++)
+            total += a->rcounts[i];
+        return red_need(total, a->rdt, a->op);
     }
     case XB_COLL_BCAST: {
-        /* a contiguous buffer goes in chunks of all slots; another one
-         * must fit in one step */
+        /* a contiguous buffer goes in chunks of a slot; another one
+         * must fit one slot (the first of the area) */
         MPI_Count bytes = a->rcount * xb_dt_size(a->rdt);
-        return xb_dt_is_contig(a->rdt, a->rcount) ? 0 : (bytes + p - 1) / p;
+        return xb_dt_is_contig(a->rdt, a->rcount) ? 0 : bytes;
     }
     case XB_COLL_GATHER:
     case XB_COLL_SCATTER:
@@ -213,16 +232,18 @@ int xb_coll_node_reduce(xb_coll_sched_t *s, const xb_comm_t *comm, const int *ra
 #define BCAST_CHUNK ((MPI_Count)1 << 20)
 
 /* Steps of a node broadcast from comm rank `head` (on this node) to every
- * local rank: the head copies a chunk into the whole next area, one node
- * barrier, the others copy it out; chunks alternate areas, so the head
- * writes chunk k+1 while the others read chunk k. A contiguous buffer goes
- * in chunks of the area (at most BCAST_CHUNK); another one must fit the
- * area in one step. */
+ * local rank: the head copies a chunk into the first slot of the next
+ * area (a slot: the slots' tails are the flow cells, node_flow.c), one
+ * node barrier, the others copy it out; chunks alternate areas, so the
+ * head writes chunk k+1 while the others read chunk k. A contiguous buffer
+ * goes in chunks of a slot (at most BCAST_CHUNK); another one must fit a
+ * slot in one step. */
 int xb_coll_node_bcast(xb_coll_sched_t *s, const xb_comm_t *comm, int head, void *ubuf,
                        MPI_Count count, xb_datatype_t *dt)
 {
     bool me = comm->rank == head;
-    size_t area = xb_coll_node_slot_size() * (size_t)xb_rt()->local_size;
+    /* one slot of the area: the slots' tails are the flow regions */
+    size_t area = xb_coll_node_slot_size();
     MPI_Count bytes = count * xb_dt_size(dt);
     xb_datatype_t *byte = xb_dt_from_handle(MPI_BYTE);
     int rc = XB_OK;

@@ -413,6 +413,29 @@ void *xb_method_node_slot(int parity, int local, size_t *size)
     return registry[nodebar].ops->node_slot(&registry[nodebar], parity, local, size);
 }
 
+void xb_method_node_wake(int local)
+{
+    if (nodebar >= 0 && registry[nodebar].ops->node_wake != NULL)
+        registry[nodebar].ops->node_wake(&registry[nodebar], local);
+}
+
+void xb_method_node_fence(void)
+{
+    if (nodebar >= 0 && registry[nodebar].ops->node_fence != NULL)
+        registry[nodebar].ops->node_fence(&registry[nodebar]);
+    else
+        __atomic_thread_fence(__ATOMIC_SEQ_CST);
+}
+
+static bool (*node_watch)(void);
+
+void xb_method_set_node_watch(bool (*ready)(void)) { node_watch = ready; }
+
+bool xb_method_node_watch(void)
+{
+    return node_watch != NULL && node_watch();
+}
+
 bool xb_method_node_released(uint32_t ticket)
 {
     xb_method_t *m = &registry[nodebar];

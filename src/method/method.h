@@ -145,6 +145,16 @@ typedef struct xb_method_ops {
      * sure its readers are done (src/coll/node_shm.c: two parities and a
      * node barrier between any two uses of one). */
     void    *(*node_slot)(xb_method_t *m, int parity, int local, size_t *size);
+    /* Optional, with node_slot: wake local rank `local` if it sleeps in
+     * block(). For collectives that wait on flags in the slots
+     * (src/coll/node_flow.c): the writer stores its flag, issues a seq_cst
+     * fence, then calls this; the sleeper's block() re-checks the node
+     * watch (xb_method_set_node_watch) after announcing its sleep. */
+    void     (*node_wake)(xb_method_t *m, int local);
+    /* Optional, with node_wake: the writer's fence before it looks at the
+     * sleepers (shm: a compiler barrier when sleepers issue membarrier,
+     * the asymmetric scheme of shm_wait.c; else a seq_cst fence). */
+    void     (*node_fence)(xb_method_t *m);
     /* Optional: true when a peer that is awake last ran on the CPU this
      * process runs on now, so a spinning wait would keep it from running
      * (shm: the CPUs the local ranks publish in the segment). Cheap enough
@@ -214,6 +224,16 @@ bool     xb_method_has_node_barrier(void);
 uint32_t xb_method_node_arrive(void);
 void    *xb_method_node_slot(int parity, int local, size_t *size);
 bool     xb_method_node_released(uint32_t ticket);
+/* Wake local rank `local` if it sleeps (node_wake above; no-op without),
+ * after xb_method_node_fence() (node_fence above; a seq_cst fence without). */
+void     xb_method_node_wake(int local);
+void     xb_method_node_fence(void);
+/* The upper layer's check of what it waits on in node memory (coll: a flag
+ * of a node collective), registered once at init: block() re-checks it
+ * after announcing its sleep and does not sleep when it is true, so a
+ * writer's node_wake() is never lost. NULL: none. */
+void     xb_method_set_node_watch(bool (*ready)(void));
+bool     xb_method_node_watch(void);
 
 typedef struct xb_peer {
     xb_ep_t *ep;        /* NULL until first use (lazy open)                */

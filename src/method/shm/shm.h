@@ -11,7 +11,9 @@
  *   (page aligned)
  *   coll[2][nlocal]             XB_SHM_COLL_SLOT bytes per local rank and
  *                               parity: data of the node collectives
- *                               (src/coll/node_shm.c)
+ *                               (src/coll/node_shm.c; the last 64 KiB of
+ *                               each parity-0 slot are that rank's flow
+ *                               cells, src/coll/node_flow.c)
  *   (page aligned)
  *   rings[nsets][nlocal * (nlocal-1)]
  *                               ring (s -> r) of set c at index
@@ -208,6 +210,8 @@ uint32_t xb_shm_node_arrive(xb_method_t *m);
 bool     xb_shm_node_released(xb_method_t *m, uint32_t ticket);
 void     xb_shm_node_ring_bell(xb_shm_node_t *n);     /* wake barrier sleepers */
 void    *xb_shm_node_slot(xb_method_t *m, int parity, int local, size_t *size);
+void     xb_shm_node_wake(xb_method_t *m, int local);
+void     xb_shm_node_fence(xb_method_t *m);
 /* The barrier this rank waits in was released (block's re-check). */
 static inline bool xb_shm_node_pending(const xb_shm_t *st)
 {

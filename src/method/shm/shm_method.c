@@ -402,7 +402,7 @@ bool xb_shm_pending(xb_shm_t *st)
                 return true;
         return false;
     }
-    if (xb_shm_node_pending(st))
+    if (xb_shm_node_pending(st) || xb_method_node_watch())
         return true;
     for (int k = 0; k < st->nin; k++)
         if (xb_shm_ring_peek(&st->in[k].rx) != 0)
@@ -492,6 +492,8 @@ const xb_method_ops_t xb_shm_ops = {
     .node_arrive = xb_shm_node_arrive,
     .node_released = xb_shm_node_released,
     .node_slot = xb_shm_node_slot,
+    .node_wake = xb_shm_node_wake,
+    .node_fence = xb_shm_node_fence,
     .chan_open = xb_shm_chan_open,
     .send_am_chan = xb_shm_send_am_chan,
     .progress_chan = xb_shm_progress_chan,

@@ -92,3 +92,27 @@ void *xb_shm_node_slot(xb_method_t *m, int parity, int local, size_t *size)
     *size = XB_SHM_COLL_SLOT;
     return xb_shm_seg_coll_slot(st, parity, local);
 }
+
+/* Wake local rank `local` when it sleeps (the caller stored what it waits
+ * for and issued a seq_cst fence: the Dekker pairing of shm_wait.c, with
+ * the sleeper's re-check of the node watch in xb_shm_pending). */
+void xb_shm_node_wake(xb_method_t *m, int local)
+{
+    xb_shm_t *st = m->priv;
+    if (st == NULL || st->base == NULL || local < 0 || local >= st->nlocal || local == st->me)
+        return;
+    xb_shm_ctl_t *c = xb_shm_seg_ctl(st, local);
+    if (__atomic_load_n(&c->sleeping, __ATOMIC_RELAXED) != 0)
+        xb_shm_wake(st, c);
+}
+
+/* F2 of shm_wait.c for a writer of node collective memory: a compiler
+ * barrier when the sleepers issue membarrier, else a seq_cst fence. */
+void xb_shm_node_fence(xb_method_t *m)
+{
+    (void)m;
+    if (XB_LIKELY(xb_shm_asym_fence))
+        __atomic_signal_fence(__ATOMIC_SEQ_CST);
+    else
+        __atomic_thread_fence(__ATOMIC_SEQ_CST);
+}

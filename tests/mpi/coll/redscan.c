@@ -5,11 +5,14 @@
  * their blocking, nonblocking and persistent forms, with and without
  * MPI_IN_PLACE, for predefined ops on several types (a derived type made of
  * one basic type among them), a non-commutative user op (composition of
- * affine maps, whose result depends on rank order), and counts 0, 1, 1000
- * and 5000 (above the eager size: the rendezvous path, and in place the
- * segment a rank sends is where rank 1's result goes); plus
- * MPI_Reduce_local and MPI_Op_commutative. Every result is checked against
- * a reference folded in rank order in the test.
+ * affine maps, whose result depends on rank order; once on a derived type,
+ * once packed into one MPI_UINT32_T, a predefined type, so the node
+ * algorithms through shared memory take it too), and counts 0, 1, 1000,
+ * 5000 (above the eager size: the rendezvous path, and in place the
+ * segment a rank sends is where rank 1's result goes) and, blocking,
+ * 20000 (beyond a node slot for some); plus MPI_Reduce_local and
+ * MPI_Op_commutative. Every result is checked against a reference folded
+ * in rank order in the test.
  */
 #include <stdint.h>
 #include "ctest_forms.h"
@@ -23,16 +26,32 @@ static const char *const kind_names[NKINDS] = {
 typedef struct { uint32_t a, b; } aff_t;
 
 /* The cases: how to make element i of rank r, and how to combine. */
-enum { C_SUM_INT, C_MAX_TRIPLE, C_PROD_DBL, C_MINLOC, C_BXOR_UCHAR, C_AFFINE, NCASES };
+enum { C_SUM_INT, C_MAX_TRIPLE, C_PROD_DBL, C_MINLOC, C_BXOR_UCHAR, C_AFFINE, C_AFF16, NCASES };
 static const char *const case_names[NCASES] = {
     "sum/int", "max/contig3int", "prod/double", "minloc/2int", "bxor/uchar",
-    "user affine (non-commutative)",
+    "user affine (non-commutative)", "user affine16 on uint32 (non-commutative)",
 };
 
 typedef union { int i; double d; int pair[2]; unsigned char c; aff_t f; } elem_t;
 
 static MPI_Datatype triple, affty;
-static MPI_Op affop;
+static MPI_Op affop, aff16op;
+
+/* x -> a*x + b mod 2^16, packed as a << 16 | b in one uint32_t. */
+static uint32_t aff16(uint32_t l, uint32_t r)    /* apply l, then r */
+{
+    uint32_t la = l >> 16, lb = l & 0xffff, ra = r >> 16, rb = r & 0xffff;
+    return ((la * ra) & 0xffff) << 16 | ((lb * ra + rb) & 0xffff);
+}
+
+static void aff16_fn(void *in, void *inout, int *len, MPI_Datatype *dt)
+{
+    (void)dt;
+    const uint32_t *l = in;
+    uint32_t *r = inout;
+    for (int k = 0; k < *len; k++)
+        r[k] = aff16(l[k], r[k]);
+}
 
 static void aff_fn(void *in, void *inout, int *len, MPI_Datatype *dt)
 {
@@ -54,6 +73,7 @@ static size_t esize(int c)
     case C_PROD_DBL: return sizeof(double);
     case C_MINLOC: return 2 * sizeof(int);
     case C_BXOR_UCHAR: return 1;
+    case C_AFF16: return sizeof(uint32_t);
     default: return sizeof(aff_t);
     }
 }
@@ -69,6 +89,8 @@ static void make(int c, int r, int i, void *p)
     case C_PROD_DBL: *(double *)p = ((r + i) % 4 == 0) ? 2.0 : ((r + i) % 4 == 1 ? 0.5 : 1.0); break;
     case C_MINLOC: ((int *)p)[0] = (r * 5 + i) % 4; ((int *)p)[1] = r; break;
     case C_BXOR_UCHAR: *(unsigned char *)p = (unsigned char)((r + 1) * 37 + i * 11); break;
+    case C_AFF16: *(uint32_t *)p = (uint32_t)((r * 5 + i) % 9 + 1) << 16 |
+                                   (uint32_t)((3 * r + i) % 13); break;
     default: ((aff_t *)p)->a = (uint32_t)((r * 3 + i) % 5 + 1);
              ((aff_t *)p)->b = (uint32_t)((r + 2 * i) % 7); break;
     }
@@ -93,6 +115,7 @@ static void fold(int c, void *acc, const void *x)
         break;
     }
     case C_BXOR_UCHAR: *(unsigned char *)acc ^= *(const unsigned char *)x; break;
+    case C_AFF16: *(uint32_t *)acc = aff16(*(uint32_t *)acc, *(const uint32_t *)x); break;
     default: {
         aff_t *a = acc;
         const aff_t *b = x;
@@ -104,10 +127,12 @@ static void fold(int c, void *acc, const void *x)
 
 static void dt_op(int c, MPI_Datatype *dt, MPI_Op *op)
 {
-    static const MPI_Op ops[NCASES] = { MPI_SUM, MPI_MAX, MPI_PROD, MPI_MINLOC, MPI_BXOR, MPI_OP_NULL };
-    MPI_Datatype dts[NCASES] = { MPI_INT, triple, MPI_DOUBLE, MPI_2INT, MPI_UNSIGNED_CHAR, affty };
+    static const MPI_Op ops[NCASES] = { MPI_SUM, MPI_MAX, MPI_PROD, MPI_MINLOC, MPI_BXOR,
+                                        MPI_OP_NULL, MPI_OP_NULL };
+    MPI_Datatype dts[NCASES] = { MPI_INT, triple, MPI_DOUBLE, MPI_2INT, MPI_UNSIGNED_CHAR,
+                                 affty, MPI_UINT32_T };
     *dt = dts[c];
-    *op = c == C_AFFINE ? affop : ops[c];
+    *op = c == C_AFFINE ? affop : c == C_AFF16 ? aff16op : ops[c];
 }
 
 /* The reference: element i of the fold over ranks lo..hi-1 (in order). */
@@ -232,15 +257,18 @@ int main(int argc, char **argv)
     MPI_Type_contiguous(2, MPI_UINT32_T, &affty);
     MPI_Type_commit(&affty);
     MPI_Op_create(aff_fn, 0, &affop);
+    MPI_Op_create(aff16_fn, 0, &aff16op);
     test_reduce_local();
-    static const int ns[] = { 0, 1, 1000, 5000 };
+    static const int ns[] = { 0, 1, 1000, 5000, 20000 };
     for (int kind = 0; kind < NKINDS; kind++)
         for (int c = 0; c < NCASES; c++)
             for (int form = 0; form < CT_NFORMS; form++)
                 for (size_t k = 0; k < sizeof ns / sizeof ns[0]; k++)
                     for (int inplace = 0; inplace < 2; inplace++)
-                        one(kind, c, form, ns[k], inplace);
+                        if (ns[k] < 20000 || form == CT_BLOCKING)
+                            one(kind, c, form, ns[k], inplace);
     MPI_Op_free(&affop);
+    MPI_Op_free(&aff16op);
     MPI_Type_free(&triple);
     MPI_Type_free(&affty);
     return ct_finish();

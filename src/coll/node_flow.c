@@ -1,0 +1,364 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* Copyright (c) 2026 The Crossbar authors */
+/*
+ * node_flow.c - small node collectives without a barrier: numbered cells in
+ * the node's shared memory (the "flow" algorithms: flow_rooted.c,
+ * scan_flow.c).
+ *
+ * A write-barrier-read collective (node_shm.c) costs one node barrier: every
+ * rank must be scheduled once per call, about 3.5 us on 4 ranks and 7 us on
+ * 8 ranks sharing 2 cores. A broadcast, a reduce, a gather, a scatter or a
+ * scan does not need that: data flows one way (from the root, to the root,
+ * from lower ranks to higher ones), so a writer may leave as soon as its
+ * data is in place, and back-to-back calls pipeline: a root runs ahead,
+ * the readers catch up several calls per time slice.
+ *
+ * Layout. The tail of each local rank's slot in area 0 (FLOW_BYTES; the
+ * node algorithms see slots that much smaller, xb_coll_node_slot_size) is
+ * that rank's flow region:
+ *
+ *   line 0   done: flow calls this rank has finished (its reads included)
+ *   line 1   want: while this rank waits for room, the done value it
+ *            waits for from every other rank (0: it does not wait)
+ *   line 2   (local rank 0's region only) waiters: ranks waiting for room
+ *   cells    NCELLS cells of CELL_BYTES: a header line (seq) + data
+ *
+ * Numbering. Every rank counts the flow calls it makes (flow_seq): they
+ * run only on node-complete communicators in the blocking form, without
+ * MPI_THREAD_MULTIPLE, so all local ranks make the same calls in the same
+ * order (the argument of node_shm.c's parity), and call n is the same call
+ * everywhere. Call n uses cell n mod NCELLS of each writer's region; the
+ * writer stores seq = n + 1 (release) after the data; a reader waits for
+ * that value (acquire), copies, and at the end of the call stores done =
+ * n + 1 (release). A writer reuses a cell only when every other rank has
+ * finished call n - NCELLS (done > n - NCELLS): so a root may run NCELLS
+ * calls ahead of the slowest reader, and no reader ever sees a cell
+ * rewritten under it.
+ *
+ * Sleeping. Waits go through the progress wait (spin, then sleep in the
+ * method). A writer, after its seq store, fences (xb_method_node_fence: a
+ * compiler barrier where sleepers issue membarrier) and wakes
+ * the readers that sleep (xb_method_node_wake); a sleeper announces its
+ * sleep, fences, and re-checks the condition through the node watch
+ * registered here (xb_method_set_node_watch): Dekker's pairing, as for
+ * messages (method/shm/shm_wait.c), so no wake-up is lost. A writer that
+ * waits for room waits until half the cells are free (hysteresis: it
+ * then runs half a ring of calls before it may wait again, instead of one
+ * wake-up per call), publishes what it waits for in `want` and counts
+ * itself in `waiters`; whoever finishes a call then
+ * fences and, when someone waits for room, wakes the sleepers.
+ */
+#include <string.h>
+#include "coll/coll_int.h"
+#include "method/method.h"
+#include "progress/progress.h"
+#include "runtime/runtime.h"
+#include "util/xb_mt.h"
+
+enum { CELL_BYTES = XB_COLL_FLOW_CELL + XB_CACHELINE, HEAD_BYTES = 3 * XB_CACHELINE,
+       NCELLS = (XB_COLL_FLOW_BYTES - HEAD_BYTES) / CELL_BYTES };
+_Static_assert(NCELLS >= 4, "a few calls of look-ahead");
+
+static uint64_t flow_seq;          /* flow calls made by this process */
+static uint64_t room_below;        /* calls below this number have room */
+static int      have_regions = -1; /* the method has slots (-1: not known yet) */
+
+/* The last communicator group seen (retained, so its address is not
+ * reused while it is here): whether a communicator over it, with no remote
+ * group, is node-complete with at most XB_COLL_FLOW_MAXP ranks, and the
+ * local index of each of its ranks. The checks walk every rank; a call of
+ * a few hundred instructions cannot pay for that each time. */
+static struct {
+    xb_group_t *group;
+    bool        ok;
+    int         loc[XB_COLL_FLOW_MAXP];
+} cache;
+
+/* What this process waits for now (the node watch), or NULL. */
+static bool (*watch_fn)(void *);
+static void *watch_arg;
+
+static bool node_watch(void)
+{
+    return watch_fn != NULL && watch_fn(watch_arg);
+}
+
+/* The regions by local index, looked up once (the segment stays mapped
+ * from MPI_Init to MPI_Finalize). Flow calls need node-complete
+ * communicators of at most XB_COLL_FLOW_MAXP ranks: local indices fit. */
+static char *regions[XB_COLL_FLOW_MAXP];
+
+void xb_coll_flow_init(void)
+{
+    flow_seq = 0;
+    room_below = NCELLS;
+    have_regions = -1;
+    memset(regions, 0, sizeof regions);
+    memset(&cache, 0, sizeof cache);
+    xb_method_set_node_watch(node_watch);
+}
+
+void xb_coll_flow_fini(void)
+{
+    if (cache.group != NULL)
+        xb_group_release(cache.group);
+    memset(&cache, 0, sizeof cache);
+    xb_method_set_node_watch(NULL);
+}
+
+static char *region(int local)
+{
+    char *r = regions[local];
+    if (XB_UNLIKELY(r == NULL)) {
+        size_t size;
+        char *slot = xb_method_node_slot(0, local, &size);
+        r = regions[local] = slot + size - XB_COLL_FLOW_BYTES;
+    }
+    return r;
+}
+
+static uint64_t *done_of(int local) { return (uint64_t *)(void *)region(local); }
+static uint64_t *want_of(int local) { return (uint64_t *)(void *)(region(local) + XB_CACHELINE); }
+static uint32_t *waiters(void) { return (uint32_t *)(void *)(region(0) + 2 * XB_CACHELINE); }
+
+static uint64_t *seq_of(const xb_coll_flow_t *f, int rank)
+{
+    return (uint64_t *)(void *)(region(f->loc[rank]) + f->off);
+}
+
+void *xb_coll_flow_cell(const xb_coll_flow_t *f, int rank)
+{
+    return (char *)seq_of(f, rank) + XB_CACHELINE;
+}
+
+/* The local index of comm rank r (comm is node-complete). */
+static int local_index(const xb_comm_t *comm, int r)
+{
+    const xb_rt_info_t *rt = xb_rt();
+    int w = (int)xb_gpid_rank(xb_comm_gpid(comm, r)), lo = 0, hi = rt->local_size - 1;
+    if (rt->local_ranks[r] == w)              /* COMM_WORLD and its duplicates */
+        return r;
+    while (lo < hi) {
+        int mid = (lo + hi) / 2;
+        if (rt->local_ranks[mid] < w)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+/* The cached local indices of comm's ranks, or NULL when comm is not a
+ * node-complete intracommunicator of at most XB_COLL_FLOW_MAXP ranks. */
+static const int *comm_locs(const xb_comm_t *comm)
+{
+    if (comm->remote != NULL)
+        return NULL;
+    if (comm->group != cache.group) {
+        if (cache.group != NULL)
+            xb_group_release(cache.group);
+        xb_group_retain(comm->group);
+        cache.group = comm->group;
+        cache.ok = comm->size <= XB_COLL_FLOW_MAXP && xb_coll_node_complete(comm);
+        for (int r = 0; cache.ok && r < comm->size; r++)
+            cache.loc[r] = local_index(comm, r);
+    }
+    return cache.ok ? cache.loc : NULL;
+}
+
+int xb_coll_flow_begin(xb_coll_flow_t *f, const xb_comm_t *comm)
+{
+    f->n = flow_seq;
+    f->p = comm->size;
+    f->me = comm->rank;
+    f->off = HEAD_BYTES + (size_t)(f->n % NCELLS) * CELL_BYTES;
+    f->loc = comm_locs(comm);
+    if (f->loc == NULL)
+        return xb_err_set(XB_ERR_INTERN, "a node flow collective on a communicator that "
+                          "is not made of exactly the ranks of this node");
+    return XB_OK;
+}
+
+static void wait_for(bool (*ready)(void *), void *arg, const char *what)
+{
+    if (ready(arg))
+        return;
+    watch_fn = ready;
+    watch_arg = arg;
+    xb_progress_wait_until(xb_progress_default(), ready, arg, what);
+    watch_fn = NULL;
+}
+
+/* Every other rank has finished call n - NCELLS. The answer holds for
+ * later calls up to the slowest rank's done + NCELLS: remembered. */
+static bool room(void *arg)
+{
+    const xb_coll_flow_t *f = arg;
+    if (XB_LIKELY(f->n < room_below))
+        return true;
+    uint64_t low = UINT64_MAX;
+    for (int r = 0; r < f->p; r++) {
+        uint64_t d = r == f->me ? f->n : __atomic_load_n(done_of(f->loc[r]), __ATOMIC_ACQUIRE);
+        low = d < low ? d : low;
+    }
+    room_below = low + NCELLS;
+    return f->n < room_below;
+}
+
+/* Every comm rank but `except` has finished call want - 1 (mine: done). */
+static bool all_reached(const xb_coll_flow_t *f, uint64_t want, int except, uint64_t mine)
+{
+    for (int r = 0; r < f->p; r++) {
+        if (r == except)
+            continue;
+        uint64_t d = r == f->me ? mine : __atomic_load_n(done_of(f->loc[r]), __ATOMIC_ACQUIRE);
+        if (d < want)
+            return false;
+    }
+    return true;
+}
+
+static bool room_half(void *arg)
+{
+    const xb_coll_flow_t *f = arg;
+    return all_reached(f, __atomic_load_n(want_of(f->loc[f->me]), __ATOMIC_RELAXED), f->me,
+                       f->n);
+}
+
+/* Wait until this rank's cell of this call may be written; when it must
+ * wait, until half the cells are free. */
+void xb_coll_flow_reserve(xb_coll_flow_t *f)
+{
+    if (room(f))
+        return;
+    uint64_t *want = want_of(f->loc[f->me]);
+    __atomic_store_n(want, f->n - NCELLS / 2 + 1, __ATOMIC_RELAXED);
+    __atomic_fetch_add(waiters(), 1, __ATOMIC_SEQ_CST);
+    wait_for(room_half, f, "a node collective (room for the next call)");
+    __atomic_store_n(want, 0, __ATOMIC_RELAXED);
+    __atomic_fetch_sub(waiters(), 1, __ATOMIC_RELAXED);
+    (void)room(f);                              /* refresh room_below */
+}
+
+/* The data of this rank's cell is written: publish it and wake the comm
+ * ranks [lo, hi) that sleep (the readers). */
+void xb_coll_flow_publish(xb_coll_flow_t *f, int lo, int hi)
+{
+    __atomic_store_n(seq_of(f, f->me), f->n + 1, __ATOMIC_RELEASE);
+    xb_method_node_fence();
+    for (int r = lo; r < hi; r++)
+        if (r != f->me)
+            xb_method_node_wake(f->loc[r]);
+}
+
+typedef struct { const xb_coll_flow_t *f; int rank; } await_t;
+
+static bool published(void *arg)
+{
+    const await_t *w = arg;
+    return __atomic_load_n(seq_of(w->f, w->rank), __ATOMIC_ACQUIRE) == w->f->n + 1;
+}
+
+/* Wait until comm rank `rank` has published its cell of this call. */
+void xb_coll_flow_await(xb_coll_flow_t *f, int rank)
+{
+    await_t w = { f, rank };
+    wait_for(published, &w, "a node collective (a peer's data)");
+}
+
+/* This rank is done with the call (its reads too). */
+void xb_coll_flow_end(xb_coll_flow_t *f)
+{
+    flow_seq = f->n + 1;
+    __atomic_store_n(done_of(f->loc[f->me]), f->n + 1, __ATOMIC_RELEASE);
+    xb_method_node_fence();
+    if (XB_LIKELY(__atomic_load_n(waiters(), __ATOMIC_RELAXED) == 0))
+        return;
+    /* wake a rank waiting for room when its wait is over (rare) */
+    for (int r = 0; r < f->p; r++) {
+        uint64_t w = r == f->me ? 0 : __atomic_load_n(want_of(f->loc[r]), __ATOMIC_RELAXED);
+        if (w != 0 && f->n + 1 >= w && all_reached(f, w, r, f->n + 1))
+            xb_method_node_wake(f->loc[r]);
+    }
+}
+
+/* The flow algorithms' condition (NEED_FLOW in coll_select.c): blocking,
+ * node-complete, not under MULTIPLE, at most XB_COLL_FLOW_MAXP ranks, and
+ * what one rank writes fits a cell. */
+bool xb_coll_flow_fits(xb_coll_kind_t kind, const xb_coll_args_t *a)
+{
+    int p = a->comm->size;
+    if (a->form != XB_COLL_BLOCKING || xb_mt_on || p > XB_COLL_FLOW_MAXP)
+        return false;
+    if (XB_UNLIKELY(have_regions < 0))
+        have_regions = xb_coll_node_slot_size() != 0;
+    if (!have_regions)
+        return false;
+    MPI_Count need;
+    switch (kind) {
+    case XB_COLL_BCAST: need = a->rcount * xb_dt_size(a->rdt); break;
+    case XB_COLL_GATHER: need = xb_coll_block_bytes(kind, a); break;
+    case XB_COLL_SCATTER: need = xb_coll_block_bytes(kind, a) * p; break;
+    case XB_COLL_REDUCE: case XB_COLL_SCAN: case XB_COLL_EXSCAN: {
+        xb_coll_red_t red;
+        if (xb_coll_flow_red(&red, a->rcount, a->rdt, a->op) != XB_OK) {
+            xb_err_clear();
+            return false;
+        }
+        need = xb_dt_is_predefined(red.wdt) ? (MPI_Count)xb_coll_flow_wbytes(&red) : -1;
+        break;
+    }
+    default: return false;
+    }
+    return need >= 0 && need <= XB_COLL_FLOW_CELL && comm_locs(a->comm) != NULL;
+}
+
+/* Copy count elements of dt at ubuf into a cell as packed bytes (to_cell)
+ * or back: a contiguous buffer is one memcpy. */
+int xb_coll_flow_copy(void *ubuf, MPI_Count count, xb_datatype_t *dt, void *cell, bool to_cell)
+{
+    MPI_Count bytes = count * xb_dt_size(dt);
+    if (xb_dt_is_contig(dt, count)) {
+        char *u = (char *)ubuf + xb_dt_true_lb(dt);
+        if (bytes > 0)
+            memcpy(to_cell ? cell : u, to_cell ? u : cell, (size_t)bytes);
+        return XB_OK;
+    }
+    xb_datatype_t *byte = xb_dt_from_handle(MPI_BYTE);
+    return to_cell ? xb_dt_copy(ubuf, count, dt, cell, bytes, byte)
+                   : xb_dt_copy(cell, bytes, byte, ubuf, count, dt);
+}
+
+/* Bytes of red's working vector as it lies in memory (extent: a pair type
+ * such as MPI_SHORT_INT has a hole). */
+size_t xb_coll_flow_wbytes(const xb_coll_red_t *red)
+{
+    return (size_t)(red->wcount * xb_dt_extent(red->wdt));
+}
+
+/* The user's vector (red->count x red->dt at ubuf) to its working layout
+ * at w (to_work) or back: one memcpy when the user's type is the working
+ * type and contiguous. */
+int xb_coll_flow_wcopy(const xb_coll_red_t *red, void *ubuf, void *w, bool to_work)
+{
+    if (red->dt == red->wdt && xb_dt_is_contig(red->dt, red->count)) {
+        char *u = (char *)ubuf + xb_dt_true_lb(red->dt);
+        size_t bytes = xb_coll_flow_wbytes(red);
+        if (bytes > 0)
+            memcpy(to_work ? w : u, to_work ? u : w, bytes);
+        return XB_OK;
+    }
+    return to_work ? xb_dt_copy(ubuf, red->count, red->dt, w, red->wcount, red->wdt)
+                   : xb_dt_copy(w, red->wcount, red->wdt, ubuf, red->count, red->dt);
+}
+
+/* xb_coll_red_init, without its check of the op against a predefined type
+ * (the binding made it: xb_coll_args_allred; xb_op_apply checks again). */
+int xb_coll_flow_red(xb_coll_red_t *r, MPI_Count count, xb_datatype_t *dt, xb_op_t *op)
+{
+    if (!xb_dt_is_predefined(dt))
+        return xb_coll_red_init(r, count, dt, op);
+    *r = (xb_coll_red_t){ .op = op, .dt = dt, .count = count, .wdt = dt, .wcount = count,
+                          .direct = true };
+    return XB_OK;
+}
