@@ -53,6 +53,8 @@ static int combine(const xb_coll_red_t *red, const xb_comm_t *comm, int par, voi
 int xb_coll_allreduce_shm_direct(const xb_coll_args_t *a, int tag)
 {
     (void)tag;
+    if (a->rcount == 0)         /* every rank: nothing to combine, no barrier */
+        return XB_OK;
     xb_coll_red_t red;
     int rc = xb_coll_flow_red(&red, a->rcount, a->rdt, a->op);
     if (rc != XB_OK)
