@@ -252,6 +252,9 @@ int   xb_coll_red_init(xb_coll_red_t *r, MPI_Count count, xb_datatype_t *dt,
 void *xb_coll_red_load(xb_coll_sched_t *s, const void *ubuf);
 /* A copy step from a working buffer to the user buffer. */
 int   xb_coll_red_store(xb_coll_sched_t *s, const void *w, void *ubuf);
+/* reduce_scatter_block as reduce_scatter: p counts of `count` each, in
+ * the schedule's temporary memory (NULL when out of memory). */
+MPI_Count *xb_coll_equal_counts(xb_coll_sched_t *s, int p, MPI_Count count);
 
 /* ---- the fold of non-power-of-two sizes (coll_util.c) -------------------
  * With pof2 the largest power of two <= p and rem = p - pof2, ranks below

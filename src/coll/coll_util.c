@@ -54,6 +54,15 @@ int xb_coll_red_store(xb_coll_sched_t *s, const void *w, void *ubuf)
                               s->red.count, s->red.dt);
 }
 
+MPI_Count *xb_coll_equal_counts(xb_coll_sched_t *s, int p, MPI_Count count)
+{
+    MPI_Count *counts = xb_coll_sched_tmp(s, p * (MPI_Count)sizeof(MPI_Count),
+                                          xb_dt_from_handle(MPI_BYTE));
+    for (int i = 0; counts != NULL && i < p; i++)
+        counts[i] = count;
+    return counts;
+}
+
 /* ---- the fold of non-power-of-two sizes (allreduce recdbl, rabenseifner) */
 int xb_coll_fold(xb_coll_sched_t *s, void *acc, void *tmp, int rank, int p,
                  xb_coll_fold_t *f)

@@ -61,12 +61,8 @@ int xb_coll_reduce_scatter_halving(xb_coll_sched_t *s, const xb_coll_args_t *a)
 int xb_coll_reduce_scatter_block_halving(xb_coll_sched_t *s,
                                          const xb_coll_args_t *a)
 {
-    int p = a->comm->size;
-    MPI_Count *counts = xb_coll_sched_tmp(s, p * (MPI_Count)sizeof(MPI_Count),
-                                          xb_dt_from_handle(MPI_BYTE));
+    MPI_Count *counts = xb_coll_equal_counts(s, a->comm->size, a->rcount);
     if (counts == NULL)
         return XB_ERR_NO_MEM;
-    for (int i = 0; i < p; i++)
-        counts[i] = a->rcount;
     return build(s, a, counts);
 }

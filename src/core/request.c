@@ -118,12 +118,10 @@ MPI_Request xb_request_to_handle(xb_request_t *r)
 
 void (*xb_request_mt_completed)(unsigned chan);
 
-/* Under MULTIPLE: the same, then wake the waiters of the request's
- * channel (read first: r may be freed). Apart, so the path without
- * threads stays as short as it was. */
-static XB_NOINLINE void complete_mt(xb_request_t *r)
+/* The completion itself: clear a persistent request's activity, run the
+ * owner's hook, then free or flag the request. */
+static inline void finish(xb_request_t *r)
 {
-    unsigned chan = r->chan;
     if (r->persistent)
         r->active = 0;
     if (r->on_complete != NULL)
@@ -132,6 +130,15 @@ static XB_NOINLINE void complete_mt(xb_request_t *r)
         xb_request_free(r);
     else if (!(r->persistent && r->active))     /* not restarted by the hook */
         atomic_store_explicit(&r->done, 1, memory_order_release);
+}
+
+/* Under MULTIPLE: the same, then wake the waiters of the request's
+ * channel (read first: r may be freed). Apart, so the path without
+ * threads stays as short as it was. */
+static XB_NOINLINE void complete_mt(xb_request_t *r)
+{
+    unsigned chan = r->chan;
+    finish(r);
     xb_request_mt_completed(chan);
 }
 
@@ -141,14 +148,7 @@ void xb_request_complete(xb_request_t *r)
         complete_mt(r);
         return;
     }
-    if (r->persistent)
-        r->active = 0;
-    if (r->on_complete != NULL)
-        r->on_complete(r);
-    if (r->flags & (XB_REQ_F_AUTOFREE | XB_REQ_F_USERFREED))
-        xb_request_free(r);
-    else if (!(r->persistent && r->active))     /* not restarted by the hook */
-        atomic_store_explicit(&r->done, 1, memory_order_release);
+    finish(r);
 }
 
 /* ---- statuses -------------------------------------------------------------- */
