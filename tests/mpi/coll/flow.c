@@ -13,24 +13,9 @@
 #include <stdint.h>
 #include <time.h>
 #include "ctest.h"
+#include "ct_aff16.h"
 
 enum { ITERS = 3000, MAXN = 40 };
-
-/* x -> a*x + b mod 2^16, packed as a << 16 | b: associative, not commutative */
-static uint32_t aff16(uint32_t l, uint32_t r)
-{
-    uint32_t la = l >> 16, lb = l & 0xffff, ra = r >> 16, rb = r & 0xffff;
-    return ((la * ra) & 0xffff) << 16 | ((lb * ra + rb) & 0xffff);
-}
-
-static void aff16_fn(void *in, void *inout, int *len, MPI_Datatype *dt)
-{
-    (void)dt;
-    const uint32_t *l = in;
-    uint32_t *r = inout;
-    for (int k = 0; k < *len; k++)
-        r[k] = aff16(l[k], r[k]);
-}
 
 static uint32_t val(int it, int rank, int k)
 {
@@ -92,7 +77,7 @@ static void one(int it, MPI_Op aff)
         for (int k = 0; k < n && me == root; k++) {
             want = val(it, 0, k);
             for (int j = 1; j < p; j++)
-                want = aff16(want, val(it, j, k));
+                want = ct_aff16(want, val(it, j, k));
             CHECK(r[k] == want, "it %d reduce element %d", it, k);
         }
         break;
@@ -117,14 +102,14 @@ static void one(int it, MPI_Op aff)
         for (int k = 0; k < n; k++) {
             want = val(it, 0, k);
             for (int j = 1; j <= me; j++)
-                want = aff16(want, val(it, j, k));
+                want = ct_aff16(want, val(it, j, k));
             CHECK(r[k] == want, "it %d scan element %d", it, k);
         }
         CHECK_RC(MPI_Exscan(s, r, n, MPI_UINT32_T, aff, w));
         for (int k = 0; k < n && me > 0; k++) {
             want = val(it, 0, k);
             for (int j = 1; j < me; j++)
-                want = aff16(want, val(it, j, k));
+                want = ct_aff16(want, val(it, j, k));
             CHECK(r[k] == want, "it %d exscan element %d", it, k);
         }
         break;
@@ -146,7 +131,7 @@ int main(int argc, char **argv)
     if (ct_size > 64)
         MPI_Abort(MPI_COMM_WORLD, 1);
     MPI_Op aff;
-    MPI_Op_create(aff16_fn, 0, &aff);
+    MPI_Op_create(ct_aff16_fn, 0, &aff);
     run_ahead();
     for (int it = 0; it < ITERS; it++) {
         nap(it);

@@ -16,6 +16,7 @@
  */
 #include <stdint.h>
 #include "ctest_forms.h"
+#include "ct_aff16.h"
 
 enum { RS, RSB, SCAN, EXSCAN, NKINDS };
 static const char *const kind_names[NKINDS] = {
@@ -36,22 +37,6 @@ typedef union { int i; double d; int pair[2]; unsigned char c; aff_t f; } elem_t
 
 static MPI_Datatype triple, affty;
 static MPI_Op affop, aff16op;
-
-/* x -> a*x + b mod 2^16, packed as a << 16 | b in one uint32_t. */
-static uint32_t aff16(uint32_t l, uint32_t r)    /* apply l, then r */
-{
-    uint32_t la = l >> 16, lb = l & 0xffff, ra = r >> 16, rb = r & 0xffff;
-    return ((la * ra) & 0xffff) << 16 | ((lb * ra + rb) & 0xffff);
-}
-
-static void aff16_fn(void *in, void *inout, int *len, MPI_Datatype *dt)
-{
-    (void)dt;
-    const uint32_t *l = in;
-    uint32_t *r = inout;
-    for (int k = 0; k < *len; k++)
-        r[k] = aff16(l[k], r[k]);
-}
 
 static void aff_fn(void *in, void *inout, int *len, MPI_Datatype *dt)
 {
@@ -115,7 +100,7 @@ static void fold(int c, void *acc, const void *x)
         break;
     }
     case C_BXOR_UCHAR: *(unsigned char *)acc ^= *(const unsigned char *)x; break;
-    case C_AFF16: *(uint32_t *)acc = aff16(*(uint32_t *)acc, *(const uint32_t *)x); break;
+    case C_AFF16: *(uint32_t *)acc = ct_aff16(*(uint32_t *)acc, *(const uint32_t *)x); break;
     default: {
         aff_t *a = acc;
         const aff_t *b = x;
@@ -257,7 +242,7 @@ int main(int argc, char **argv)
     MPI_Type_contiguous(2, MPI_UINT32_T, &affty);
     MPI_Type_commit(&affty);
     MPI_Op_create(aff_fn, 0, &affop);
-    MPI_Op_create(aff16_fn, 0, &aff16op);
+    MPI_Op_create(ct_aff16_fn, 0, &aff16op);
     test_reduce_local();
     static const int ns[] = { 0, 1, 1000, 5000, 20000 };
     for (int kind = 0; kind < NKINDS; kind++)
