@@ -31,6 +31,7 @@
 #include <sched.h>
 #include <dirent.h>
 #include "ctest.h"
+#include "ct_cpulist.h"
 
 enum { NLEV = 10, KEYLEN = 200 };
 static const char *const lev_name[NLEV] = {
@@ -60,25 +61,6 @@ static long read_num(int cpu, const char *file)
     return read_str(path, buf, sizeof(buf)) ? strtol(buf, NULL, 10) : -1;
 }
 
-/* Is cpu in the sysfs list s ("0-3,8")? */
-static int in_list(const char *s, int cpu)
-{
-    while (*s) {
-        char *e;
-        long a = strtol(s, &e, 10), b = a;
-        if (e == s)
-            return 0;
-        if (*e == '-')
-            b = strtol(e + 1, &e, 10);
-        if (cpu >= a && cpu <= b)
-            return 1;
-        s = *e == ',' ? e + 1 : e;
-        if (*e != ',')
-            break;
-    }
-    return 0;
-}
-
 /* The instance string of one CPU at level l ("" when unknown). */
 static void cpu_key(int cpu, int l, char *out)
 {
@@ -99,11 +81,12 @@ static void cpu_key(int cpu, int l, char *out)
         }
         struct dirent *e;
         char path[512], list[4096];
+        cpu_set_t in;
         while ((e = readdir(d)) != NULL) {
             if (strncmp(e->d_name, "node", 4) != 0 || e->d_name[4] < '0' || e->d_name[4] > '9')
                 continue;
             snprintf(path, sizeof(path), "/sys/devices/system/node/%s/cpulist", e->d_name);
-            if (read_str(path, list, sizeof(list)) && in_list(list, cpu))
+            if (read_str(path, list, sizeof(list)) && ct_cpulist(list, &in) && CPU_ISSET(cpu, &in))
                 snprintf(out, KEYLEN, "numa %.60s", e->d_name);
         }
         closedir(d);

@@ -21,6 +21,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "mpi.h"
+#include "ct_cpulist.h"
 
 #define LEN (1 << 20)        /* ints: 4 MiB */
 
@@ -33,24 +34,6 @@ static double spin(double seconds)
     return x;
 }
 
-/* "0-3,8" -> set; 0 on a malformed list. */
-static int parse_list(const char *s, cpu_set_t *set)
-{
-    CPU_ZERO(set);
-    while (*s != '\0' && *s != '\n') {
-        char *end;
-        long a = strtol(s, &end, 10), b = a;
-        if (end == s)
-            return 0;
-        if (*end == '-')
-            b = strtol(end + 1, &end, 10);
-        for (long c = a; c <= b && c < CPU_SETSIZE; c++)
-            CPU_SET((int)c, set);
-        s = *end == ',' ? end + 1 : end;
-    }
-    return 1;
-}
-
 /* Every thread of this process but the main one; errors counted. */
 static int check_placement(int rank)
 {
@@ -58,7 +41,7 @@ static int check_placement(int rank)
     if (sched_getaffinity(0, sizeof mine, &mine) != 0 || CPU_COUNT(&mine) != 1)
         return 0;                               /* not bound: nothing to check */
     const char *list = getenv("XB_NODE_CPUS");
-    if (list == NULL || !parse_list(list, &node) || CPU_COUNT(&node) < 2)
+    if (list == NULL || !ct_cpulist(list, &node) || CPU_COUNT(&node) < 2)
         return 0;                               /* bound by someone else, or one CPU */
     int errs = 0, seen = 0;
     DIR *d = opendir("/proc/self/task");
@@ -75,7 +58,7 @@ static int check_placement(int rank)
             seen++;
             const char *v = line + 18 + strspn(line + 18, " \t");
             cpu_set_t outside, own;
-            if (!parse_list(v, &t))
+            if (!ct_cpulist(v, &t))
                 CPU_ZERO(&t);
             CPU_XOR(&outside, &t, &node);
             CPU_AND(&outside, &outside, &t);    /* its CPUs not in XB_NODE_CPUS */
