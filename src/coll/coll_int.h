@@ -208,6 +208,7 @@ XB_COLL_ALGO_DECL(allgather_ring);
 XB_COLL_ALGO_DECL(allgather_recdbl);
 XB_COLL_ALGO_DECL(allgather_bruck);
 XB_COLL_ALGO_DECL(alltoall_pairwise);
+XB_COLL_ALGO_DECL(alltoall_linear);
 XB_COLL_ALGO_DECL(alltoall_bruck);
 XB_COLL_ALGO_DECL(gatherv_linear);
 XB_COLL_ALGO_DECL(scatterv_linear);

@@ -133,6 +133,7 @@ static const algo_t algos[] = {
     A(ALLTOALL, "shm_rounds", alltoall_shm_rounds, NEED_ROUNDS),
     A(ALLTOALL, "bruck", alltoall_bruck, 0),
     A(ALLTOALL, "pairwise", alltoall_pairwise, 0),
+    A(ALLTOALL, "linear", alltoall_linear, 0),
     A(GATHERV, "linear", gatherv_linear, 0),
     A(SCATTERV, "linear", scatterv_linear, 0),
     A(ALLGATHERV, "ring", allgatherv_ring, 0),
@@ -236,8 +237,15 @@ static const rule_t rules[] = {
     { XB_COLL_ALLGATHER, ANY_P, 0, 8 KiB, "bruck" },
     { XB_COLL_ALLGATHER, ANY_P, 0, 0, "ring" },
     { XB_COLL_ALLTOALL,  2, 2, 0, 0, "pair" },          /* blocking */
-    { XB_COLL_ALLTOALL,  3, 1 << 30, 0, 0, "shm" },       /* whole node, fits */
-    { XB_COLL_ALLTOALL,  3, 1 << 30, 0, 0, "shm_rounds" }, /* whole node, contiguous */
+    /* Blocks from 16 KiB: every transfer posted at once (linear). Through
+     * the slots each byte is copied twice and every round is a barrier:
+     * 4 ranks, 32 KiB: shm 80 us, pairwise 55, linear 36 (Open MPI 44);
+     * 8 ranks, 256 KiB: shm_rounds 2369, linear 938 (Open MPI 970); at
+     * 4 KiB shm still wins (4 ranks: 12.5 vs 12.8; 8: 47 vs 67-185)
+     * (2026-11-24 09:50). Up to 16 ranks: a larger comm takes pairwise,
+     * which floods no rank. */
+    { XB_COLL_ALLTOALL,  3, 1 << 30, 0, 16 KiB, "shm" },  /* whole node, fits */
+    { XB_COLL_ALLTOALL,  3, 16, 16 KiB, 0, "linear" },
     /* Not at 2 ranks: quiet, shm_rounds beats pairwise (256 KiB blocks 22
      * vs 30 us, 1 MiB 70 vs 130; 2026-11-24), but with other processes on
      * the cores it lost 4x (each rank waits for its peer to fill its slot,
