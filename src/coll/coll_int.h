@@ -152,6 +152,17 @@ bool     xb_coll_stream_fits(xb_coll_kind_t kind, const xb_coll_args_t *a);
 void  xb_coll_node_barrier_now(const char *what);
 /* acc = in op acc over red's working vector (a user op without the lock). */
 int   xb_coll_flow_apply(const xb_coll_red_t *red, const void *in, void *acc);
+/* The same with the op's kernel resolved once per call (xb_op_kernel; NULL:
+ * through xb_coll_flow_apply). */
+static inline int xb_coll_flow_apply_k(const xb_coll_red_t *red, xb_op_kernel_t k,
+                                       const void *in, void *acc)
+{
+    if (k != NULL) {
+        k(in, acc, (size_t)red->wcount);
+        return XB_OK;
+    }
+    return xb_coll_flow_apply(red, in, acc);
+}
 /* hierarchical (two-stage) collectives (hier.c) */
 typedef struct xb_coll_nodeset {
     int  n, *ranks;          /* comm ranks on this node, ascending          */

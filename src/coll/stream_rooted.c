@@ -153,6 +153,7 @@ int xb_coll_gather_stream(const xb_coll_args_t *a, int tag)
 static int reduce_root(xb_coll_flow_t *f, const xb_coll_red_t *red, const void *own, void *acc)
 {
     int last = f->p - 1, rc = XB_OK;
+    xb_op_kernel_t k = xb_op_kernel(red->op, red->wdt);
     size_t wb = xb_coll_flow_wbytes(red);
     if (last != f->me)
         xb_coll_flow_await(f, last);
@@ -162,7 +163,7 @@ static int reduce_root(xb_coll_flow_t *f, const xb_coll_red_t *red, const void *
         if (j != f->me)
             xb_coll_flow_await(f, j);
         if (wb > 0)
-            rc = xb_coll_flow_apply(red, j == f->me ? own : read_ptr(f, j), acc);
+            rc = xb_coll_flow_apply_k(red, k, j == f->me ? own : read_ptr(f, j), acc);
     }
     return rc;
 }
