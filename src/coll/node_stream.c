@@ -136,17 +136,31 @@ uint64_t xb_coll_stream_alloc(xb_coll_flow_t *f, size_t len, int reader)
     return pos;
 }
 
+/* A buffer beyond a slot can go in segments of half a slot: contiguous,
+ * its elements without holes and at most a quarter of a slot each. */
+static bool segmentable(xb_datatype_t *dt, MPI_Count count)
+{
+    return xb_dt_is_contig(dt, count) && xb_dt_size(dt) == xb_dt_extent(dt) &&
+           xb_dt_true_lb(dt) == 0 && (size_t)xb_dt_extent(dt) * 4 <= xb_coll_stream_max();
+}
+
 /* The stream algorithms' condition (NEED_STREAM in coll_select.c):
  * blocking, not under MULTIPLE, a comm the flow cells serve, and one
  * allocation (a block; bcast: the buffer; reduce: the working vector, of
- * a predefined type) fits a slot. */
+ * a predefined type) fits a slot, or (bcast, reduce) the buffer can go in
+ * segments. */
 bool xb_coll_stream_fits(xb_coll_kind_t kind, const xb_coll_args_t *a)
 {
     if (a->form != XB_COLL_BLOCKING || xb_mt_on || !xb_coll_flow_comm_ok(a->comm))
         return false;
     MPI_Count need;
+    size_t max = xb_coll_stream_max();
     switch (kind) {
-    case XB_COLL_BCAST: need = a->rcount * xb_dt_size(a->rdt); break;
+    case XB_COLL_BCAST:
+        need = a->rcount * xb_dt_size(a->rdt);
+        if ((size_t)need > max && segmentable(a->rdt, a->rcount))
+            return true;                     /* in segments (stream_rooted.c) */
+        break;
     case XB_COLL_GATHER: case XB_COLL_SCATTER: need = xb_coll_block_bytes(kind, a); break;
     case XB_COLL_REDUCE: {
         xb_coll_red_t red;
@@ -155,9 +169,12 @@ bool xb_coll_stream_fits(xb_coll_kind_t kind, const xb_coll_args_t *a)
             return false;
         }
         need = xb_dt_is_predefined(red.wdt) ? (MPI_Count)xb_coll_flow_wbytes(&red) : -1;
+        if (need >= 0 && (size_t)need > max && red.dt == red.wdt &&
+            segmentable(a->rdt, a->rcount))
+            return true;                     /* in segments (stream_rooted.c) */
         break;
     }
     default: return false;
     }
-    return need >= 0 && (size_t)need <= xb_coll_stream_max();
+    return need >= 0 && (size_t)need <= max;
 }

@@ -99,7 +99,7 @@ static void *read_ptr(xb_coll_flow_t *f, int rank)
     return xb_coll_stream_ptr(f, rank, *(const uint64_t *)xb_coll_flow_cell(f, rank));
 }
 
-int xb_coll_bcast_stream(const xb_coll_args_t *a, int tag)
+static int bcast_one(const xb_coll_args_t *a, int tag)
 {
     (void)tag;
     xb_coll_flow_t f;
@@ -200,7 +200,7 @@ static int reduce_at_root(xb_coll_flow_t *f, const xb_coll_args_t *a, const xb_c
     return rc;
 }
 
-int xb_coll_reduce_stream(const xb_coll_args_t *a, int tag)
+static int reduce_one(const xb_coll_args_t *a, int tag)
 {
     (void)tag;
     xb_coll_flow_t f;
@@ -226,4 +226,45 @@ int xb_coll_reduce_stream(const xb_coll_args_t *a, int tag)
     }
     xb_coll_flow_end(&f);
     return rc;
+}
+
+/* A buffer beyond a slot (xb_coll_stream_fits: contiguous, a predefined
+ * type for reduce) goes as consecutive stream calls of half a slot each:
+ * every call is a whole flow call (numbered, done counters), so a writer
+ * runs up to a ring's worth of segments ahead and nothing else is needed.
+ * All ranks make the same calls (the segments depend on the count only);
+ * after an error the other segments still run, so they stay in step. */
+static int segmented(int (*one)(const xb_coll_args_t *, int), const xb_coll_args_t *a,
+                     int tag, bool reduce)
+{
+    MPI_Aint ext = xb_dt_extent(a->rdt);
+    MPI_Count per = (MPI_Count)(xb_coll_stream_max() / 2) / ext;
+    bool root = a->comm->rank == a->root;
+    xb_coll_args_t s = *a;
+    int rc = XB_OK;
+    for (MPI_Count off = 0; off < a->rcount; off += per) {
+        s.rcount = a->rcount - off < per ? a->rcount - off : per;
+        if (!reduce || root)
+            s.rbuf = (char *)a->rbuf + off * ext;
+        if (reduce && a->sbuf != MPI_IN_PLACE)
+            s.sbuf = (const char *)a->sbuf + off * ext;
+        int r = one(&s, tag);
+        rc = rc == XB_OK ? r : rc;
+    }
+    return rc;
+}
+
+static bool beyond_slot(const xb_coll_args_t *a)
+{
+    return (size_t)(a->rcount * xb_dt_size(a->rdt)) > xb_coll_stream_max();
+}
+
+int xb_coll_bcast_stream(const xb_coll_args_t *a, int tag)
+{
+    return beyond_slot(a) ? segmented(bcast_one, a, tag, false) : bcast_one(a, tag);
+}
+
+int xb_coll_reduce_stream(const xb_coll_args_t *a, int tag)
+{
+    return beyond_slot(a) ? segmented(reduce_one, a, tag, true) : reduce_one(a, tag);
 }

@@ -9,7 +9,8 @@
  * one side, MPI_IN_PLACE at the root, a non-commutative user op (rank
  * order) and MPI_SUM on a strided type, mixed with node barrier
  * collectives (allreduce, alltoall through the slots: every switch
- * between the two kinds of node collective). Every result is checked
+ * between the two kinds of node collective); bcast and reduce beyond a
+ * slot (in segments). Every result is checked
  * against what the test computes itself.
  */
 #include <stdint.h>
@@ -170,6 +171,37 @@ static void barrier_kind(int it, uint32_t *s, uint32_t *r)
     CHECK(bad == 0, "it %d alltoall: %d wrong", it, bad);
 }
 
+/* Beyond a slot (960 KiB): bcast and reduce go in segments of half a slot,
+ * each a stream call of its own; 2.4 MB, rank-order op, in place at odd
+ * iterations. */
+static void segments(MPI_Op aff)
+{
+    int n = 600000;
+    uint32_t *s = ct_malloc((size_t)n * 4), *r = ct_malloc((size_t)n * 4);
+    for (int it = 0; it < 6; it++) {
+        int root = it % ct_size, bad = 0;
+        bool in_place = it % 2 == 1 && ct_rank == root;
+        for (int k = 0; k < n; k++)
+            (in_place ? r : s)[k] = val(it, ct_rank, k);
+        CHECK_RC(MPI_Reduce(in_place ? MPI_IN_PLACE : s, r, n, MPI_UINT32_T, aff, root,
+                            MPI_COMM_WORLD));
+        for (int k = 0; k < n && ct_rank == root; k++) {
+            uint32_t want = val(it, 0, k);
+            for (int j = 1; j < ct_size; j++)
+                want = ct_aff16(want, val(it, j, k));
+            bad += r[k] != want;
+        }
+        CHECK(bad == 0, "segments %d reduce: %d wrong", it, bad);
+        for (int k = 0; k < n; k++)
+            r[k] = ct_rank == root ? val(it, root, k) : 0;
+        CHECK_RC(MPI_Bcast(r, n, MPI_UINT32_T, root, MPI_COMM_WORLD));
+        bad = bad_block(r, n, 1, it, root);
+        CHECK(bad == 0, "segments %d bcast: %d wrong", it, bad);
+    }
+    free(s);
+    free(r);
+}
+
 int main(int argc, char **argv)
 {
     ct_init(&argc, &argv);
@@ -179,6 +211,7 @@ int main(int argc, char **argv)
     MPI_Op aff;
     MPI_Op_create(ct_aff16_fn, 0, &aff);
     run_ahead(s, r);
+    segments(aff);
     for (int it = 0; it < ITERS; it++) {
         int n = sizes[it / 7 % nsz], root = it % p;
         bool strided = it % 3 == 0 && n > 0;
