@@ -55,7 +55,7 @@ static bool ours(const char *entry)
     static const char *const names[] = {
         "PMI_FD", "PMI_PORT", "PMI_ID", "PMI_RANK", "PMI_SIZE", "PMI_SPAWNED",
         "PMI_JOBID", "PMI2_SUN_PATH", "HYDI_CONTROL_FD", "MPI_LOCALNRANKS",
-        "MPI_LOCALRANKID", "XB_HOST", XB_JOBSEG_ENV, "XB_JOB_SECRET",
+        "MPI_LOCALRANKID", "XB_HOST", XB_JOBSEG_ENV, "XB_JOB_SECRET", "XB_NODE_CPUS",
     };
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
         size_t n = strlen(names[i]);
@@ -139,9 +139,31 @@ const char *lx_job_secret(void)
     return hex;
 }
 
-static char **rank_env(lx_job_t *job, char **base, int nbase, int rank)
+/* The CPUs ranks are bound from, as a list ("0-3,8"), into buf: a bound
+ * rank's progress thread runs on the others (src/progress/progress_mt.c). */
+static void cpu_list(const cpu_set_t *set, char *buf, size_t size)
 {
-    enum { NEXTRA = 9 };
+    size_t len = 0;
+    buf[0] = '\0';
+    for (int c = 0; c < CPU_SETSIZE; c++) {
+        if (!CPU_ISSET(c, set) || (c > 0 && CPU_ISSET(c - 1, set)))
+            continue;
+        int e = c;
+        while (e + 1 < CPU_SETSIZE && CPU_ISSET(e + 1, set))
+            e++;
+        int n = e > c ? snprintf(buf + len, size - len, "%s%d-%d", len ? "," : "", c, e)
+                      : snprintf(buf + len, size - len, "%s%d", len ? "," : "", c);
+        if (n < 0 || (size_t)n >= size - len) {
+            buf[0] = '\0';            /* too long: the library takes every CPU */
+            return;
+        }
+        len += (size_t)n;
+    }
+}
+
+static char **rank_env(lx_job_t *job, char **base, int nbase, int rank, const char *cpus)
+{
+    enum { NEXTRA = 10 };
     char **env = calloc((size_t)nbase + NEXTRA + 1, sizeof *env);
     int n = nbase, bad = 0;
     if (!env)
@@ -157,6 +179,8 @@ static char **rank_env(lx_job_t *job, char **base, int nbase, int rank)
     bad |= asprintf(&env[n++], "%s=%d", XB_JOBSEG_ENV, CHILD_SEG_FD) < 0;
     const char *secret = lx_job_secret();
     bad |= secret == NULL || asprintf(&env[n++], "XB_JOB_SECRET=%s", secret) < 0;
+    if (cpus[0] != '\0')
+        bad |= asprintf(&env[n++], "XB_NODE_CPUS=%s", cpus) < 0;
     env[n] = NULL;
     return bad ? NULL : env;
 }
@@ -324,11 +348,14 @@ static int start_all(lx_job_t *job, char **base, int nbase, int *exfd)
             here += !job->ranks[i].remote;
         job->opt.bind_core = here <= CPU_COUNT(&allowed);
     }
+    char cpus[1024] = "";
+    if (job->opt.bind_core)
+        cpu_list(&allowed, cpus, sizeof cpus);
     for (int i = 0; i < job->n; i++) {
         exfd[i] = -1;
         if (job->ranks[i].remote)
             continue;
-        char **env = rank_env(job, base, nbase, i);
+        char **env = rank_env(job, base, nbase, i, cpus);
         exfd[i] = env ? start_rank(job, &job->ranks[i], env, cpu_for(job, &allowed, i)) : -1;
         int saved = errno;
         free_env(env, nbase);

@@ -31,10 +31,13 @@
  * parks on `seq` until the application's poller leaves.
  */
 #include <pthread.h>
+#include <sched.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <time.h>
 #include "progress/progress_int.h"
 #include "method/method.h"
+#include "runtime/hwtopo.h"
 #include "runtime/runtime.h"
 #include "runtime/tunable.h"
 
@@ -291,6 +294,37 @@ void xb_progress_threads(bool on)
         xb_progress_mt_init(xb_progress_ctx(c));
 }
 
+/* Where the progress thread runs. A rank bound to one CPU (mpiexec binds
+ * when the ranks fit the CPUs) computes on that CPU; a progress thread
+ * confined there moves data only when the scheduler preempts the
+ * computation for it, which it did for about one transfer in three (the
+ * others waited for the application's MPI_Wait). Elsewhere it runs while
+ * the application computes: on the CPU of a peer that waits asleep, or on
+ * a spare one. So it gets the CPUs the launcher placed this host's ranks
+ * on (XB_NODE_CPUS, a list such as "0-3"; without it every CPU, which the
+ * kernel narrows to the job's cpuset), less the rank's own. An unbound
+ * rank's thread keeps the rank's mask. */
+static void async_place(pthread_t t)
+{
+    static int cpus[CPU_SETSIZE];
+    cpu_set_t mine, set;
+    if (sched_getaffinity(0, sizeof mine, &mine) != 0 || CPU_COUNT(&mine) != 1)
+        return;
+    const char *list = getenv("XB_NODE_CPUS");
+    int n = list != NULL ? xb_hwtopo_parse_list(list, cpus, CPU_SETSIZE) : -1;
+    CPU_ZERO(&set);
+    for (int c = 0; c < CPU_SETSIZE; c++)
+        if (n < 0)
+            CPU_SET(c, &set);
+        else if (c < n && cpus[c] < CPU_SETSIZE)
+            CPU_SET(cpus[c], &set);
+    for (int c = 0; c < CPU_SETSIZE; c++)
+        if (CPU_ISSET(c, &mine))
+            CPU_CLR(c, &set);
+    if (CPU_COUNT(&set) > 0)
+        (void)pthread_setaffinity_np(t, sizeof set, &set);    /* best effort */
+}
+
 bool xb_progress_async_wanted(void) { return xb_tn_ASYNC_PROGRESS.v.b; }
 
 int xb_progress_async_start(void)
@@ -302,6 +336,8 @@ int xb_progress_async_start(void)
     int e = pthread_create(&async.thread, NULL, async_main, &the_ctx);
     if (e != 0)
         return xb_err_sys(XB_ERR_OTHER, e, "pthread_create of the progress thread");
+    (void)pthread_setname_np(async.thread, "xb-progress");     /* top -H, gdb */
+    async_place(async.thread);
     async.running = true;
     return XB_OK;
 }

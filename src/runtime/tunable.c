@@ -34,7 +34,7 @@ XB_TUNABLE(TUNABLE_WARN, XB_TT_BOOL, "yes", XB_TL_USER,
  * HOST), read by mpicc (CC, CXX) or by the test scripts; "X_" entries are
  * prefixes. */
 static const char *const env_allow[] = {
-    "JOBSEG_FD", "HOST", "JOB_SECRET", "CC", "CXX", "BUILD_DIR", "SOURCE_DIR", "TEST_",
+    "JOBSEG_FD", "HOST", "JOB_SECRET", "NODE_CPUS", "CC", "CXX", "BUILD_DIR", "SOURCE_DIR", "TEST_",
 };
 
 static size_t tunable_count(void)
