@@ -348,17 +348,20 @@ void xb_coll_flow_end(xb_coll_flow_t *f)
     xb_method_node_fence();
     if (XB_LIKELY(__atomic_load_n(waiters(), __ATOMIC_RELAXED) == 0))
         return;
-    /* wake a rank waiting for room when its wait is over. A waiter's own
-     * done is at least what it waits for (it waits for earlier calls), so
-     * "every other rank reached w" is "the lowest done reached w": one
-     * pass over the done counters, not one per waiter (writers that run
-     * ahead all wait at once: 8 ranks, 8-byte reduce, this loop was a
-     * quarter of a writer's instructions) */
+    /* wake a rank waiting for room when its wait is over. Only the end
+     * of call w - 1 can complete a wait for w (a rank that ended it
+     * earlier did not complete it then, and one that ended it before the
+     * wait began let the waiter's own check see it); and a waiter's own
+     * done is at least w (it waits for earlier calls), so "every other
+     * rank reached w" is "the lowest done reached w": one pass over the
+     * done counters at most (writers that run ahead all wait at once:
+     * 8 ranks, 8-byte reduce, this loop was a quarter of a writer's
+     * instructions) */
     uint64_t low = 0;
     for (int r = 0; r < f->p; r++) {
         const uint64_t *wl = want_of(f->loc[r]);
         uint64_t w = r == f->me ? 0 : __atomic_load_n(&wl[0], __ATOMIC_ACQUIRE);
-        if (w == 0 || f->n + 1 < w)
+        if (w != f->n + 1)
             continue;
         uint64_t who = __atomic_load_n(&wl[1], __ATOMIC_RELAXED);
         if (who == 0 && low == 0)
