@@ -10,7 +10,8 @@
  * order) and MPI_SUM on a strided type, mixed with node barrier
  * collectives (allreduce, alltoall through the slots: every switch
  * between the two kinds of node collective); bcast and reduce beyond a
- * slot (in segments). Every result is checked
+ * slot (in segments); stream calls on the node's communicator between
+ * collectives on COMM_WORLD (two-stage ones when it spans several hosts). Every result is checked
  * against what the test computes itself.
  */
 #include <stdint.h>
@@ -202,6 +203,45 @@ static void segments(MPI_Op aff)
     free(r);
 }
 
+/* Stream calls on the node's communicator (node-complete also when the
+ * job spans several "hosts") between collectives on COMM_WORLD, which on
+ * several hosts take the two-stage algorithms through the node slots:
+ * each switch between the two takes the node barrier. */
+static void node_and_world(void)
+{
+    MPI_Comm node;
+    int ns, nr, n = 5000;
+    MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
+    MPI_Comm_size(node, &ns);
+    MPI_Comm_rank(node, &nr);
+    uint32_t *b = ct_malloc((size_t)n * 4 * (size_t)ns);
+    int *x = ct_malloc(2000 * sizeof(int)), *y = ct_malloc(2000 * sizeof(int));
+    for (int it = 0; it < 120; it++) {
+        int root = it % ns, bad = 0;
+        for (int k = 0; k < n; k++)
+            b[k] = nr == root ? val(it, root, k) : 0;
+        CHECK_RC(MPI_Bcast(b, n, MPI_UINT32_T, root, node));
+        bad += bad_block(b, n, 1, it, root);
+        for (int k = 0; k < 2000; k++)
+            x[k] = ct_rank + k + it;
+        CHECK_RC(MPI_Allreduce(x, y, 2000, MPI_INT, MPI_SUM, MPI_COMM_WORLD));
+        for (int k = 0; k < 2000; k++)
+            bad += y[k] != ct_size * (k + it) + ct_size * (ct_size - 1) / 2;
+        uint32_t *mine = nr == root ? b + (size_t)root * n : b;   /* in place at the root */
+        for (int k = 0; k < n; k++)
+            mine[k] = val(it, nr, k);
+        CHECK_RC(MPI_Gather(nr == root ? MPI_IN_PLACE : b, n, MPI_UINT32_T, b, n,
+                            MPI_UINT32_T, root, node));
+        for (int j = 0; j < ns && nr == root; j++)
+            bad += bad_block(b + (size_t)j * n, n, 1, it, j);
+        CHECK(bad == 0, "node/world %d: %d wrong", it, bad);
+    }
+    free(b);
+    free(x);
+    free(y);
+    MPI_Comm_free(&node);
+}
+
 int main(int argc, char **argv)
 {
     ct_init(&argc, &argv);
@@ -212,6 +252,7 @@ int main(int argc, char **argv)
     MPI_Op_create(ct_aff16_fn, 0, &aff);
     run_ahead(s, r);
     segments(aff);
+    node_and_world();
     for (int it = 0; it < ITERS; it++) {
         int n = sizes[it / 7 % nsz], root = it % p;
         bool strided = it % 3 == 0 && n > 0;
