@@ -348,6 +348,12 @@ void xb_coll_flow_end(xb_coll_flow_t *f)
     xb_method_node_fence();
     if (XB_LIKELY(__atomic_load_n(waiters(), __ATOMIC_RELAXED) == 0))
         return;
+    /* A full fence: ranks that end call w - 1 at the same time must not
+     * both miss the other's done store (the node fence above is only a
+     * compiler barrier where sleepers issue membarrier, and the waiter
+     * may be asleep already); the last of them in the fences' order sees
+     * every done store. */
+    __atomic_thread_fence(__ATOMIC_SEQ_CST);
     /* wake a rank waiting for room when its wait is over. Only the end
      * of call w - 1 can complete a wait for w (a rank that ended it
      * earlier did not complete it then, and one that ended it before the
