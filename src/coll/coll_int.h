@@ -127,10 +127,42 @@ int   xb_coll_flow_red(xb_coll_red_t *r, MPI_Count count, xb_datatype_t *dt, xb_
 size_t xb_coll_flow_wbytes(const xb_coll_red_t *red);
 /* red's user vector at ubuf to its working layout at w (to_work) or back. */
 int   xb_coll_flow_wcopy(const xb_coll_red_t *red, void *ubuf, void *w, bool to_work);
+/* Waits and progress beyond one cell (node_flow.c, for node_stream.c). */
+uint64_t xb_coll_flow_done(int local);
+bool  xb_coll_flow_comm_ok(const xb_comm_t *comm);
+/* Wait until local rank `local` (-1: every other rank) finished call value - 1. */
+void  xb_coll_flow_wait_done(xb_coll_flow_t *f, int local, uint64_t value);
+/* The progress word of a cell (a call publishing its data in parts):
+ * store value and wake comm rank reader (-1: all); wait for value or more. */
+void  xb_coll_flow_progress(xb_coll_flow_t *f, uint64_t value, int reader);
+void  xb_coll_flow_await_progress(xb_coll_flow_t *f, int rank, uint64_t value);
+/* Node collectives beyond a cell without a barrier: each local rank's slots
+ * as a ring of the data it writes (node_stream.c). begin at the start of
+ * every stream call; xb_coll_node_parity calls phase. alloc returns a
+ * logical position (len <= xb_coll_stream_max(); reader: the one comm rank
+ * that reads it, -1: all), ptr the address of rank's position. */
+void     xb_coll_stream_init(void);
+size_t   xb_coll_stream_max(void);
+void     xb_coll_stream_begin(void);
+void     xb_coll_stream_phase(void);
+uint64_t xb_coll_stream_alloc(xb_coll_flow_t *f, size_t len, int reader);
+void    *xb_coll_stream_ptr(const xb_coll_flow_t *f, int rank, uint64_t pos);
+bool     xb_coll_stream_fits(xb_coll_kind_t kind, const xb_coll_args_t *a);
 /* The node barrier, waited for at once (direct node collectives). */
 void  xb_coll_node_barrier_now(const char *what);
 /* acc = in op acc over red's working vector (a user op without the lock). */
 int   xb_coll_flow_apply(const xb_coll_red_t *red, const void *in, void *acc);
+/* The same with the op's kernel resolved once per call (xb_op_kernel; NULL:
+ * through xb_coll_flow_apply). */
+static inline int xb_coll_flow_apply_k(const xb_coll_red_t *red, xb_op_kernel_t k,
+                                       const void *in, void *acc)
+{
+    if (k != NULL) {
+        k(in, acc, (size_t)red->wcount);
+        return XB_OK;
+    }
+    return xb_coll_flow_apply(red, in, acc);
+}
 /* hierarchical (two-stage) collectives (hier.c) */
 typedef struct xb_coll_nodeset {
     int  n, *ranks;          /* comm ranks on this node, ascending          */
@@ -187,6 +219,7 @@ XB_COLL_ALGO_DECL(allgather_ring);
 XB_COLL_ALGO_DECL(allgather_recdbl);
 XB_COLL_ALGO_DECL(allgather_bruck);
 XB_COLL_ALGO_DECL(alltoall_pairwise);
+XB_COLL_ALGO_DECL(alltoall_linear);
 XB_COLL_ALGO_DECL(alltoall_bruck);
 XB_COLL_ALGO_DECL(gatherv_linear);
 XB_COLL_ALGO_DECL(scatterv_linear);
@@ -219,6 +252,10 @@ XB_COLL_DIRECT_DECL(bcast_flow);
 XB_COLL_DIRECT_DECL(reduce_flow);
 XB_COLL_DIRECT_DECL(gather_flow);
 XB_COLL_DIRECT_DECL(scatter_flow);
+XB_COLL_DIRECT_DECL(bcast_stream);
+XB_COLL_DIRECT_DECL(reduce_stream);
+XB_COLL_DIRECT_DECL(gather_stream);
+XB_COLL_DIRECT_DECL(scatter_stream);
 XB_COLL_DIRECT_DECL(scan_flow);
 XB_COLL_DIRECT_DECL(exscan_flow);
 XB_COLL_DIRECT_DECL(reduce_scatter_pair);

@@ -66,7 +66,8 @@ enum { NEED_COMMUTE = 1, NEED_POF2 = 2, NEED_BLOCKING = 4,
        NEED_HIER = 16 /* several nodes: xb_coll_hier_fits() */,
        NEED_PAIR = 32 /* exactly two ranks */,
        NEED_ROUNDS = 64 /* node shared memory, any size: xb_coll_node_rounds_fit() */,
-       NEED_FLOW = 128 /* node flow cells: xb_coll_flow_fits() */ };
+       NEED_FLOW = 128 /* node flow cells: xb_coll_flow_fits() */,
+       NEED_STREAM = 256 /* node rings: xb_coll_stream_fits() */ };
 
 /* A schedule builder (fn), a direct algorithm (direct: blocking only,
  * never inside another algorithm's schedule), or both (the blocking form
@@ -88,6 +89,7 @@ static const algo_t algos[] = {
     A(BARRIER, "dissemination", barrier_dissemination, 0),
     D(BCAST, "pair", bcast_pair, NEED_PAIR),
     D(BCAST, "flow", bcast_flow, NEED_FLOW),
+    D(BCAST, "stream", bcast_stream, NEED_STREAM),
     A(BCAST, "shm", bcast_shm, NEED_NODE),
     A(BCAST, "hier", bcast_hier, NEED_HIER),
     AD(BCAST, "binomial", bcast_binomial, 0),
@@ -95,6 +97,7 @@ static const algo_t algos[] = {
     A(BCAST, "linear", bcast_linear, 0),
     D(REDUCE, "pair", reduce_pair, NEED_PAIR),
     D(REDUCE, "flow", reduce_flow, NEED_FLOW),
+    D(REDUCE, "stream", reduce_stream, NEED_STREAM),
     A(REDUCE, "shm", reduce_shm, NEED_NODE),
     A(REDUCE, "hier", reduce_hier, NEED_HIER),
     A(REDUCE, "binomial", reduce_binomial, NEED_COMMUTE),
@@ -109,11 +112,13 @@ static const algo_t algos[] = {
     A(ALLREDUCE, "reduce_bcast", allreduce_reduce_bcast, 0),
     D(GATHER, "pair", gather_pair, NEED_PAIR),
     D(GATHER, "flow", gather_flow, NEED_FLOW),
+    D(GATHER, "stream", gather_stream, NEED_STREAM),
     A(GATHER, "hier", gather_hier, NEED_HIER),
     A(GATHER, "binomial", gather_binomial, 0),
     A(GATHER, "linear", gather_linear, 0),
     D(SCATTER, "pair", scatter_pair, NEED_PAIR),
     D(SCATTER, "flow", scatter_flow, NEED_FLOW),
+    D(SCATTER, "stream", scatter_stream, NEED_STREAM),
     A(SCATTER, "hier", scatter_hier, NEED_HIER),
     A(SCATTER, "binomial", scatter_binomial, 0),
     A(SCATTER, "linear", scatter_linear, 0),
@@ -128,6 +133,7 @@ static const algo_t algos[] = {
     A(ALLTOALL, "shm_rounds", alltoall_shm_rounds, NEED_ROUNDS),
     A(ALLTOALL, "bruck", alltoall_bruck, 0),
     A(ALLTOALL, "pairwise", alltoall_pairwise, 0),
+    A(ALLTOALL, "linear", alltoall_linear, 0),
     A(GATHERV, "linear", gatherv_linear, 0),
     A(SCATTERV, "linear", scatterv_linear, 0),
     A(ALLGATHERV, "ring", allgatherv_ring, 0),
@@ -182,6 +188,9 @@ static const rule_t rules[] = {
     { XB_COLL_BARRIER,   ANY_P, 0, 0, "dissemination" },
     { XB_COLL_BCAST,     2, 2, 0, 0, "pair" },          /* blocking */
     { XB_COLL_BCAST,    3, 1 << 30, 0, 0, "flow" },       /* blocking, whole node, fits a cell */
+    /* stream: beyond a cell, up to a slot, no barrier (node_stream.c);
+     * 8 ranks, 32 KiB: 5.5 us, shm 13.9, Open MPI 35.5 (2026-11-24) */
+    { XB_COLL_BCAST,     3, 1 << 30, 0, 0, "stream" },    /* blocking, whole node, fits a slot */
     { XB_COLL_BCAST,     3, 1 << 30, 32 KiB, 0, "shm" },  /* whole node */
     { XB_COLL_BCAST,     ANY_P, 0, 0, "hier" },     /* blocking, several nodes */
     { XB_COLL_BCAST,     3, 1 << 30, 512 KiB, 0, "scatter_allgather" },
@@ -191,6 +200,7 @@ static const rule_t rules[] = {
      * 558 us, Open MPI 486; 2026-11-24) */
     { XB_COLL_REDUCE,    2, 2, 0, 0, "pair" },          /* blocking */
     { XB_COLL_REDUCE,   3, 1 << 30, 0, 0, "flow" },       /* blocking, whole node, fits a cell */
+    { XB_COLL_REDUCE,    3, 1 << 30, 0, 0, "stream" },    /* blocking, whole node, fits a slot */
     { XB_COLL_REDUCE,    3, 1 << 30, 0, 0, "shm" },       /* whole node, fits */
     { XB_COLL_REDUCE,    ANY_P, 0, 0, "hier" },     /* several nodes, commutative */
     { XB_COLL_REDUCE,    ANY_P, 0, 0, "binomial" },  /* commutative ops */
@@ -206,11 +216,15 @@ static const rule_t rules[] = {
     { XB_COLL_ALLREDUCE, ANY_P, 0, 0, "recdbl" },
     { XB_COLL_GATHER,    2, 2, 0, 0, "pair" },          /* blocking */
     { XB_COLL_GATHER,   3, 1 << 30, 0, 0, "flow" },       /* blocking, whole node, fits a cell */
+    { XB_COLL_GATHER,    3, 1 << 30, 0, 0, "stream" },    /* blocking, whole node, fits a slot */
     { XB_COLL_GATHER,    ANY_P, 0, 0, "hier" },     /* blocking, several nodes */
     { XB_COLL_GATHER,    3, 1 << 30, 0, 16 KiB, "binomial" },
     { XB_COLL_GATHER,    ANY_P, 0, 0, "linear" },
     { XB_COLL_SCATTER,   2, 2, 0, 0, "pair" },          /* blocking */
     { XB_COLL_SCATTER,  3, 1 << 30, 0, 0, "flow" },       /* blocking, whole node, fits a cell */
+    /* 8 ranks, 256 KiB blocks: stream 123 us, linear 118 (the root copies
+     * 1.75 MiB, a single copy moves it once): linear from 512 KiB */
+    { XB_COLL_SCATTER,   3, 1 << 30, 0, 512 KiB, "stream" }, /* blocking, whole node */
     { XB_COLL_SCATTER,   ANY_P, 0, 0, "hier" },     /* blocking, several nodes */
     { XB_COLL_SCATTER,   3, 1 << 30, 0, 16 KiB, "binomial" },
     { XB_COLL_SCATTER,   ANY_P, 0, 0, "linear" },
@@ -223,8 +237,15 @@ static const rule_t rules[] = {
     { XB_COLL_ALLGATHER, ANY_P, 0, 8 KiB, "bruck" },
     { XB_COLL_ALLGATHER, ANY_P, 0, 0, "ring" },
     { XB_COLL_ALLTOALL,  2, 2, 0, 0, "pair" },          /* blocking */
-    { XB_COLL_ALLTOALL,  3, 1 << 30, 0, 0, "shm" },       /* whole node, fits */
-    { XB_COLL_ALLTOALL,  3, 1 << 30, 0, 0, "shm_rounds" }, /* whole node, contiguous */
+    /* Blocks from 16 KiB: every transfer posted at once (linear). Through
+     * the slots each byte is copied twice and every round is a barrier:
+     * 4 ranks, 32 KiB: shm 80 us, pairwise 55, linear 36 (Open MPI 44);
+     * 8 ranks, 256 KiB: shm_rounds 2369, linear 938 (Open MPI 970); at
+     * 4 KiB shm still wins (4 ranks: 12.5 vs 12.8; 8: 47 vs 67-185)
+     * (2026-11-24 09:50). Up to 16 ranks: a larger comm takes pairwise,
+     * which floods no rank. */
+    { XB_COLL_ALLTOALL,  3, 1 << 30, 0, 16 KiB, "shm" },  /* whole node, fits */
+    { XB_COLL_ALLTOALL,  3, 16, 16 KiB, 0, "linear" },
     /* Not at 2 ranks: quiet, shm_rounds beats pairwise (256 KiB blocks 22
      * vs 30 us, 1 MiB 70 vs 130; 2026-11-24), but with other processes on
      * the cores it lost 4x (each rank waits for its peer to fill its slot,
@@ -304,6 +325,8 @@ static bool fits(const algo_t *al, const xb_coll_args_t *a)
     if ((al->needs & NEED_ROUNDS) && !xb_coll_node_rounds_fit(al->kind, a))
         return false;
     if ((al->needs & NEED_FLOW) && !xb_coll_flow_fits(al->kind, a))
+        return false;
+    if ((al->needs & NEED_STREAM) && !xb_coll_stream_fits(al->kind, a))
         return false;
     return true;
 }
@@ -453,8 +476,10 @@ int xb_coll_init(void)
         rc = parse_per_kind();
     if (rc == XB_OK)
         rc = xb_coll_nb_init();
-    if (rc == XB_OK)
+    if (rc == XB_OK) {
         xb_coll_flow_init();
+        xb_coll_stream_init();
+    }
     return rc;
 }
 

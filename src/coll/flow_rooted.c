@@ -113,13 +113,14 @@ int xb_coll_flow_apply(const xb_coll_red_t *red, const void *in, void *acc)
 static int reduce_root(xb_coll_flow_t *f, const xb_coll_red_t *red, const void *own, void *acc)
 {
     int last = f->p - 1, rc = XB_OK;
+    xb_op_kernel_t k = xb_op_kernel(red->op, red->wdt);
     if (last != f->me)
         xb_coll_flow_await(f, last);
     memcpy(acc, last == f->me ? own : xb_coll_flow_cell(f, last), xb_coll_flow_wbytes(red));
     for (int j = last - 1; j >= 0 && rc == XB_OK; j--) {
         if (j != f->me)
             xb_coll_flow_await(f, j);
-        rc = xb_coll_flow_apply(red, j == f->me ? own : xb_coll_flow_cell(f, j), acc);
+        rc = xb_coll_flow_apply_k(red, k, j == f->me ? own : xb_coll_flow_cell(f, j), acc);
     }
     return rc;
 }

@@ -19,7 +19,8 @@
  *
  *   line 0   done: flow calls this rank has finished (its reads included)
  *   line 1   want: while this rank waits for room, the done value it
- *            waits for from every other rank (0: it does not wait)
+ *            waits for (0: it does not wait), and whose: every other
+ *            rank's (0) or local rank k's alone (k + 1; node_stream.c)
  *   line 2   (local rank 0's region only) waiters: ranks waiting for room
  *   cells    NCELLS cells of CELL_BYTES: a header line (seq) + data
  *
@@ -218,11 +219,56 @@ static bool all_reached(const xb_coll_flow_t *f, uint64_t want, int except, uint
     return true;
 }
 
-static bool room_half(void *arg)
+/* The lowest done counter of the comm's ranks (this rank's: its call
+ * just ended). */
+static uint64_t lowest_done(const xb_coll_flow_t *f)
+{
+    uint64_t low = UINT64_MAX;
+    for (int r = 0; r < f->p; r++) {
+        uint64_t d = r == f->me ? f->n + 1
+                                : __atomic_load_n(done_of(f->loc[r]), __ATOMIC_ACQUIRE);
+        low = d < low ? d : low;
+    }
+    return low;
+}
+
+/* Calls local rank `local` has finished. */
+uint64_t xb_coll_flow_done(int local)
+{
+    return __atomic_load_n(done_of(local), __ATOMIC_ACQUIRE);
+}
+
+/* comm can take the flow and stream algorithms: node-complete, at most
+ * XB_COLL_FLOW_MAXP ranks, and the method has node slots. */
+bool xb_coll_flow_comm_ok(const xb_comm_t *comm)
+{
+    if (XB_UNLIKELY(have_regions < 0))
+        have_regions = xb_coll_node_slot_size() != 0;
+    return have_regions && comm->size <= XB_COLL_FLOW_MAXP && comm_locs(comm) != NULL;
+}
+
+/* What this rank waits for (its want line): every other rank (who = 0) or
+ * local rank who - 1 alone has finished call want - 1. */
+static bool done_reached(void *arg)
 {
     const xb_coll_flow_t *f = arg;
-    return all_reached(f, __atomic_load_n(want_of(f->loc[f->me]), __ATOMIC_RELAXED), f->me,
-                       f->n);
+    const uint64_t *w = want_of(f->loc[f->me]);
+    uint64_t want = __atomic_load_n(&w[0], __ATOMIC_RELAXED);
+    uint64_t who = __atomic_load_n(&w[1], __ATOMIC_RELAXED);
+    if (who != 0)
+        return __atomic_load_n(done_of((int)who - 1), __ATOMIC_ACQUIRE) >= want;
+    return all_reached(f, want, f->me, f->n);
+}
+
+void xb_coll_flow_wait_done(xb_coll_flow_t *f, int local, uint64_t value)
+{
+    uint64_t *want = want_of(f->loc[f->me]);
+    __atomic_store_n(&want[1], (uint64_t)(local + 1), __ATOMIC_RELAXED);
+    __atomic_store_n(&want[0], value, __ATOMIC_RELEASE);   /* who with it */
+    __atomic_fetch_add(waiters(), 1, __ATOMIC_SEQ_CST);
+    wait_for(done_reached, f, "a node collective (room for the next call)");
+    __atomic_store_n(&want[0], 0, __ATOMIC_RELAXED);
+    __atomic_fetch_sub(waiters(), 1, __ATOMIC_RELAXED);
 }
 
 /* Wait until this rank's cell of this call may be written; when it must
@@ -231,12 +277,7 @@ void xb_coll_flow_reserve(xb_coll_flow_t *f)
 {
     if (room(f))
         return;
-    uint64_t *want = want_of(f->loc[f->me]);
-    __atomic_store_n(want, f->n - NCELLS / 2 + 1, __ATOMIC_RELAXED);
-    __atomic_fetch_add(waiters(), 1, __ATOMIC_SEQ_CST);
-    wait_for(room_half, f, "a node collective (room for the next call)");
-    __atomic_store_n(want, 0, __ATOMIC_RELAXED);
-    __atomic_fetch_sub(waiters(), 1, __ATOMIC_RELAXED);
+    xb_coll_flow_wait_done(f, -1, f->n - NCELLS / 2 + 1);
     (void)room(f);                              /* refresh room_below */
 }
 
@@ -266,6 +307,39 @@ void xb_coll_flow_await(xb_coll_flow_t *f, int rank)
     wait_for(published, &w, "a node collective (a peer's data)");
 }
 
+/* The second word of the header line of rank's cell: the progress of a
+ * call that publishes its data in parts (node_stream.c). */
+static uint64_t *prog_of(const xb_coll_flow_t *f, int rank)
+{
+    return seq_of(f, rank) + 1;
+}
+
+/* Publish progress `value` of this rank's cell and wake comm rank `reader`
+ * (-1: every other rank) if it sleeps. */
+void xb_coll_flow_progress(xb_coll_flow_t *f, uint64_t value, int reader)
+{
+    __atomic_store_n(prog_of(f, f->me), value, __ATOMIC_RELEASE);
+    xb_method_node_fence();
+    for (int r = reader < 0 ? 0 : reader; r < (reader < 0 ? f->p : reader + 1); r++)
+        if (r != f->me)
+            xb_method_node_wake(f->loc[r]);
+}
+
+typedef struct { const xb_coll_flow_t *f; int rank; uint64_t value; } await_prog_t;
+
+static bool progressed(void *arg)
+{
+    const await_prog_t *w = arg;
+    return __atomic_load_n(prog_of(w->f, w->rank), __ATOMIC_ACQUIRE) >= w->value;
+}
+
+/* Wait until comm rank `rank` has published progress `value` or more. */
+void xb_coll_flow_await_progress(xb_coll_flow_t *f, int rank, uint64_t value)
+{
+    await_prog_t w = { f, rank, value };
+    wait_for(progressed, &w, "a node collective (a peer's data)");
+}
+
 /* This rank is done with the call (its reads too). */
 void xb_coll_flow_end(xb_coll_flow_t *f)
 {
@@ -274,10 +348,31 @@ void xb_coll_flow_end(xb_coll_flow_t *f)
     xb_method_node_fence();
     if (XB_LIKELY(__atomic_load_n(waiters(), __ATOMIC_RELAXED) == 0))
         return;
-    /* wake a rank waiting for room when its wait is over (rare) */
+    /* A full fence: ranks that end call w - 1 at the same time must not
+     * both miss the other's done store (the node fence above is only a
+     * compiler barrier where sleepers issue membarrier, and the waiter
+     * may be asleep already); the last of them in the fences' order sees
+     * every done store. */
+    __atomic_thread_fence(__ATOMIC_SEQ_CST);
+    /* wake a rank waiting for room when its wait is over. Only the end
+     * of call w - 1 can complete a wait for w (a rank that ended it
+     * earlier did not complete it then, and one that ended it before the
+     * wait began let the waiter's own check see it); and a waiter's own
+     * done is at least w (it waits for earlier calls), so "every other
+     * rank reached w" is "the lowest done reached w": one pass over the
+     * done counters at most (writers that run ahead all wait at once:
+     * 8 ranks, 8-byte reduce, this loop was a quarter of a writer's
+     * instructions) */
+    uint64_t low = 0;
     for (int r = 0; r < f->p; r++) {
-        uint64_t w = r == f->me ? 0 : __atomic_load_n(want_of(f->loc[r]), __ATOMIC_RELAXED);
-        if (w != 0 && f->n + 1 >= w && all_reached(f, w, r, f->n + 1))
+        const uint64_t *wl = want_of(f->loc[r]);
+        uint64_t w = r == f->me ? 0 : __atomic_load_n(&wl[0], __ATOMIC_ACQUIRE);
+        if (w != f->n + 1)
+            continue;
+        uint64_t who = __atomic_load_n(&wl[1], __ATOMIC_RELAXED);
+        if (who == 0 && low == 0)
+            low = lowest_done(f);
+        if (who != 0 ? (int)who - 1 == f->loc[f->me] : low >= w)
             xb_method_node_wake(f->loc[r]);
     }
 }

@@ -68,6 +68,7 @@ static int local_of(const xb_comm_t *comm, int r)
 
 int xb_coll_node_parity(void)
 {
+    xb_coll_stream_phase();     /* node_stream.c: a barrier after stream calls */
     return (int)(parity++ & 1u);
 }
 

@@ -251,6 +251,16 @@ bool xb_op_predef_defined(xb_opk_t kind, MPI_Datatype basic)
     return kind == XB_OPK_REPLACE || kind == XB_OPK_NO_OP || ktab[kind][t->ct] != NULL;
 }
 
+xb_op_kernel_t xb_op_kernel(const xb_op_t *op, const xb_datatype_t *dt)
+{
+    if (!op->predefined || op->kind == XB_OPK_REPLACE || op->kind == XB_OPK_NO_OP)
+        return NULL;
+    MPI_Datatype h = xb_dt_to_handle((xb_datatype_t *)dt);
+    if (!xb_op_predef_defined(op->kind, h))
+        return NULL;
+    return ktab[op->kind][type_info(h)->ct];
+}
+
 static int not_defined(xb_opk_t kind, MPI_Datatype basic)
 {
     const tinfo_t *t = type_info(basic);

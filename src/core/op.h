@@ -68,6 +68,13 @@ int  xb_op_apply(const xb_op_t *op, const void *in, void *inout,
 int  xb_op_apply_predef(xb_opk_t kind, MPI_Datatype basic, const void *in,
                         void *inout, size_t count);
 bool xb_op_predef_defined(xb_opk_t kind, MPI_Datatype basic);
+/* The kernel of a predefined op on a predefined basic type (inout = in op
+ * inout over n elements), or NULL (the pair is not defined, or has no
+ * kernel: MPI_REPLACE, MPI_NO_OP; use xb_op_apply). Resolved once, it
+ * serves many applications of one call (a flow reduce combines p - 1
+ * vectors: the lookup was most of an 8-byte one). */
+typedef void (*xb_op_kernel_t)(const void *in, void *inout, size_t n);
+xb_op_kernel_t xb_op_kernel(const xb_op_t *op, const xb_datatype_t *dt);
 const char *xb_op_kind_name(xb_opk_t kind);
 
 #endif

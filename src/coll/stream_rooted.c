@@ -1,0 +1,270 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* Copyright (c) 2026 The Crossbar authors */
+/*
+ * stream_rooted.c - bcast, reduce, gather and scatter beyond a flow cell
+ * through each writer's ring (node_stream.c), run directly (blocking form,
+ * no schedule, no barrier): the writers copy their data into their ring
+ * and leave, the readers copy it out when they run. Where the data lies
+ * goes in the writer's flow cell of the call.
+ *
+ *   scatter  the root copies block j into its ring (an allocation read by
+ *            rank j alone) and publishes it at once (the cell's progress
+ *            word counts the blocks, in the order root+1, root+2, ...):
+ *            rank j copies while the root writes the next block
+ *   gather   every other rank copies its block into its ring and
+ *            publishes; the root copies the blocks out in rank order
+ *   bcast    the root copies the buffer into its ring; every rank copies
+ *   reduce   every other rank copies its working vector into its ring; the
+ *            root combines x_0 op (x_1 op (... op x_p-1)) in rank order
+ *            (non-commutative ops right), a user op without the lock
+ *
+ * The ring holds packed bytes (xb_coll_flow_copy), so any datatype goes;
+ * reduce needs a predefined working type. One allocation is at most a
+ * slot (xb_coll_stream_fits).
+ */
+#include <stdlib.h>
+#include <string.h>
+#include "coll/coll_int.h"
+
+/* The progress value of block k (1-based) of call n. */
+static uint64_t prog(const xb_coll_flow_t *f, int k)
+{
+    return ((f->n + 1) << 7) + (uint64_t)k;
+}
+
+static int scatter_root(xb_coll_flow_t *f, const xb_coll_args_t *a)
+{
+    MPI_Count bytes = a->scount * xb_dt_size(a->sdt);
+    uint64_t *offs = xb_coll_flow_cell(f, f->me);
+    int rc = XB_OK;
+    xb_coll_flow_reserve(f);
+    for (int k = 1; k < f->p; k++) {
+        int j = (f->me + k) % f->p;
+        if (bytes > 0 && rc == XB_OK) {
+            offs[j] = xb_coll_stream_alloc(f, (size_t)bytes, j);
+            rc = xb_coll_flow_copy(xb_coll_block(a->sbuf, j, a->scount, a->sdt), a->scount,
+                                   a->sdt, xb_coll_stream_ptr(f, f->me, offs[j]), true);
+        }
+        xb_coll_flow_progress(f, prog(f, k), j);   /* even after an error: nobody hangs */
+    }
+    if (rc == XB_OK && a->rbuf != MPI_IN_PLACE)
+        rc = xb_dt_copy(xb_coll_block(a->sbuf, f->me, a->scount, a->sdt), a->scount, a->sdt,
+                        a->rbuf, a->rcount, a->rdt);
+    return rc;
+}
+
+int xb_coll_scatter_stream(const xb_coll_args_t *a, int tag)
+{
+    (void)tag;
+    xb_coll_flow_t f;
+    int rc = xb_coll_flow_begin(&f, a->comm);
+    if (rc != XB_OK)
+        return rc;
+    xb_coll_stream_begin();
+    if (f.me == a->root) {
+        rc = scatter_root(&f, a);
+    } else {
+        int k = (f.me - a->root + f.p) % f.p;
+        xb_coll_flow_await_progress(&f, a->root, prog(&f, k));
+        if (a->rcount * xb_dt_size(a->rdt) > 0) {
+            const uint64_t *offs = xb_coll_flow_cell(&f, a->root);
+            rc = xb_coll_flow_copy(a->rbuf, a->rcount, a->rdt,
+                                   xb_coll_stream_ptr(&f, a->root, offs[f.me]), false);
+        }
+    }
+    xb_coll_flow_end(&f);
+    return rc;
+}
+
+/* A writer's part: count x dt at buf into its ring (read by `reader`, -1:
+ * all), the position in its cell, published to comm ranks [lo, hi). */
+static int write_one(xb_coll_flow_t *f, const void *buf, MPI_Count count, xb_datatype_t *dt,
+                     size_t bytes, int reader, int lo, int hi)
+{
+    uint64_t *off = xb_coll_flow_cell(f, f->me);
+    int rc = XB_OK;
+    xb_coll_flow_reserve(f);
+    if (bytes > 0) {
+        *off = xb_coll_stream_alloc(f, bytes, reader);
+        rc = xb_coll_flow_copy((void *)buf, count, dt, xb_coll_stream_ptr(f, f->me, *off),
+                               true);
+    }
+    xb_coll_flow_publish(f, lo, hi);
+    return rc;
+}
+
+/* Where rank's published data of this call lies (after its await). */
+static void *read_ptr(xb_coll_flow_t *f, int rank)
+{
+    return xb_coll_stream_ptr(f, rank, *(const uint64_t *)xb_coll_flow_cell(f, rank));
+}
+
+static int bcast_one(const xb_coll_args_t *a, int tag)
+{
+    (void)tag;
+    xb_coll_flow_t f;
+    int rc = xb_coll_flow_begin(&f, a->comm);
+    if (rc != XB_OK)
+        return rc;
+    xb_coll_stream_begin();
+    size_t bytes = (size_t)(a->rcount * xb_dt_size(a->rdt));
+    if (f.me == a->root) {
+        rc = write_one(&f, a->rbuf, a->rcount, a->rdt, bytes, -1, 0, f.p);
+    } else {
+        xb_coll_flow_await(&f, a->root);
+        if (bytes > 0)
+            rc = xb_coll_flow_copy(a->rbuf, a->rcount, a->rdt, read_ptr(&f, a->root), false);
+    }
+    xb_coll_flow_end(&f);
+    return rc;
+}
+
+int xb_coll_gather_stream(const xb_coll_args_t *a, int tag)
+{
+    (void)tag;
+    xb_coll_flow_t f;
+    int rc = xb_coll_flow_begin(&f, a->comm);
+    if (rc != XB_OK)
+        return rc;
+    xb_coll_stream_begin();
+    if (f.me != a->root) {
+        size_t bytes = (size_t)(a->scount * xb_dt_size(a->sdt));
+        rc = write_one(&f, a->sbuf, a->scount, a->sdt, bytes, a->root, a->root, a->root + 1);
+    } else {
+        bool empty = a->rcount * xb_dt_size(a->rdt) == 0;
+        for (int k = 1; k <= f.p && rc == XB_OK; k++) {
+            int j = (f.me + k) % f.p;      /* the others first, in the order they wrote */
+            void *dst = xb_coll_block(a->rbuf, j, a->rcount, a->rdt);
+            if (j == f.me) {
+                if (a->sbuf != MPI_IN_PLACE)
+                    rc = xb_dt_copy(a->sbuf, a->scount, a->sdt, dst, a->rcount, a->rdt);
+                continue;
+            }
+            xb_coll_flow_await(&f, j);
+            if (!empty)
+                rc = xb_coll_flow_copy(dst, a->rcount, a->rdt, read_ptr(&f, j), false);
+        }
+    }
+    xb_coll_flow_end(&f);
+    return rc;
+}
+
+/* The root: acc = x_0 op (x_1 op (... op x_p-1)), its own operand `own`. */
+static int reduce_root(xb_coll_flow_t *f, const xb_coll_red_t *red, const void *own, void *acc)
+{
+    int last = f->p - 1, rc = XB_OK;
+    xb_op_kernel_t k = xb_op_kernel(red->op, red->wdt);
+    size_t wb = xb_coll_flow_wbytes(red);
+    if (last != f->me)
+        xb_coll_flow_await(f, last);
+    if (wb > 0)
+        memmove(acc, last == f->me ? own : read_ptr(f, last), wb);
+    for (int j = last - 1; j >= 0 && rc == XB_OK; j--) {
+        if (j != f->me)
+            xb_coll_flow_await(f, j);
+        if (wb > 0)
+            rc = xb_coll_flow_apply_k(red, k, j == f->me ? own : read_ptr(f, j), acc);
+    }
+    return rc;
+}
+
+/* The root's reduce: straight into rbuf when the user's type is the
+ * working type and contiguous and the call is not in place; else through
+ * working copies. */
+static int reduce_at_root(xb_coll_flow_t *f, const xb_coll_args_t *a, const xb_coll_red_t *red)
+{
+    bool in_place = a->sbuf == MPI_IN_PLACE, plain = red->dt == red->wdt &&
+                    xb_dt_is_contig(red->dt, red->count);
+    size_t wb = xb_coll_flow_wbytes(red);
+    char *own = NULL, *acc = NULL, *tmp = NULL;
+    if (!plain || in_place) {
+        tmp = malloc(2 * wb + 1);
+        if (tmp == NULL)
+            return xb_err_set(XB_ERR_NO_MEM, "out of memory for a %zu-byte reduce buffer",
+                              wb);
+    }
+    int rc = XB_OK;
+    if (plain) {
+        own = (char *)(in_place ? a->rbuf : a->sbuf) + xb_dt_true_lb(red->dt);
+        acc = in_place ? tmp : (char *)a->rbuf + xb_dt_true_lb(red->dt);
+    } else {
+        own = tmp;
+        acc = tmp + wb;
+        rc = xb_coll_flow_wcopy(red, (void *)(in_place ? a->rbuf : a->sbuf), own, true);
+    }
+    if (rc == XB_OK)
+        rc = reduce_root(f, red, own, acc);
+    if (rc == XB_OK && tmp != NULL)
+        rc = xb_coll_flow_wcopy(red, a->rbuf, acc, false);
+    free(tmp);
+    return rc;
+}
+
+static int reduce_one(const xb_coll_args_t *a, int tag)
+{
+    (void)tag;
+    xb_coll_flow_t f;
+    xb_coll_red_t red;
+    int rc = xb_coll_flow_red(&red, a->rcount, a->rdt, a->op);
+    if (rc == XB_OK)
+        rc = xb_coll_flow_begin(&f, a->comm);
+    if (rc != XB_OK)
+        return rc;
+    xb_coll_stream_begin();
+    if (f.me != a->root) {
+        size_t wb = xb_coll_flow_wbytes(&red);
+        uint64_t *off = xb_coll_flow_cell(&f, f.me);
+        xb_coll_flow_reserve(&f);
+        if (wb > 0) {
+            *off = xb_coll_stream_alloc(&f, wb, a->root);
+            rc = xb_coll_flow_wcopy(&red, (void *)a->sbuf, xb_coll_stream_ptr(&f, f.me, *off),
+                                    true);
+        }
+        xb_coll_flow_publish(&f, a->root, a->root + 1);
+    } else {
+        rc = reduce_at_root(&f, a, &red);
+    }
+    xb_coll_flow_end(&f);
+    return rc;
+}
+
+/* A buffer beyond a slot (xb_coll_stream_fits: contiguous, a predefined
+ * type for reduce) goes as consecutive stream calls of half a slot each:
+ * every call is a whole flow call (numbered, done counters), so a writer
+ * runs up to a ring's worth of segments ahead and nothing else is needed.
+ * All ranks make the same calls (the segments depend on the count only);
+ * after an error the other segments still run, so they stay in step. */
+static int segmented(int (*one)(const xb_coll_args_t *, int), const xb_coll_args_t *a,
+                     int tag, bool reduce)
+{
+    MPI_Aint ext = xb_dt_extent(a->rdt);
+    MPI_Count per = (MPI_Count)(xb_coll_stream_max() / 2) / ext;
+    bool root = a->comm->rank == a->root;
+    xb_coll_args_t s = *a;
+    int rc = XB_OK;
+    for (MPI_Count off = 0; off < a->rcount; off += per) {
+        s.rcount = a->rcount - off < per ? a->rcount - off : per;
+        if (!reduce || root)
+            s.rbuf = (char *)a->rbuf + off * ext;
+        if (reduce && a->sbuf != MPI_IN_PLACE)
+            s.sbuf = (const char *)a->sbuf + off * ext;
+        int r = one(&s, tag);
+        rc = rc == XB_OK ? r : rc;
+    }
+    return rc;
+}
+
+static bool beyond_slot(const xb_coll_args_t *a)
+{
+    return (size_t)(a->rcount * xb_dt_size(a->rdt)) > xb_coll_stream_max();
+}
+
+int xb_coll_bcast_stream(const xb_coll_args_t *a, int tag)
+{
+    return beyond_slot(a) ? segmented(bcast_one, a, tag, false) : bcast_one(a, tag);
+}
+
+int xb_coll_reduce_stream(const xb_coll_args_t *a, int tag)
+{
+    return beyond_slot(a) ? segmented(reduce_one, a, tag, true) : reduce_one(a, tag);
+}
