@@ -66,7 +66,8 @@ enum { NEED_COMMUTE = 1, NEED_POF2 = 2, NEED_BLOCKING = 4,
        NEED_HIER = 16 /* several nodes: xb_coll_hier_fits() */,
        NEED_PAIR = 32 /* exactly two ranks */,
        NEED_ROUNDS = 64 /* node shared memory, any size: xb_coll_node_rounds_fit() */,
-       NEED_FLOW = 128 /* node flow cells: xb_coll_flow_fits() */ };
+       NEED_FLOW = 128 /* node flow cells: xb_coll_flow_fits() */,
+       NEED_CHAIN = 512 /* node chain rings: xb_coll_chain_fits() */ };
 
 /* A schedule builder (fn), a direct algorithm (direct: blocking only,
  * never inside another algorithm's schedule), or both (the blocking form
@@ -144,10 +145,12 @@ static const algo_t algos[] = {
     A(REDUCE_SCATTER_BLOCK, "pairwise", reduce_scatter_block_pairwise, 0),
     D(SCAN, "pair", scan_pair, NEED_PAIR),
     D(SCAN, "flow", scan_flow, NEED_FLOW),
+    D(SCAN, "chain", scan_chain, NEED_CHAIN),
     A(SCAN, "shm", scan_shm, NEED_NODE),
     A(SCAN, "recdbl", scan_recdbl, 0),
     D(EXSCAN, "pair", exscan_pair, NEED_PAIR),
     D(EXSCAN, "flow", exscan_flow, NEED_FLOW),
+    D(EXSCAN, "chain", exscan_chain, NEED_CHAIN),
     A(EXSCAN, "shm", exscan_shm, NEED_NODE),
     A(EXSCAN, "recdbl", exscan_recdbl, 0),
     A(NEIGHBOR_ALLGATHER, "linear", neighbor_allgather_linear, 0),
@@ -248,10 +251,12 @@ static const rule_t rules[] = {
     { XB_COLL_REDUCE_SCATTER_BLOCK, ANY_P, 0, 0, "pairwise" },
     { XB_COLL_SCAN,      2, 2, 0, 0, "pair" },          /* blocking */
     { XB_COLL_SCAN,     3, 1 << 30, 0, 0, "flow" },       /* blocking, whole node, fits a cell */
+    { XB_COLL_SCAN,      3, 1 << 30, 0, 0, "chain" },     /* blocking, whole node */
     { XB_COLL_SCAN,      3, 1 << 30, 0, 0, "shm" },       /* whole node, fits a slot */
     { XB_COLL_SCAN,      ANY_P, 0, 0, "recdbl" },
     { XB_COLL_EXSCAN,    2, 2, 0, 0, "pair" },          /* blocking */
     { XB_COLL_EXSCAN,   3, 1 << 30, 0, 0, "flow" },       /* blocking, whole node, fits a cell */
+    { XB_COLL_EXSCAN,    3, 1 << 30, 0, 0, "chain" },     /* blocking, whole node */
     { XB_COLL_EXSCAN,    3, 1 << 30, 0, 0, "shm" },       /* whole node, fits */
     { XB_COLL_EXSCAN,    ANY_P, 0, 0, "recdbl" },
     { XB_COLL_NEIGHBOR_ALLGATHER,  ANY_P, 0, 0, "linear" },
@@ -304,6 +309,8 @@ static bool fits(const algo_t *al, const xb_coll_args_t *a)
     if ((al->needs & NEED_ROUNDS) && !xb_coll_node_rounds_fit(al->kind, a))
         return false;
     if ((al->needs & NEED_FLOW) && !xb_coll_flow_fits(al->kind, a))
+        return false;
+    if ((al->needs & NEED_CHAIN) && !xb_coll_chain_fits(al->kind, a))
         return false;
     return true;
 }
@@ -453,8 +460,10 @@ int xb_coll_init(void)
         rc = parse_per_kind();
     if (rc == XB_OK)
         rc = xb_coll_nb_init();
-    if (rc == XB_OK)
+    if (rc == XB_OK) {
         xb_coll_flow_init();
+        xb_coll_chain_init();
+    }
     return rc;
 }
 
