@@ -167,7 +167,7 @@ bool xb_coll_chain_fits(xb_coll_kind_t kind, const xb_coll_args_t *a)
     if (!xb_coll_chain_direct(&red) && !xb_coll_chain_packed(&red))
         return false;
     MPI_Aint ext = xb_dt_extent(red.wdt);
-    if (ext <= 0 || ext > CHUNK / 4)
+    if (ext <= 0 || ext > (MPI_Aint)CHUNK / 4)
         return false;
     xb_coll_flow_t f;
     if (xb_coll_flow_begin(&f, a->comm) != XB_OK) {
