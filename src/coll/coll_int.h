@@ -148,6 +148,34 @@ void     xb_coll_stream_phase(void);
 uint64_t xb_coll_stream_alloc(xb_coll_flow_t *f, size_t len, int reader);
 void    *xb_coll_stream_ptr(const xb_coll_flow_t *f, int rank, uint64_t pos);
 bool     xb_coll_stream_fits(xb_coll_kind_t kind, const xb_coll_args_t *a);
+/* Wait until ready(arg), with the node watch (a writer's node_wake is not
+ * lost): the progress wait, spinning then sleeping. */
+void  xb_coll_flow_wait(bool (*ready)(void *), void *arg, const char *what);
+/* Chains through the node's shared memory (node_chain.c): each local rank's
+ * ring of SLOTS chunks in the tail of its area-1 slot, read by the next
+ * comm rank. A call: begin (all ranks, the same number of chunks); a rank
+ * that writes chunk k reserves it (waits for room), fills it, publishes
+ * it; the next rank awaits it, reads it, releases it. */
+enum { XB_COLL_CHAIN_SLOTS = 4,
+       XB_COLL_CHAIN_CHUNK = ((XB_COLL_FLOW_BYTES - 2 * XB_COLL_CHAIN_SLOTS * XB_CACHELINE) /
+                              XB_COLL_CHAIN_SLOTS) & ~(XB_CACHELINE - 1) };
+typedef struct xb_coll_chain {
+    xb_coll_flow_t f;                      /* p, me, loc (no flow call)        */
+    uint64_t       g;                      /* chunk number of this call's first */
+    char          *mine, *prev;            /* own ring (not the last rank), the */
+                                           /* predecessor's (not rank 0)       */
+} xb_coll_chain_t;
+void  xb_coll_chain_init(void);
+bool  xb_coll_chain_fits(xb_coll_kind_t kind, const xb_coll_args_t *a);
+/* red's user vector is its working vector in memory (chunks by memcpy), or
+ * its packed bytes are (chunks by xb_dt_pack/unpack). */
+bool  xb_coll_chain_direct(const xb_coll_red_t *red);
+bool  xb_coll_chain_packed(const xb_coll_red_t *red);
+int   xb_coll_chain_begin(xb_coll_chain_t *c, const xb_comm_t *comm, uint64_t nchunks);
+void *xb_coll_chain_reserve(xb_coll_chain_t *c, uint64_t k);
+void  xb_coll_chain_publish(xb_coll_chain_t *c, uint64_t k);
+const void *xb_coll_chain_await(xb_coll_chain_t *c, uint64_t k);
+void  xb_coll_chain_release(xb_coll_chain_t *c, uint64_t k);
 /* The node barrier, waited for at once (direct node collectives). */
 void  xb_coll_node_barrier_now(const char *what);
 /* acc = in op acc over red's working vector (a user op without the lock). */
@@ -258,6 +286,8 @@ XB_COLL_DIRECT_DECL(gather_stream);
 XB_COLL_DIRECT_DECL(scatter_stream);
 XB_COLL_DIRECT_DECL(scan_flow);
 XB_COLL_DIRECT_DECL(exscan_flow);
+XB_COLL_DIRECT_DECL(scan_chain);
+XB_COLL_DIRECT_DECL(exscan_chain);
 XB_COLL_DIRECT_DECL(reduce_scatter_pair);
 XB_COLL_DIRECT_DECL(reduce_scatter_block_pair);
 XB_COLL_ALGO_DECL(exscan_recdbl);

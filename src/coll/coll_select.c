@@ -67,7 +67,8 @@ enum { NEED_COMMUTE = 1, NEED_POF2 = 2, NEED_BLOCKING = 4,
        NEED_PAIR = 32 /* exactly two ranks */,
        NEED_ROUNDS = 64 /* node shared memory, any size: xb_coll_node_rounds_fit() */,
        NEED_FLOW = 128 /* node flow cells: xb_coll_flow_fits() */,
-       NEED_STREAM = 256 /* node rings: xb_coll_stream_fits() */ };
+       NEED_STREAM = 256 /* node rings: xb_coll_stream_fits() */,
+       NEED_CHAIN = 512 /* node chain rings: xb_coll_chain_fits() */ };
 
 /* A schedule builder (fn), a direct algorithm (direct: blocking only,
  * never inside another algorithm's schedule), or both (the blocking form
@@ -150,10 +151,12 @@ static const algo_t algos[] = {
     A(REDUCE_SCATTER_BLOCK, "pairwise", reduce_scatter_block_pairwise, 0),
     D(SCAN, "pair", scan_pair, NEED_PAIR),
     D(SCAN, "flow", scan_flow, NEED_FLOW),
+    D(SCAN, "chain", scan_chain, NEED_CHAIN),
     A(SCAN, "shm", scan_shm, NEED_NODE),
     A(SCAN, "recdbl", scan_recdbl, 0),
     D(EXSCAN, "pair", exscan_pair, NEED_PAIR),
     D(EXSCAN, "flow", exscan_flow, NEED_FLOW),
+    D(EXSCAN, "chain", exscan_chain, NEED_CHAIN),
     A(EXSCAN, "shm", exscan_shm, NEED_NODE),
     A(EXSCAN, "recdbl", exscan_recdbl, 0),
     A(NEIGHBOR_ALLGATHER, "linear", neighbor_allgather_linear, 0),
@@ -269,10 +272,12 @@ static const rule_t rules[] = {
     { XB_COLL_REDUCE_SCATTER_BLOCK, ANY_P, 0, 0, "pairwise" },
     { XB_COLL_SCAN,      2, 2, 0, 0, "pair" },          /* blocking */
     { XB_COLL_SCAN,     3, 1 << 30, 0, 0, "flow" },       /* blocking, whole node, fits a cell */
+    { XB_COLL_SCAN,      3, 1 << 30, 0, 0, "chain" },     /* blocking, whole node */
     { XB_COLL_SCAN,      3, 1 << 30, 0, 0, "shm" },       /* whole node, fits a slot */
     { XB_COLL_SCAN,      ANY_P, 0, 0, "recdbl" },
     { XB_COLL_EXSCAN,    2, 2, 0, 0, "pair" },          /* blocking */
     { XB_COLL_EXSCAN,   3, 1 << 30, 0, 0, "flow" },       /* blocking, whole node, fits a cell */
+    { XB_COLL_EXSCAN,    3, 1 << 30, 0, 0, "chain" },     /* blocking, whole node */
     { XB_COLL_EXSCAN,    3, 1 << 30, 0, 0, "shm" },       /* whole node, fits */
     { XB_COLL_EXSCAN,    ANY_P, 0, 0, "recdbl" },
     { XB_COLL_NEIGHBOR_ALLGATHER,  ANY_P, 0, 0, "linear" },
@@ -327,6 +332,8 @@ static bool fits(const algo_t *al, const xb_coll_args_t *a)
     if ((al->needs & NEED_FLOW) && !xb_coll_flow_fits(al->kind, a))
         return false;
     if ((al->needs & NEED_STREAM) && !xb_coll_stream_fits(al->kind, a))
+        return false;
+    if ((al->needs & NEED_CHAIN) && !xb_coll_chain_fits(al->kind, a))
         return false;
     return true;
 }
@@ -479,6 +486,7 @@ int xb_coll_init(void)
     if (rc == XB_OK) {
         xb_coll_flow_init();
         xb_coll_stream_init();
+        xb_coll_chain_init();
     }
     return rc;
 }

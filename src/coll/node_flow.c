@@ -457,3 +457,9 @@ int xb_coll_flow_red(xb_coll_red_t *r, MPI_Count count, xb_datatype_t *dt, xb_op
                           .direct = true };
     return XB_OK;
 }
+
+/* Wait until ready(arg) with the node watch (the chains of node_chain.c). */
+void xb_coll_flow_wait(bool (*ready)(void *), void *arg, const char *what)
+{
+    wait_for(ready, arg, what);
+}

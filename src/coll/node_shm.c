@@ -84,7 +84,8 @@ void *xb_coll_node_area(int par)
     return xb_method_node_slot(par, 0, &size);
 }
 
-/* The slot less its tail, the rank's flow region (node_flow.c). */
+/* The slot less its tail: in area 0 the rank's flow region (node_flow.c), in
+ * area 1 its chain ring (node_chain.c). */
 size_t xb_coll_node_slot_size(void)
 {
     size_t size = 0;
