@@ -21,8 +21,10 @@
 #include "ctest.h"
 #include "ct_aff16.h"
 
-enum { ITERS = 2400, MAXN = 200 };
-static const int sizes[] = { 0, 1, 3, 14, 64, 128, 129, 200 };  /* uint32 elements */
+enum { ITERS = 2400, MAXN = 4200 };
+/* uint32 elements: a cell holds 128; the larger ones go by messages
+ * (eager, and from 16 KiB by rendezvous) */
+static const int sizes[] = { 0, 1, 3, 14, 64, 128, 129, 200, 1100, 4096, 4097, 4200 };
 static MPI_Op aff;
 static MPI_Datatype strided, two;        /* uint32 every 8 bytes; 2 contiguous uint32 */
 static int me;                           /* rank in the pair */
@@ -47,8 +49,8 @@ static void nap(int it)
 
 static void rooted(MPI_Comm c, int it, int n)
 {
-    int root = it / 3 % 2;
-    uint32_t b[2 * MAXN], all[2 * MAXN];
+    int root = it / 8 % 2;
+    static uint32_t b[2 * MAXN], all[2 * MAXN];
     for (int k = 0; k < n; k++)
         b[2 * k] = me == root ? val(it, root, k) : 0;
     CHECK_RC(MPI_Bcast(b, n, strided, root, c));
@@ -57,7 +59,7 @@ static void rooted(MPI_Comm c, int it, int n)
     for (int k = 0; k < n; k++)
         b[k] = val(it, me, k);
     memset(all, 0, sizeof all);
-    bool inplace = me == root && it % 4 == 1;
+    bool inplace = me == root && it / 4 % 3 == 1;
     if (inplace)
         memcpy(all + root * n, b, (size_t)n * 4);
     CHECK_RC(MPI_Gather(inplace ? MPI_IN_PLACE : b, n, MPI_UINT32_T, all, n, MPI_UINT32_T,
@@ -76,16 +78,16 @@ static void rooted(MPI_Comm c, int it, int n)
 
 static void reductions(MPI_Comm c, int it, int n)
 {
-    int root = it / 5 % 2, sum = it % 3 == 0;
+    int root = it / 8 % 2, sum = it / 12 % 2;
     MPI_Op op = sum ? MPI_SUM : aff;
-    uint32_t x[MAXN], r[MAXN];
+    static uint32_t x[MAXN], r[MAXN];
     for (int k = 0; k < n; k++)
         x[k] = val(it, me, k);
     memset(r, 0, sizeof r);
     CHECK_RC(MPI_Reduce(x, r, n, MPI_UINT32_T, op, root, c));
     for (int k = 0; k < n && me == root; k++)
         CHECK(r[k] == comb(it, k, sum), "it %d reduce n %d [%d]", it, n, k);
-    bool inplace = it % 4 == 2;
+    bool inplace = it / 4 % 3 == 2;
     if (inplace)
         memcpy(r, x, sizeof x);
     CHECK_RC(MPI_Allreduce(inplace ? MPI_IN_PLACE : x, r, n, MPI_UINT32_T, op, c));
@@ -111,12 +113,12 @@ static void reductions(MPI_Comm c, int it, int n)
  * for rank 1) of x0 op x1 */
 static void redscat(MPI_Comm c, int it, int n)
 {
-    int sum = it % 3 == 1, cnt[2] = { n, n / 2 + 1 };
+    int sum = it / 12 % 2 == 0, cnt[2] = { n, n / 2 + 1 };
     MPI_Op op = sum ? MPI_SUM : aff;
-    uint32_t x[2 * MAXN + 2], r[2 * MAXN + 2];
+    static uint32_t x[2 * MAXN + 2], r[2 * MAXN + 2];
     for (int k = 0; k < 2 * n + 2; k++)
         x[k] = val(it, me, k);
-    bool inplace = it % 4 == 3;
+    bool inplace = it / 4 % 3 == 0;
     if (inplace)
         memcpy(r, x, sizeof x);
     CHECK_RC(MPI_Reduce_scatter_block(inplace ? MPI_IN_PLACE : x, r, n, MPI_UINT32_T, op, c));
@@ -131,10 +133,10 @@ static void redscat(MPI_Comm c, int it, int n)
 
 static void exchanges(MPI_Comm c, int it, int n)
 {
-    uint32_t s[4 * MAXN], r[2 * MAXN];
+    static uint32_t s[4 * MAXN], r[2 * MAXN];
     for (int k = 0; k < n; k++)
         s[2 * k] = val(it, me, k);
-    bool inplace = it % 4 == 0;
+    bool inplace = it / 4 % 3 == 1;
     memset(r, 0, sizeof r);
     if (inplace)
         for (int k = 0; k < n; k++)
@@ -159,7 +161,7 @@ static void exchanges(MPI_Comm c, int it, int n)
 static void run(MPI_Comm c)
 {
     for (int it = 0; it < ITERS; it++) {
-        int n = sizes[it % (int)(sizeof sizes / sizeof sizes[0])];
+        int n = sizes[it / 4 % (int)(sizeof sizes / sizeof sizes[0])];
         nap(it);
         switch (it % 4) {
         case 0: rooted(c, it, n); break;
