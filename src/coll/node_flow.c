@@ -296,6 +296,8 @@ void xb_coll_flow_end(xb_coll_flow_t *f)
 bool xb_coll_flow_fits(xb_coll_kind_t kind, const xb_coll_args_t *a)
 {
     int p = a->comm->size;
+    if (a->form != XB_COLL_BLOCKING || xb_mt_on)    /* before the work on need */
+        return false;
     MPI_Count need;
     switch (kind) {
     case XB_COLL_BCAST: need = a->rcount * xb_dt_size(a->rdt); break;
