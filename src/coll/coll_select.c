@@ -88,6 +88,7 @@ static const algo_t algos[] = {
     A(BARRIER, "shm", barrier_shm, NEED_BLOCKING),
     A(BARRIER, "hier", barrier_hier, NEED_HIER),
     A(BARRIER, "dissemination", barrier_dissemination, 0),
+    D(BCAST, "cell", bcast_cell, NEED_PAIR),
     D(BCAST, "pair", bcast_pair, NEED_PAIR),
     D(BCAST, "flow", bcast_flow, NEED_FLOW),
     D(BCAST, "stream", bcast_stream, NEED_STREAM),
@@ -96,6 +97,7 @@ static const algo_t algos[] = {
     AD(BCAST, "binomial", bcast_binomial, 0),
     A(BCAST, "scatter_allgather", bcast_scatter_allgather, 0),
     A(BCAST, "linear", bcast_linear, 0),
+    D(REDUCE, "cell", reduce_cell, NEED_PAIR),
     D(REDUCE, "pair", reduce_pair, NEED_PAIR),
     D(REDUCE, "flow", reduce_flow, NEED_FLOW),
     D(REDUCE, "stream", reduce_stream, NEED_STREAM),
@@ -103,6 +105,7 @@ static const algo_t algos[] = {
     A(REDUCE, "hier", reduce_hier, NEED_HIER),
     A(REDUCE, "binomial", reduce_binomial, NEED_COMMUTE),
     A(REDUCE, "ordered", reduce_ordered, 0),
+    D(ALLREDUCE, "cell", allreduce_cell, NEED_PAIR),
     D(ALLREDUCE, "pair", allreduce_pair, NEED_PAIR),
     AD(ALLREDUCE, "shm", allreduce_shm, NEED_NODE),
     A(ALLREDUCE, "shm_rsag", allreduce_shm_rsag, NEED_ROUNDS),
@@ -111,24 +114,28 @@ static const algo_t algos[] = {
     A(ALLREDUCE, "rabenseifner", allreduce_rabenseifner, NEED_COMMUTE),
     A(ALLREDUCE, "ring", allreduce_ring, NEED_COMMUTE),
     A(ALLREDUCE, "reduce_bcast", allreduce_reduce_bcast, 0),
+    D(GATHER, "cell", gather_cell, NEED_PAIR),
     D(GATHER, "pair", gather_pair, NEED_PAIR),
     D(GATHER, "flow", gather_flow, NEED_FLOW),
     D(GATHER, "stream", gather_stream, NEED_STREAM),
     A(GATHER, "hier", gather_hier, NEED_HIER),
     A(GATHER, "binomial", gather_binomial, 0),
     A(GATHER, "linear", gather_linear, 0),
+    D(SCATTER, "cell", scatter_cell, NEED_PAIR),
     D(SCATTER, "pair", scatter_pair, NEED_PAIR),
     D(SCATTER, "flow", scatter_flow, NEED_FLOW),
     D(SCATTER, "stream", scatter_stream, NEED_STREAM),
     A(SCATTER, "hier", scatter_hier, NEED_HIER),
     A(SCATTER, "binomial", scatter_binomial, 0),
     A(SCATTER, "linear", scatter_linear, 0),
+    D(ALLGATHER, "cell", allgather_cell, NEED_PAIR),
     D(ALLGATHER, "pair", allgather_pair, NEED_PAIR),
     A(ALLGATHER, "shm", allgather_shm, NEED_NODE),
     A(ALLGATHER, "hier", allgather_hier, NEED_HIER),
     A(ALLGATHER, "recdbl", allgather_recdbl, NEED_POF2),
     A(ALLGATHER, "bruck", allgather_bruck, 0),
     A(ALLGATHER, "ring", allgather_ring, 0),
+    D(ALLTOALL, "cell", alltoall_cell, NEED_PAIR),
     D(ALLTOALL, "pair", alltoall_pair, NEED_PAIR),
     A(ALLTOALL, "shm", alltoall_shm, NEED_NODE),
     A(ALLTOALL, "shm_rounds", alltoall_shm_rounds, NEED_ROUNDS),
@@ -140,20 +147,24 @@ static const algo_t algos[] = {
     A(ALLGATHERV, "ring", allgatherv_ring, 0),
     A(ALLTOALLV, "pairwise", alltoallv_pairwise, 0),
     A(ALLTOALLW, "pairwise", alltoallw_pairwise, 0),
+    D(REDUCE_SCATTER, "cell", reduce_scatter_cell, NEED_PAIR),
     D(REDUCE_SCATTER, "pair", reduce_scatter_pair, NEED_PAIR),
     A(REDUCE_SCATTER, "shm", reduce_scatter_shm, NEED_NODE),
     A(REDUCE_SCATTER, "halving", reduce_scatter_halving, NEED_COMMUTE | NEED_POF2),
     A(REDUCE_SCATTER, "pairwise", reduce_scatter_pairwise, 0),
+    D(REDUCE_SCATTER_BLOCK, "cell", reduce_scatter_block_cell, NEED_PAIR),
     D(REDUCE_SCATTER_BLOCK, "pair", reduce_scatter_block_pair, NEED_PAIR),
     A(REDUCE_SCATTER_BLOCK, "shm", reduce_scatter_block_shm, NEED_NODE),
     A(REDUCE_SCATTER_BLOCK, "halving", reduce_scatter_block_halving,
       NEED_COMMUTE | NEED_POF2),
     A(REDUCE_SCATTER_BLOCK, "pairwise", reduce_scatter_block_pairwise, 0),
+    D(SCAN, "cell", scan_cell, NEED_PAIR),
     D(SCAN, "pair", scan_pair, NEED_PAIR),
     D(SCAN, "flow", scan_flow, NEED_FLOW),
     D(SCAN, "chain", scan_chain, NEED_CHAIN),
     A(SCAN, "shm", scan_shm, NEED_NODE),
     A(SCAN, "recdbl", scan_recdbl, 0),
+    D(EXSCAN, "cell", exscan_cell, NEED_PAIR),
     D(EXSCAN, "pair", exscan_pair, NEED_PAIR),
     D(EXSCAN, "flow", exscan_flow, NEED_FLOW),
     D(EXSCAN, "chain", exscan_chain, NEED_CHAIN),
@@ -189,7 +200,7 @@ static const rule_t rules[] = {
     { XB_COLL_BARRIER,   ANY_P, 0, 0, "shm" },      /* blocking, whole node */
     { XB_COLL_BARRIER,   ANY_P, 0, 0, "hier" },     /* blocking, several nodes */
     { XB_COLL_BARRIER,   ANY_P, 0, 0, "dissemination" },
-    { XB_COLL_BCAST,     2, 2, 0, 0, "pair" },          /* blocking */
+    { XB_COLL_BCAST,     2, 2, 0, 0, "cell" },          /* blocking */
     { XB_COLL_BCAST,    3, 1 << 30, 0, 0, "flow" },       /* blocking, whole node, fits a cell */
     /* stream: beyond a cell, up to a slot, no barrier (node_stream.c);
      * 8 ranks, 32 KiB: 5.5 us, shm 13.9, Open MPI 35.5 (2026-11-24) */
@@ -201,14 +212,14 @@ static const rule_t rules[] = {
     /* every size: one single-copy message and the op at the root; the
      * binomial schedule above 64 KiB took twice as long at 4 MiB (1085 vs
      * 558 us, Open MPI 486; 2026-11-24) */
-    { XB_COLL_REDUCE,    2, 2, 0, 0, "pair" },          /* blocking */
+    { XB_COLL_REDUCE,    2, 2, 0, 0, "cell" },          /* blocking */
     { XB_COLL_REDUCE,   3, 1 << 30, 0, 0, "flow" },       /* blocking, whole node, fits a cell */
     { XB_COLL_REDUCE,    3, 1 << 30, 0, 0, "stream" },    /* blocking, whole node, fits a slot */
     { XB_COLL_REDUCE,    3, 1 << 30, 0, 0, "shm" },       /* whole node, fits */
     { XB_COLL_REDUCE,    ANY_P, 0, 0, "hier" },     /* several nodes, commutative */
     { XB_COLL_REDUCE,    ANY_P, 0, 0, "binomial" },  /* commutative ops */
     { XB_COLL_REDUCE,    ANY_P, 0, 0, "ordered" },
-    { XB_COLL_ALLREDUCE, 2, 2, 0, 64 KiB, "pair" },     /* blocking */
+    { XB_COLL_ALLREDUCE, 2, 2, 0, 64 KiB, "cell" },     /* blocking */
     /* large vectors, whole node: reduce-scatter + allgather through the
      * slots (allreduce_shm_rsag.c); see docs/PERFORMANCE.md 2026-11-24 */
     { XB_COLL_ALLREDUCE, 3, 1 << 30, 32 KiB, 0, "shm_rsag" },
@@ -217,13 +228,13 @@ static const rule_t rules[] = {
     { XB_COLL_ALLREDUCE, ANY_P, 0, 0, "hier" },     /* several nodes, commutative */
     { XB_COLL_ALLREDUCE, 3, 1 << 30, 64 KiB, 0, "rabenseifner" },
     { XB_COLL_ALLREDUCE, ANY_P, 0, 0, "recdbl" },
-    { XB_COLL_GATHER,    2, 2, 0, 0, "pair" },          /* blocking */
+    { XB_COLL_GATHER,    2, 2, 0, 0, "cell" },          /* blocking */
     { XB_COLL_GATHER,   3, 1 << 30, 0, 0, "flow" },       /* blocking, whole node, fits a cell */
     { XB_COLL_GATHER,    3, 1 << 30, 0, 0, "stream" },    /* blocking, whole node, fits a slot */
     { XB_COLL_GATHER,    ANY_P, 0, 0, "hier" },     /* blocking, several nodes */
     { XB_COLL_GATHER,    3, 1 << 30, 0, 16 KiB, "binomial" },
     { XB_COLL_GATHER,    ANY_P, 0, 0, "linear" },
-    { XB_COLL_SCATTER,   2, 2, 0, 0, "pair" },          /* blocking */
+    { XB_COLL_SCATTER,   2, 2, 0, 0, "cell" },          /* blocking */
     { XB_COLL_SCATTER,  3, 1 << 30, 0, 0, "flow" },       /* blocking, whole node, fits a cell */
     /* 8 ranks, 256 KiB blocks: stream 123 us, linear 118 (the root copies
      * 1.75 MiB, a single copy moves it once): linear from 512 KiB */
@@ -233,13 +244,13 @@ static const rule_t rules[] = {
     { XB_COLL_SCATTER,   ANY_P, 0, 0, "linear" },
     /* every size: the same exchange as ring, sent from the user's send
      * buffer (see pair.c) and without a schedule */
-    { XB_COLL_ALLGATHER, 2, 2, 0, 0, "pair" },          /* blocking */
+    { XB_COLL_ALLGATHER, 2, 2, 0, 0, "cell" },          /* blocking */
     { XB_COLL_ALLGATHER, 3, 1 << 30, 0, 0, "shm" },       /* whole node, fits */
     { XB_COLL_ALLGATHER, ANY_P, 0, 0, "hier" },     /* blocking, several nodes */
     { XB_COLL_ALLGATHER, ANY_P, 0, 8 KiB, "recdbl" },
     { XB_COLL_ALLGATHER, ANY_P, 0, 8 KiB, "bruck" },
     { XB_COLL_ALLGATHER, ANY_P, 0, 0, "ring" },
-    { XB_COLL_ALLTOALL,  2, 2, 0, 0, "pair" },          /* blocking */
+    { XB_COLL_ALLTOALL,  2, 2, 0, 0, "cell" },          /* blocking */
     /* Blocks from 16 KiB: every transfer posted at once (linear). Through
      * the slots each byte is copied twice and every round is a barrier:
      * 4 ranks, 32 KiB: shm 80 us, pairwise 55, linear 36 (Open MPI 44);
@@ -260,22 +271,22 @@ static const rule_t rules[] = {
     { XB_COLL_ALLGATHERV, ANY_P, 0, 0, "ring" },
     { XB_COLL_ALLTOALLV, ANY_P, 0, 0, "pairwise" },
     { XB_COLL_ALLTOALLW, ANY_P, 0, 0, "pairwise" },
-    { XB_COLL_REDUCE_SCATTER, 2, 2, 0, 0, "pair" },   /* blocking */
+    { XB_COLL_REDUCE_SCATTER, 2, 2, 0, 0, "cell" },   /* blocking */
     /* whole node, fits: one scheduling round instead of log2(p) (8 ranks
      * on 2 cores, 8 B blocks: 86 us by halving; docs/PERFORMANCE.md) */
     { XB_COLL_REDUCE_SCATTER, 3, 1 << 30, 0, 0, "shm" },
     { XB_COLL_REDUCE_SCATTER, ANY_P, 0, 0, "halving" },
     { XB_COLL_REDUCE_SCATTER, ANY_P, 0, 0, "pairwise" },
-    { XB_COLL_REDUCE_SCATTER_BLOCK, 2, 2, 0, 0, "pair" },   /* blocking */
+    { XB_COLL_REDUCE_SCATTER_BLOCK, 2, 2, 0, 0, "cell" },   /* blocking */
     { XB_COLL_REDUCE_SCATTER_BLOCK, 3, 1 << 30, 0, 0, "shm" },
     { XB_COLL_REDUCE_SCATTER_BLOCK, ANY_P, 0, 0, "halving" },
     { XB_COLL_REDUCE_SCATTER_BLOCK, ANY_P, 0, 0, "pairwise" },
-    { XB_COLL_SCAN,      2, 2, 0, 0, "pair" },          /* blocking */
+    { XB_COLL_SCAN,      2, 2, 0, 0, "cell" },          /* blocking */
     { XB_COLL_SCAN,     3, 1 << 30, 0, 0, "flow" },       /* blocking, whole node, fits a cell */
     { XB_COLL_SCAN,      3, 1 << 30, 0, 0, "chain" },     /* blocking, whole node */
     { XB_COLL_SCAN,      3, 1 << 30, 0, 0, "shm" },       /* whole node, fits a slot */
     { XB_COLL_SCAN,      ANY_P, 0, 0, "recdbl" },
-    { XB_COLL_EXSCAN,    2, 2, 0, 0, "pair" },          /* blocking */
+    { XB_COLL_EXSCAN,    2, 2, 0, 0, "cell" },          /* blocking */
     { XB_COLL_EXSCAN,   3, 1 << 30, 0, 0, "flow" },       /* blocking, whole node, fits a cell */
     { XB_COLL_EXSCAN,    3, 1 << 30, 0, 0, "chain" },     /* blocking, whole node */
     { XB_COLL_EXSCAN,    3, 1 << 30, 0, 0, "shm" },       /* whole node, fits */

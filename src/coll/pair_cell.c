@@ -1,0 +1,256 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* Copyright (c) 2026 The Crossbar authors */
+/*
+ * pair_cell.c - the two-rank collectives through the node's flow cells
+ * (node_flow.c), run directly (blocking form): the table's choice at two
+ * ranks ("cell"). A call that the cells cannot take runs the message
+ * algorithm of pair.c instead, decided alike on both ranks from what both
+ * know (the communicator, the form, the bytes one rank writes):
+ *
+ *   - the communicator is not made of exactly the ranks of this node (a
+ *     pair in a larger job, two hosts: tcp), or there is no shared segment;
+ *   - MPI_THREAD_MULTIPLE (the calls of several threads have no order that
+ *     numbers the cells alike on both ranks);
+ *   - what one rank writes exceeds a cell (XB_COLL_FLOW_CELL, 512 bytes);
+ *   - a reduction whose working type is not predefined (a user op on a
+ *     derived type).
+ *
+ * Why. A two-rank collective of a few bytes is one message each way at
+ * most; through point-to-point each costs a send (header, ring push) and a
+ * receive (a request, matching, often an unexpected-message record when
+ * the peer runs ahead, then the copy out). Through a cell it is a copy in,
+ * a release store, an acquire load and a copy out: an 8-byte bcast cost
+ * the root 585 and the other rank 747 instructions by messages (callgrind,
+ * 2026-11-24); the numbers by cells are in docs/design/coll.md.
+ *
+ * How. Bcast, reduce, gather, scan and exscan are the flow algorithms
+ * (flow_rooted.c, scan_flow.c) at p = 2: data goes one way, the writer
+ * leaves at once, a root runs up to the ring of cells ahead; scatter is
+ * the same with only the peer's block in the root's cell. The
+ * exchanges (allreduce, allgather, alltoall, reduce_scatter(_block)): each
+ * rank writes what the peer needs into its own cell of the call, publishes
+ * it (waking the peer if it sleeps), waits for the peer's cell, reads it,
+ * and ends the call (its done counter lets the peer reuse the cell later).
+ * Allreduce: both ranks compute x0 op x1 from the two cells in the same
+ * order (the operand of rank 0 on the left): bit-identical results,
+ * non-commutative ops right. Waits spin, then sleep (the progress wait):
+ * an oversubscribed node does not burn its CPUs.
+ */
+#include <string.h>
+#include "coll/coll_int.h"
+
+/* The bytes of red's working vector when the cells can reduce it, else -1. */
+static MPI_Count red_need(xb_coll_red_t *red, MPI_Count count, const xb_coll_args_t *a)
+{
+    if (xb_coll_flow_red(red, count, a->rdt, a->op) != XB_OK) {
+        xb_err_clear();
+        return -1;
+    }
+    return xb_dt_is_predefined(red->wdt) ? (MPI_Count)xb_coll_flow_wbytes(red) : -1;
+}
+
+/* Begin a call whose cell this rank writes (reserve: the peer has read
+ * what the ring held there before). */
+static int begin_write(xb_coll_flow_t *f, const xb_comm_t *comm)
+{
+    int rc = xb_coll_flow_begin(f, comm);
+    if (rc == XB_OK)
+        xb_coll_flow_reserve(f);
+    return rc;
+}
+
+/* This rank's cell is written: publish it, then wait for the peer's. */
+static void swap_cells(xb_coll_flow_t *f)
+{
+    int peer = 1 - f->me;
+    xb_coll_flow_publish(f, peer, peer + 1);
+    xb_coll_flow_await(f, peer);
+}
+
+/* This rank's own block (count x dt at src) into its place (rcount x rdt at
+ * dst): one memcpy when both are contiguous (xb_dt_copy's general path was
+ * about 95 of the 8-byte scatter root's instructions). */
+static int own_copy(const void *src, MPI_Count count, xb_datatype_t *dt, void *dst,
+                    MPI_Count rcount, xb_datatype_t *rdt)
+{
+    if (!xb_dt_is_contig(dt, count) || !xb_dt_is_contig(rdt, rcount))
+        return xb_dt_copy(src, count, dt, dst, rcount, rdt);
+    size_t bytes = (size_t)(count * xb_dt_size(dt));
+    if (bytes > 0)
+        memcpy((char *)dst + xb_dt_true_lb(rdt), (const char *)src + xb_dt_true_lb(dt), bytes);
+    return XB_OK;
+}
+
+/* ---- one-way collectives: the flow algorithms at two ranks -------------- */
+
+#define ONE_WAY(coll, KIND)                                                   \
+    int xb_coll_##coll##_cell(const xb_coll_args_t *a, int tag)              \
+    {                                                                         \
+        return xb_coll_flow_fits(XB_COLL_##KIND, a) ? xb_coll_##coll##_flow(a, tag) \
+                                                    : xb_coll_##coll##_pair(a, tag); \
+    }
+ONE_WAY(bcast, BCAST)
+ONE_WAY(reduce, REDUCE)
+ONE_WAY(gather, GATHER)
+ONE_WAY(scan, SCAN)
+ONE_WAY(exscan, EXSCAN)
+#undef ONE_WAY
+
+/* Scatter: the flow algorithm's cell holds all p blocks at their offsets;
+ * here the root writes only the peer's block, at the start of the cell
+ * (an 8-byte block is then the seq's line). */
+int xb_coll_scatter_cell(const xb_coll_args_t *a, int tag)
+{
+    if (!xb_coll_flow_need_fits(a, xb_coll_block_bytes(XB_COLL_SCATTER, a)))
+        return xb_coll_scatter_pair(a, tag);
+    xb_coll_flow_t f;
+    int rc = xb_coll_flow_begin(&f, a->comm);
+    if (rc != XB_OK)
+        return rc;
+    int peer = 1 - f.me;
+    if (f.me == a->root) {
+        xb_coll_flow_reserve(&f);
+        rc = xb_coll_flow_copy(xb_coll_block(a->sbuf, peer, a->scount, a->sdt), a->scount,
+                               a->sdt, xb_coll_flow_cell(&f, f.me), true);
+        xb_coll_flow_publish(&f, peer, peer + 1);
+        if (rc == XB_OK && a->rbuf != MPI_IN_PLACE)
+            rc = own_copy(xb_coll_block(a->sbuf, f.me, a->scount, a->sdt), a->scount, a->sdt,
+                          a->rbuf, a->rcount, a->rdt);
+    } else {
+        xb_coll_flow_await(&f, a->root);
+        rc = xb_coll_flow_copy(a->rbuf, a->rcount, a->rdt, xb_coll_flow_cell(&f, a->root),
+                               false);
+    }
+    xb_coll_flow_end(&f);
+    return rc;
+}
+
+/* ---- exchanges ---------------------------------------------------------- */
+
+/* x0 op x1 from the two cells into rbuf: acc starts as x1 and x0 is applied
+ * to it (acc = x0 op acc); acc is rbuf itself when the user's layout is the
+ * working one. The same steps on both ranks: bit-identical results. */
+static int reduce_cells(const xb_coll_red_t *red, xb_coll_flow_t *f, void *rbuf)
+{
+    _Alignas(64) char tmp[XB_COLL_FLOW_CELL];
+    bool direct = red->dt == red->wdt && xb_dt_is_contig(red->dt, red->count);
+    void *acc = direct ? (char *)rbuf + xb_dt_true_lb(red->dt) : tmp;
+    size_t bytes = xb_coll_flow_wbytes(red);
+    if (bytes > 0)
+        memcpy(acc, xb_coll_flow_cell(f, 1), bytes);
+    int rc = xb_coll_flow_apply(red, xb_coll_flow_cell(f, 0), acc);
+    if (rc == XB_OK && !direct)
+        rc = xb_coll_flow_wcopy(red, rbuf, tmp, false);
+    return rc;
+}
+
+int xb_coll_allreduce_cell(const xb_coll_args_t *a, int tag)
+{
+    xb_coll_red_t red;
+    if (!xb_coll_flow_need_fits(a, red_need(&red, a->rcount, a)))
+        return xb_coll_allreduce_pair(a, tag);
+    xb_coll_flow_t f;
+    int rc = begin_write(&f, a->comm);
+    if (rc != XB_OK)
+        return rc;
+    const void *src = a->sbuf == MPI_IN_PLACE ? a->rbuf : a->sbuf;
+    rc = xb_coll_flow_wcopy(&red, (void *)src, xb_coll_flow_cell(&f, f.me), true);
+    swap_cells(&f);
+    int rc2 = reduce_cells(&red, &f, a->rbuf);
+    xb_coll_flow_end(&f);
+    return rc != XB_OK ? rc : rc2;
+}
+
+/* Allgather and alltoall: `out` (count x dt) goes to the peer; `own`, when
+ * not NULL, is copied into our block of rbuf while the peer reads. */
+static int swap_blocks(const xb_coll_args_t *a, const void *out, MPI_Count count,
+                       xb_datatype_t *dt, const void *own)
+{
+    xb_coll_flow_t f;
+    int rc = begin_write(&f, a->comm);
+    if (rc != XB_OK)
+        return rc;
+    int me = f.me, peer = 1 - me;
+    rc = xb_coll_flow_copy((void *)out, count, dt, xb_coll_flow_cell(&f, me), true);
+    xb_coll_flow_publish(&f, peer, peer + 1);
+    if (rc == XB_OK && own != NULL)
+        rc = own_copy(own, count, dt, xb_coll_block(a->rbuf, me, a->rcount, a->rdt),
+                      a->rcount, a->rdt);
+    xb_coll_flow_await(&f, peer);
+    int rc2 = xb_coll_flow_copy(xb_coll_block(a->rbuf, peer, a->rcount, a->rdt), a->rcount,
+                                a->rdt, xb_coll_flow_cell(&f, peer), false);
+    xb_coll_flow_end(&f);
+    return rc != XB_OK ? rc : rc2;
+}
+
+int xb_coll_allgather_cell(const xb_coll_args_t *a, int tag)
+{
+    if (!xb_coll_flow_need_fits(a, xb_coll_block_bytes(XB_COLL_ALLGATHER, a)))
+        return xb_coll_allgather_pair(a, tag);
+    if (a->sbuf == MPI_IN_PLACE)
+        return swap_blocks(a, xb_coll_block(a->rbuf, a->comm->rank, a->rcount, a->rdt),
+                           a->rcount, a->rdt, NULL);
+    return swap_blocks(a, a->sbuf, a->scount, a->sdt, a->sbuf);
+}
+
+int xb_coll_alltoall_cell(const xb_coll_args_t *a, int tag)
+{
+    if (!xb_coll_flow_need_fits(a, xb_coll_block_bytes(XB_COLL_ALLTOALL, a)))
+        return xb_coll_alltoall_pair(a, tag);
+    int me = a->comm->rank, peer = 1 - me;
+    /* in place, the block for the peer is where its block arrives: it goes
+     * into our cell before the peer's is copied out */
+    if (a->sbuf == MPI_IN_PLACE)
+        return swap_blocks(a, xb_coll_block(a->rbuf, peer, a->rcount, a->rdt), a->rcount,
+                           a->rdt, NULL);
+    return swap_blocks(a, xb_coll_block(a->sbuf, peer, a->scount, a->sdt), a->scount, a->sdt,
+                       xb_coll_block(a->sbuf, me, a->scount, a->sdt));
+}
+
+/* Segment k (c_k elements) of x0 op x1 goes to rank k: each rank writes
+ * the peer's segment of its vector into its cell, then combines its own
+ * segment with the peer's cell in rank order. In place, our segment is
+ * loaded before the result overwrites the start of rbuf. */
+static int rs_cells(const xb_coll_args_t *a, MPI_Count c0, MPI_Count c1)
+{
+    int me = a->comm->rank, peer = 1 - me;
+    xb_coll_red_t mine, theirs;
+    MPI_Count nt = red_need(&theirs, me == 0 ? c1 : c0, a);
+    MPI_Count nm = red_need(&mine, me == 0 ? c0 : c1, a);
+    if (!xb_coll_flow_need_fits(a, nt < 0 || nm < 0 ? -1 : nt > nm ? nt : nm))
+        return XB_ERR_AGAIN;
+    const char *src = a->sbuf == MPI_IN_PLACE ? a->rbuf : a->sbuf;
+    MPI_Aint ext = xb_dt_extent(a->rdt);
+    const char *own = src + (me == 0 ? 0 : c0) * ext, *out = src + (me == 0 ? c0 : 0) * ext;
+    _Alignas(64) char acc[XB_COLL_FLOW_CELL], tmp[XB_COLL_FLOW_CELL];
+    xb_coll_flow_t f;
+    int rc = begin_write(&f, a->comm);
+    if (rc != XB_OK)
+        return rc;
+    rc = xb_coll_flow_wcopy(&theirs, (void *)out, xb_coll_flow_cell(&f, me), true);
+    if (rc == XB_OK)
+        rc = xb_coll_flow_wcopy(&mine, (void *)own, me == 0 ? tmp : acc, true);
+    swap_cells(&f);
+    if (rc == XB_OK && me == 0) {          /* acc = x0 op x1, x1 from the cell */
+        memcpy(acc, xb_coll_flow_cell(&f, peer), xb_coll_flow_wbytes(&mine));
+        rc = xb_coll_flow_apply(&mine, tmp, acc);
+    } else if (rc == XB_OK) {
+        rc = xb_coll_flow_apply(&mine, xb_coll_flow_cell(&f, peer), acc);
+    }
+    if (rc == XB_OK)
+        rc = xb_coll_flow_wcopy(&mine, a->rbuf, acc, false);
+    xb_coll_flow_end(&f);
+    return rc;
+}
+
+int xb_coll_reduce_scatter_cell(const xb_coll_args_t *a, int tag)
+{
+    int rc = rs_cells(a, a->rcounts[0], a->rcounts[1]);
+    return rc == XB_ERR_AGAIN ? xb_coll_reduce_scatter_pair(a, tag) : rc;
+}
+
+int xb_coll_reduce_scatter_block_cell(const xb_coll_args_t *a, int tag)
+{
+    int rc = rs_cells(a, a->rcount, a->rcount);
+    return rc == XB_ERR_AGAIN ? xb_coll_reduce_scatter_block_pair(a, tag) : rc;
+}
