@@ -75,6 +75,8 @@ enum xb_req_flags {
     XB_REQ_F_POSTED    = 1u << 2,  /* receive sits in the posted queue      */
     XB_REQ_F_USERFREED = 1u << 3,  /* MPI_Request_free on a busy request    */
     XB_REQ_F_CANCEL    = 1u << 4,  /* send: a CANCEL went to the receiver   */
+    XB_REQ_F_WAITED    = 1u << 5,  /* receive a caller blocks on: its match
+                                      calls xb_am_yield (method.h)        */
 };
 
 /* Status as the library keeps it; converted to MPI_Status on the way out. */

@@ -11,6 +11,8 @@
 
 static xb_am_handler_t am_table[XB_AM_MAX];
 
+int xb_am_batch = XB_AM_BATCH;   /* method.h */
+
 int xb_am_register(uint8_t am_id, xb_am_handler_t handler)
 {
     if (am_id == 0 || am_id >= XB_AM_MAX)

@@ -54,6 +54,21 @@ int  xb_am_register(uint8_t am_id, xb_am_handler_t handler);
 /* Called by methods: dispatch one arrived message to its handler. */
 void xb_am_dispatch(uint8_t am_id, xb_gpid_t src, const void *hdr, size_t hdr_len,
                     const void *payload, size_t len);
+/* Batches. A method's poll takes at most xb_am_batch records of one
+ * inbound queue per call: XB_AM_BATCH, so that one busy peer cannot starve
+ * the others. A handler that completed what a caller blocks on (pt2pt: a
+ * blocking receive, XB_REQ_F_WAITED) calls xb_am_yield(): the batch ends
+ * after that record, the method restores xb_am_batch and returns, and the
+ * records left wait in the method's own queue (the shm ring) for the next
+ * poll, instead of going into the unexpected queue while nobody waits for
+ * them (a copy in, a copy out and a malloc above 256 bytes each). The
+ * batch limit is compared with the records taken so far anyway, so the
+ * stop costs the loop nothing per record. Relaxed atomic accesses: under
+ * MULTIPLE lane pollers may yield concurrently; a stale 0 only ends one
+ * later batch early. */
+enum { XB_AM_BATCH = 64 };
+extern int xb_am_batch;
+static inline void xb_am_yield(void) { __atomic_store_n(&xb_am_batch, 0, __ATOMIC_RELAXED); }
 
 /* ---- payload and completion ------------------------------------------ */
 

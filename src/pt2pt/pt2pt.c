@@ -235,6 +235,7 @@ int xb_pt2pt_recv(void *buf, MPI_Count count, xb_datatype_t *dt, int source,
     if (rc != XB_OK)
         return rc;
     r->fn = "MPI_Recv";
+    r->flags |= XB_REQ_F_WAITED;      /* its match ends the poll's batch (recv.c) */
     rc = xb_progress_wait(xb_progress_default(), r);
     xb_status_to_mpi(&r->status, st, true);
     xb_request_free(r);

@@ -117,6 +117,8 @@ void xb_pt2pt_recv_matched(xb_request_t *r, xb_gpid_t g, const xb_pt2pt_hdr_t *h
     r->gpid = g;
     r->status.source = h->src;
     r->status.tag = h->tag;
+    if (r->flags & XB_REQ_F_WAITED)   /* leave the next records in the ring */
+        xb_am_yield();
     xb_pt2pt_stats_t *ps = xb_pt2pt_stats_of(h->chan);
     ps->recv_msgs++;
     ps->recv_bytes += h->len;

@@ -93,7 +93,7 @@ int xb_shm_send_am_chan(xb_ep_t *ep, int chan, uint8_t am_id, const void *hdr,
     return rc;
 }
 
-enum { LANE_BATCH = 64 };        /* as POLL_BATCH of shm_method.c */
+enum { LANE_BATCH = XB_AM_BATCH };   /* as the main rings (method.h) */
 
 static int poll_lane_ring(xb_shm_t *st, xb_shm_in_t *in)
 {

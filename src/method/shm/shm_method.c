@@ -42,9 +42,6 @@ XB_TUNABLE(SHM_GET_MIN, XB_TT_SIZE, "0", XB_TL_TUNER,
 
 enum {
     ADDR_VERSION = 1,
-    /* Records handled per ring and poll, so one busy peer cannot starve the
-     * others and the handler's work stays bounded per call. */
-    POLL_BATCH = 64,
     /* With more inbound rings than this, senders also count arrivals in the
      * receiver's ctl line and an idle poll reads that one word instead of
      * one word per ring. Up to 4 rings the direct poll is at most 4 loads
@@ -314,7 +311,13 @@ static int shm_get(xb_ep_t *ep, const struct iovec *local, int local_cnt,
     return xb_shm_help_get(ep, local, local_cnt, remote_addr, len);
 }
 
-/* Handle up to POLL_BATCH records of one ring; *more when some are left. */
+/* Handle up to xb_am_batch records of one ring (method.h: XB_AM_BATCH,
+ * so one busy peer cannot starve the others and the handlers' work stays
+ * bounded per call, or fewer when a handler yields); *more when some are
+ * left. A yield leaves the records behind the awaited one here until the
+ * caller's next receive is posted: a 2-rank 4 KiB bcast whose root ran
+ * ahead sent 63 of every 64 through the unexpected queue, and the slowed
+ * receiver stayed behind (docs/design/method.md "Batches"). */
 static inline int poll_ring(xb_shm_t *st, xb_shm_in_t *in, bool *more)
 {
     int n = 0;
@@ -324,7 +327,7 @@ static inline int poll_ring(xb_shm_t *st, xb_shm_in_t *in, bool *more)
             xb_shm_ring_skip_pad(&in->rx);
             continue;
         }
-        if (n == POLL_BATCH) {
+        if (n >= __atomic_load_n(&xb_am_batch, __ATOMIC_RELAXED)) {
             *more = true;
             break;
         }
@@ -348,8 +351,14 @@ static XB_NOINLINE int poll_rings(xb_shm_t *st, uint64_t arrived)
     int n = 0;
     bool more = false;
     st->in_progress = 1;
-    for (int k = 0; k < st->nin; k++)
+    for (int k = 0; k < st->nin; k++) {
         n += poll_ring(st, &st->in[k], &more);
+        if (XB_UNLIKELY(__atomic_load_n(&xb_am_batch, __ATOMIC_RELAXED) != XB_AM_BATCH)) {
+            __atomic_store_n(&xb_am_batch, XB_AM_BATCH, __ATOMIC_RELAXED);
+            more = true;                 /* a handler yielded: leave */
+            break;
+        }
+    }
     st->in_progress = 0;
     if (st->counter_mode && !more)
         st->seen = arrived;
