@@ -19,10 +19,11 @@
  * In. One receive buffer per connection, grown to the largest frame seen;
  * each read() takes what the socket has, complete frames are dispatched from
  * the buffer (payload pointer inside it, valid during the handler call) and
- * the partial tail moves to the front. A frame whose payload is at least
- * XB_TCP_PLACE_MIN bytes and whose owner says where it goes (xb_am_place:
- * a rendezvous fragment into a contiguous receive buffer) is read there
- * directly once its header is in: one copy (kernel to user) instead of two.
+ * the partial tail moves to the front. With XB_TCP_PLACE_MIN set (off by
+ * default, see there), a frame whose payload is at least that large and
+ * whose owner says where it goes (xb_am_place: a rendezvous fragment into
+ * a contiguous receive buffer) is read there directly once its header is
+ * in: one copy (kernel to user) instead of two.
  *
  * Loss. An error, or end of file with a frame half read or bytes still to
  * send, ends the job with a sentence naming the peer (xb_rt_fatal): a
@@ -50,10 +51,15 @@ XB_TUNABLE_LIVE(TCP_COPY_MAX, XB_TT_SIZE, "32k", XB_TL_TUNER,
            "Largest payload the tcp method copies when the socket cannot take it "
            "at once; larger ones are sent from the caller's memory", NULL);
 
-/* 64k: the rendezvous fragments (XB_TCP_FRAG_MAX, 512k) are read in place;
- * eager messages (up to 64k) keep the copy, which their handler makes
- * anyway when no receive is posted. */
-XB_TUNABLE(TCP_PLACE_MIN, XB_TT_SIZE, "64k", XB_TL_TUNER,
+/* Off by default: over loopback reading 512 KiB fragments in place made a
+ * 4 MiB transfer slower, not faster: best of 7 transfers 647-1525 us
+ * against 487-697 us through the connection's buffer, 8 of 8 interleaved
+ * runs (bench/threads.c -k overlap -v, 2 CPUs under load, 2026-11-24). The
+ * copy into a buffer that stays in cache and the user-space copy out of it
+ * beat one kernel copy into cold memory here; a real network, slower than
+ * the copies, may differ (64k there: the rendezvous fragments, not the
+ * eager messages, whose handler copies an unexpected one anyway). */
+XB_TUNABLE(TCP_PLACE_MIN, XB_TT_SIZE, "0", XB_TL_TUNER,
            "Smallest tcp payload read straight into the receive buffer when its "
            "owner gives one (0: never)");
 

@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* Copyright (c) 2026 The Crossbar authors */
 /* Rendezvous fragments read straight into the receive buffer (tcp,
- * XB_TCP_PLACE_MIN; docs/design/tcp.md "Frames"), run under XB_METHODS=tcp
- * by the testlist, also with 4100-byte fragments (every one padded, so the
- * padding after a payload read in place must be dropped from the stream).
+ * XB_TCP_PLACE_MIN, off by default; docs/design/tcp.md "In place"), run
+ * under XB_METHODS=tcp by the testlist with XB_TCP_PLACE_MIN=64k, with
+ * 4100-byte fragments all placed (every one padded, so the padding after
+ * a payload read in place must be dropped from the stream), and without
+ * placing (the same checks through the connection's buffer).
  * Rank 0 sends, rank 1 receives and checks every byte:
  *   - sizes that leave a padded last fragment, each followed by a small
  *     eager message on the same connection (the stream stays in step);
