@@ -42,7 +42,9 @@
  *                   alone took: with XB_SPIN_US=0 (waits sleep at once),
  *                   the work the transfer needs, whose ratio to its wall
  *                   time bounds the hidden fraction on a machine without
- *                   a spare CPU (docs/design/threads.md)
+ *                   a spare CPU (docs/design/threads.md). -v reads the
+ *                   receive buffer while the receive is pending, which
+ *                   MPI does not promise to allow: a diagnostic only
  *   -H              make thread t's communicator with MPI_Comm_dup_with_info
  *                   and the hint xb_progress_context = t + 1 (Crossbar, with
  *                   XB_PROGRESS_CONTEXTS >= T: each thread on a progress
@@ -231,7 +233,8 @@ static double xfer(char *buf, long n, double work, int b)
     if (wp != NULL)
         fprintf(stderr, "xfer %2d: alone %6.0f total %6.0f (this rank %6.0f, its wait "
                 "%6.0f) first byte %6.0f last byte %6.0f us\n", b, work * 1e6, t * 1e6,
-                tl * 1e6, (t0 + tl - tw) * 1e6, w.first * 1e6, w.last * 1e6);
+                tl * 1e6, (t0 + tl - tw) * 1e6, w.first < 0 ? -1 : w.first * 1e6,
+                w.last < 0 ? -1 : w.last * 1e6);
     return t;
 }
 
