@@ -6,7 +6,7 @@
  * Segment layout (at the method's offset of the node segment; all-zero is
  * the valid initial state, so no rank initialises it):
  *
- *   ctl[nlocal]                 one xb_shm_ctl_t per local rank (3 lines)
+ *   ctl[nlocal]                 one xb_shm_ctl_t per local rank (4 lines)
  *   node                        xb_shm_node_t: the node barrier (1 line)
  *   (page aligned)
  *   coll[2][nlocal]             XB_SHM_COLL_SLOT bytes per local rank and
@@ -54,8 +54,14 @@ typedef struct xb_shm_ctl {
     uint32_t help_done;      /* chunks copied, by either side               */
     uint32_t help_err;       /* a helper's copy failed: redo it all         */
     uint8_t  pad2[XB_CACHELINE - 16];
+    /* line 3: written by the owner only, read by ranks that consider asking
+     * it for help (shm_help.c): 1 while it handles arrived records (its own
+     * single copies, a helper's chunks), 0 otherwise. A line of its own:
+     * line 0 is read by every sender of every message. */
+    XB_ALIGNED(XB_CACHELINE) uint32_t working;
+    uint8_t  pad3[XB_CACHELINE - 4];
 } xb_shm_ctl_t;
-_Static_assert(sizeof(xb_shm_ctl_t) == 3 * XB_CACHELINE, "three lines per rank");
+_Static_assert(sizeof(xb_shm_ctl_t) == 4 * XB_CACHELINE, "four lines per rank");
 
 enum { XB_SHM_SLEEP_CTL = 1, XB_SHM_SLEEP_BELL = 2 };
 
@@ -125,6 +131,7 @@ typedef struct xb_shm {
     /* send side: the last endpoint found full (xb_shm_send_full) */
     struct xb_ep *full_ep;
     /* single copy */
+    int           ncpu;            /* CPUs for the help choice (0: not yet)  */
     bool          cma;             /* get() allowed                          */
     const char   *cma_why;         /* why not                                */
     const char   *fence_why;       /* why the senders fence (NULL: they don't) */
@@ -234,6 +241,14 @@ int  xb_shm_read_ptrace_scope(void);                 /* -1: no Yama          */
 int  xb_shm_help_get(xb_ep_t *ep, const struct iovec *local, int local_cnt,
                      uint64_t remote_addr, size_t len);
 void xb_shm_help_handle(xb_shm_t *st, xb_shm_in_t *in, const void *rec, size_t len);
+/* The per-copy choice: ask local rank `peer` (the sender) to help local rank
+ * `me` with a copy? ctl: the node's ctl blocks [nlocal]; ncpu: the CPUs the
+ * node's ranks run on. True when the peer handles no records of its own
+ * and, if the node has more ranks than CPUs, fewer ranks than CPUs (me
+ * included) are handling records. */
+bool xb_shm_help_wanted(const xb_shm_ctl_t *ctl, int nlocal, int me, int peer, int ncpu);
+/* CPUs this process may run on (the online ones when it is bound to one). */
+int  xb_shm_help_ncpu(void);
 
 /* shm_method.c */
 int  xb_shm_poll(xb_shm_t *st);

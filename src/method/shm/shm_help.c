@@ -37,6 +37,23 @@
  * One slot per receiver is enough: gets run one at a time in a process (the
  * AM handler that calls get runs under the progress lock), and a receiver
  * asks only the sender it is copying from.
+ *
+ * When to ask (per copy, xb_shm_help_wanted). Help pays when the sender's
+ * CPU would otherwise idle: a root waiting for its gather or scatter, a
+ * sender waiting for its FIN. It costs when the sender has copies of its
+ * own (alltoall: every rank reads from every other) on a node with more
+ * ranks than CPUs: the chunks only move from one busy rank to another,
+ * and a helper preempted in the middle of a chunk keeps its receiver
+ * waiting for a time slice (4 ranks on 2 CPUs, alltoall of 1 MiB blocks:
+ * 1122 us with help, 789 without; gather of 4 MiB blocks on 8 ranks:
+ * 3363 us with help, 6519 without; 2026-11-24). So each rank says in line
+ * 3 of its ctl block whether it is handling arrived records (`working`,
+ * set around every poll that found some, and around a get), and the
+ * receiver asks only a sender that is not working, and, on an
+ * oversubscribed node, only while fewer ranks than CPUs are working (itself
+ * included): then the helper has a CPU that nobody else would use. A rank
+ * that computes outside the library counts as not working: asked, it just
+ * does not answer. XB_SHM_HELP_ALWAYS=on asks every time (the choice before).
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
@@ -54,6 +71,9 @@ XB_TUNABLE(SHM_HELP_MIN, XB_TT_SIZE, "256k", XB_TL_TUNER,
            "Smallest single copy split between receiver and sender (0: never)");
 XB_TUNABLE(SHM_HELP_CHUNK, XB_TT_SIZE, "128k", XB_TL_TUNER,
            "Chunk of a split single copy");
+XB_TUNABLE(SHM_HELP_ALWAYS, XB_TT_BOOL, "off", XB_TL_TUNER,
+           "Ask the sender to help with every split single copy, even while it or "
+           "every CPU of the node is busy with copies of its own");
 
 /* The HELP record: sent by the receiver to the sender of the message. */
 typedef struct help_rec {
@@ -134,20 +154,67 @@ void xb_shm_help_handle(xb_shm_t *st, xb_shm_in_t *in, const void *rec, size_t l
     copy_chunks(in->src_ctl, &h, (pid_t)h.pid, false);
 }
 
+int xb_shm_help_ncpu(void)
+{
+    cpu_set_t set;
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    if (sched_getaffinity(0, sizeof(set), &set) == 0 && CPU_COUNT(&set) > 1)
+        n = CPU_COUNT(&set);
+    return n > 0 ? (int)n : 1;
+}
+
+bool xb_shm_help_wanted(const xb_shm_ctl_t *ctl, int nlocal, int me, int peer, int ncpu)
+{
+    if (__atomic_load_n(&ctl[peer].working, __ATOMIC_RELAXED) != 0)
+        return false;                   /* busy with its own records */
+    if (nlocal <= ncpu)
+        return true;                    /* a CPU for every rank */
+    int working = 1;                    /* me */
+    for (int i = 0; i < nlocal && working < ncpu; i++)
+        if (i != me && __atomic_load_n(&ctl[i].working, __ATOMIC_RELAXED) != 0)
+            working++;
+    return working < ncpu;
+}
+
 static bool can_help(const xb_ep_t *ep, int local_cnt, size_t len)
 {
     size_t min = xb_tn_SHM_HELP_MIN.v.size, chunk = xb_tn_SHM_HELP_CHUNK.v.size;
-    return min > 0 && len >= min && chunk > 0 && local_cnt == 1 &&
-           len / chunk < UINT32_MAX && ep->st->my_ctl != NULL;
+    if (min == 0 || len < min || chunk == 0 || local_cnt != 1 ||
+        len / chunk >= UINT32_MAX || ep->st->my_ctl == NULL)
+        return false;
+    xb_shm_t *st = ep->st;
+    if (xb_tn_SHM_HELP_ALWAYS.v.b)
+        return true;
+    if (st->ncpu == 0)
+        st->ncpu = xb_shm_help_ncpu();
+    return xb_shm_help_wanted(xb_shm_seg_ctl(st, 0), st->nlocal, st->me, ep->peer_local,
+                              st->ncpu);
 }
 
-int xb_shm_help_get(xb_ep_t *ep, const struct iovec *local, int local_cnt,
-                    uint64_t remote_addr, size_t len)
+/* Only chunks the helper is copying right now are left: spin for about
+ * the time a chunk takes, and yield only after that (the helper was
+ * preempted). A yield at once would hand a CPU we share with a thread
+ * of ours that computes (a progress thread's get) a whole time slice. */
+static void wait_helper(xb_shm_ctl_t *c, uint32_t nchunks)
 {
-    /* one helped copy per process at a time: not with lanes, whose gets
-     * run at the same time (docs/design/threads.md) */
-    if (xb_mt_nlanes != 0 || !can_help(ep, local_cnt, len))
-        return xb_shm_cma_get(ep->pid, local, local_cnt, remote_addr, len);
+    uint64_t t0 = 0;
+    for (unsigned spins = 0;
+         __atomic_load_n(&c->help_done, __ATOMIC_ACQUIRE) != nchunks; spins++) {
+        if (spins < SPINS_BEFORE_YIELD) {
+            xb_cpu_relax();
+            continue;
+        }
+        uint64_t now = xb_now_ns();
+        if (t0 == 0)
+            t0 = now;
+        if (now - t0 >= HELP_SPIN_NS)
+            sched_yield();
+    }
+}
+
+static int helped_get(xb_ep_t *ep, const struct iovec *local, int local_cnt,
+                      uint64_t remote_addr, size_t len)
+{
     xb_shm_t *st = ep->st;
     xb_shm_ctl_t *c = st->my_ctl;
     size_t chunk = xb_tn_SHM_HELP_CHUNK.v.size;
@@ -164,27 +231,30 @@ int xb_shm_help_get(xb_ep_t *ep, const struct iovec *local, int local_cnt,
     if (xb_shm_ring_push_kind(&ep->tx, XB_SHM_REC_HELP, 0, &h, sizeof(h), NULL) == XB_OK)
         xb_shm_notify(st, ep->peer_ctl);
     copy_chunks(c, &h, ep->pid, true);
-    /* Only chunks the helper is copying right now are left: spin for about
-     * the time a chunk takes, and yield only after that (the helper was
-     * preempted). A yield at once would hand a CPU we share with a thread
-     * of ours that computes (a progress thread's get) a whole time slice. */
-    uint64_t t0 = 0;
-    for (unsigned spins = 0;
-         __atomic_load_n(&c->help_done, __ATOMIC_ACQUIRE) != h.nchunks; spins++) {
-        if (spins < SPINS_BEFORE_YIELD) {
-            xb_cpu_relax();
-            continue;
-        }
-        uint64_t now = xb_now_ns();
-        if (t0 == 0)
-            t0 = now;
-        if (now - t0 >= HELP_SPIN_NS)
-            sched_yield();
-    }
+    wait_helper(c, h.nchunks);
     if (__atomic_load_n(&c->help_err, __ATOMIC_RELAXED) != 0) {
         xb_log(XB_LOG_SHM, XB_LOG_INFO, "the sender could not write its part of a "
                "%zu-byte copy: reading it all", len);
         return xb_shm_cma_get(ep->pid, local, local_cnt, remote_addr, len);
     }
     return XB_OK;
+}
+
+int xb_shm_help_get(xb_ep_t *ep, const struct iovec *local, int local_cnt,
+                    uint64_t remote_addr, size_t len)
+{
+    /* one helped copy per process at a time: not with lanes, whose gets
+     * run at the same time (docs/design/threads.md) */
+    if (xb_mt_nlanes != 0 || ep->st->my_ctl == NULL)
+        return xb_shm_cma_get(ep->pid, local, local_cnt, remote_addr, len);
+    /* working while we copy, also outside a poll (a receive posted after
+     * the sender's RTS arrived gets at once) */
+    xb_shm_ctl_t *me = ep->st->my_ctl;
+    uint32_t was = __atomic_load_n(&me->working, __ATOMIC_RELAXED);
+    __atomic_store_n(&me->working, 1, __ATOMIC_RELAXED);
+    int rc = can_help(ep, local_cnt, len)
+                 ? helped_get(ep, local, local_cnt, remote_addr, len)
+                 : xb_shm_cma_get(ep->pid, local, local_cnt, remote_addr, len);
+    __atomic_store_n(&me->working, was, __ATOMIC_RELAXED);
+    return rc;
 }

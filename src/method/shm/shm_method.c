@@ -348,8 +348,11 @@ static XB_NOINLINE int poll_rings(xb_shm_t *st, uint64_t arrived)
     int n = 0;
     bool more = false;
     st->in_progress = 1;
+    /* others read it to decide whether to ask us for help (shm_help.c) */
+    __atomic_store_n(&st->my_ctl->working, 1, __ATOMIC_RELAXED);
     for (int k = 0; k < st->nin; k++)
         n += poll_ring(st, &st->in[k], &more);
+    __atomic_store_n(&st->my_ctl->working, 0, __ATOMIC_RELAXED);
     st->in_progress = 0;
     if (st->counter_mode && !more)
         st->seen = arrived;

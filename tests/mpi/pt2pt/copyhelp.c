@@ -5,8 +5,9 @@
  * (src/method/shm/shm_help.c): a sender that is busy and cannot help, both
  * ranks exchanging at once (each helps the other), sizes that are not a
  * multiple of the chunk, several senders to one receiver in any order (the
- * receiver's one help slot reused with stale help requests in flight), and
- * a window of nonblocking transfers. Every byte is checked.
+ * receiver's one help slot reused with stale help requests in flight), a
+ * window of nonblocking transfers, and every rank sending to every other
+ * at once. Every byte is checked.
  */
 #include <stdint.h>
 #include <time.h>
@@ -139,6 +140,31 @@ static void window(int rank)
     }
 }
 
+/* every rank sends to every other at once: every rank copies, so with more
+ * ranks than CPUs the receivers mostly copy alone (the help choice) */
+static void all_to_all(int rank, int size, size_t n)
+{
+    unsigned char *s = xmalloc(n * (size_t)size), *r = xmalloc(n * (size_t)size);
+    MPI_Request *q = xmalloc(2 * (size_t)size * sizeof(*q));
+    int nq = 0;
+    memset(r, 0, n * (size_t)size);
+    for (int k = 1; k < size; k++) {
+        int src = (rank - k + size) % size, dst = (rank + k) % size;
+        fill(s + (size_t)dst * n, n, 300 + rank * 64 + dst);
+        CHECK_RC(MPI_Irecv(r + (size_t)src * n, (int)n, MPI_BYTE, src, 5, MPI_COMM_WORLD,
+                           &q[nq++]));
+        CHECK_RC(MPI_Isend(s + (size_t)dst * n, (int)n, MPI_BYTE, dst, 5, MPI_COMM_WORLD,
+                           &q[nq++]));
+    }
+    CHECK_RC(MPI_Waitall(nq, q, MPI_STATUSES_IGNORE));
+    for (int src = 0; src < size; src++)
+        if (src != rank)
+            CHECK(verify(r + (size_t)src * n, n, 300 + src * 64 + rank) == 0);
+    free(q);
+    free(s);
+    free(r);
+}
+
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
@@ -155,5 +181,7 @@ int main(int argc, char **argv)
         window(rank);
     }
     many_to_one(rank, size, (1 << 20) + 7, 5);
+    for (int rep = 0; rep < 4; rep++)
+        all_to_all(rank, size, (size_t)(1 << 19) + (size_t)rep * 4097);
     return pt_finish();
 }
