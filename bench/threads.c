@@ -32,6 +32,19 @@
  *   -n K            lat and rate: one batch of exactly K iterations, no
  *                   probing (for instruction counts under callgrind: run
  *                   two K and take the difference per iteration)
+ *   -v              overlap: one line per transfer on stderr (rank 1, the
+ *                   receiver): the transfer alone, the total, and when the
+ *                   receive buffer's first and last bytes changed while it
+ *                   computed (the sender marks them; -1: not during the
+ *                   computation), in microseconds from the Irecv: where
+ *                   the time goes (the start of the copy, the copy itself);
+ *                   and the CPU time (all threads, both ranks) a transfer
+ *                   alone took: with XB_SPIN_US=0 (waits sleep at once),
+ *                   the work the transfer needs, whose ratio to its wall
+ *                   time bounds the hidden fraction on a machine without
+ *                   a spare CPU (docs/design/threads.md). -v reads the
+ *                   receive buffer while the receive is pending, which
+ *                   MPI does not promise to allow: a diagnostic only
  *   -H              make thread t's communicator with MPI_Comm_dup_with_info
  *                   and the hint xb_progress_context = t + 1 (Crossbar, with
  *                   XB_PROGRESS_CONTEXTS >= T: each thread on a progress
@@ -40,11 +53,12 @@
  * Two ranks (one for -k self).
  */
 #include <pthread.h>
+#include <sys/resource.h>
 #include "bench.h"
 
 enum { MAXT = 16, WINDOW = 64 };
 
-static int rank, nthreads = 1, kind_rate, nb, recv_only, fixed_k, hint;
+static int rank, nthreads = 1, kind_rate, nb, recv_only, fixed_k, hint, verbose;
 static MPI_Comm comms[MAXT];
 static double results[MAXT][64];
 
@@ -169,43 +183,88 @@ static void self_msgs(void)
 
 static volatile double sink;
 
-static void compute(double seconds)
+/* -v: when the receive buffer's watched bytes took the sender's mark */
+typedef struct {
+    const volatile char *buf;
+    long n;
+    char mark;
+    double t0, first, last;
+} watch_t;
+
+static void compute(double seconds, watch_t *w)
 {
     double t0 = MPI_Wtime(), x = 1.0;
-    while (MPI_Wtime() - t0 < seconds)
+    for (double now = t0; now - t0 < seconds; now = MPI_Wtime()) {
         for (int i = 0; i < 200; i++)
             x = x * 1.000001 + 1e-9;
+        if (w == NULL)
+            continue;
+        if (w->first < 0 && w->buf[0] == w->mark)
+            w->first = now - w->t0;
+        if (w->last < 0 && w->buf[w->n - 1] == w->mark)
+            w->last = now - w->t0;
+    }
     sink = x;
 }
 
-static double xfer(char *buf, long n, double work)
+static double xfer(char *buf, long n, double work, int b)
 {
     MPI_Request r;
+    watch_t w = { buf, n, (char)(b + 1), 0, -1, -1 }, *wp = NULL;
+    if (verbose && rank == 0)
+        buf[0] = buf[n - 1] = w.mark;
+    if (verbose && rank == 1)
+        buf[0] = buf[n - 1] = 0;
     MPI_Barrier(MPI_COMM_WORLD);
     double t0 = MPI_Wtime();
     if (rank == 0)
         MPI_Isend(buf, (int)n, MPI_BYTE, 1, 5, MPI_COMM_WORLD, &r);
     else
         MPI_Irecv(buf, (int)n, MPI_BYTE, 0, 5, MPI_COMM_WORLD, &r);
+    w.t0 = t0;
+    if (verbose && rank == 1 && work > 0)
+        wp = &w;
     if (work > 0 && (rank == 1 || !recv_only))
-        compute(work);
+        compute(work, wp);
+    double tw = MPI_Wtime();
     MPI_Wait(&r, MPI_STATUS_IGNORE);
-    double t = MPI_Wtime() - t0;
+    double t = MPI_Wtime() - t0, tl = t;
     MPI_Allreduce(MPI_IN_PLACE, &t, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+    if (wp != NULL)
+        fprintf(stderr, "xfer %2d: alone %6.0f total %6.0f (this rank %6.0f, its wait "
+                "%6.0f) first byte %6.0f last byte %6.0f us\n", b, work * 1e6, t * 1e6,
+                tl * 1e6, (t0 + tl - tw) * 1e6, w.first < 0 ? -1 : w.first * 1e6,
+                w.last < 0 ? -1 : w.last * 1e6);
     return t;
+}
+
+/* CPU time of this process, every thread (user + system), in seconds. */
+static double cpu_seconds(void)
+{
+    struct rusage u;
+    getrusage(RUSAGE_SELF, &u);
+    return (double)(u.ru_utime.tv_sec + u.ru_stime.tv_sec) +
+           (double)(u.ru_utime.tv_usec + u.ru_stime.tv_usec) * 1e-6;
 }
 
 static void overlap(void)
 {
     long n = 4L << 20;
     char *buf = bench_alloc(n);
-    double v[64], alone = 1e30;
+    double v[64], alone = 1e30, sum = 0, cpu = cpu_seconds();
     for (int i = 0; i < 7; i++) {
-        double t = xfer(buf, n, 0);
+        double t = xfer(buf, n, 0, -1);
         alone = t < alone ? t : alone;
+        sum += t;
     }
+    cpu = cpu_seconds() - cpu;
+    MPI_Allreduce(MPI_IN_PLACE, &cpu, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+    if (verbose && rank == 0)
+        fprintf(stderr, "alone: best %.0f us, mean %.0f us, CPU time %.0f us per "
+                "transfer (both ranks, all threads)\n", alone * 1e6, sum / 7 * 1e6,
+                cpu / 7 * 1e6);
     for (int b = 0; b < nb; b++) {
-        double t = xfer(buf, n, alone);
+        double t = xfer(buf, n, alone, b);
         /* hidden part of the transfer: what the total saved over doing
          * the two one after the other */
         double h = (alone + alone - t) / alone;
@@ -233,6 +292,8 @@ int main(int argc, char **argv)
             fixed_k = atoi(argv[++i]);
         else if (!strcmp(argv[i], "-H"))
             hint = 1;
+        else if (!strcmp(argv[i], "-v"))
+            verbose = 1;
     }
     bench_opts_t o = bench_parse(argc, argv, 4L << 20);
     nb = fixed_k > 0 ? 1 : o.quick ? 3 : 61;

@@ -69,6 +69,16 @@ void xb_am_dispatch(uint8_t am_id, xb_gpid_t src, const void *hdr, size_t hdr_le
 enum { XB_AM_BATCH = 64 };
 extern int xb_am_batch;
 static inline void xb_am_yield(void) { __atomic_store_n(&xb_am_batch, 0, __ATOMIC_RELAXED); }
+/* Optional, per id: where the payload of an arriving message may land. A
+ * method that reads a large payload from a byte stream (tcp) asks once the
+ * header is in, before it reads the payload: non-NULL is `len` contiguous
+ * bytes of the owner's memory that it then reads the payload into, and
+ * the handler gets that pointer as its payload (it must not copy it onto
+ * itself); NULL: the method's own buffer. Called under the progress lock;
+ * the memory must stay valid until the handler has run. */
+typedef void *(*xb_am_place_t)(xb_gpid_t src, const void *hdr, size_t hdr_len, size_t len);
+int   xb_am_register_place(uint8_t am_id, xb_am_place_t place);
+void *xb_am_place(uint8_t am_id, xb_gpid_t src, const void *hdr, size_t hdr_len, size_t len);
 
 /* ---- payload and completion ------------------------------------------ */
 

@@ -103,6 +103,7 @@ static void ctx_init(xb_progress_t *pc, int chan, bool yield)
 
 int xb_progress_init(void)
 {
+    xb_progress_async_defaults();
     bool yield = oversubscribed();
     ctx_init(&the_ctx, 0, yield);
     for (int c = 1; c <= xb_mt_nlanes; c++)

@@ -52,6 +52,9 @@ extern xb_progress_t xb_progress_lanes[XB_LANES_MAX + 1];
 
 /* progress_mt.c */
 void xb_progress_mt_init(xb_progress_t *pc);
+/* XB_ASYNC_PROGRESS=1: the tunables the progress thread wants otherwise
+ * than by default, unless set (xb_progress_init, before reading them). */
+void xb_progress_async_defaults(void);
 /* what: the text published ("waiting in") if the wait sleeps; NULL with
  * req: req's description, made only then (it costs more instructions
  * than an 8-byte message: see docs/PERFORMANCE.md, Threads). */

@@ -34,6 +34,7 @@
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 #include "progress/progress_int.h"
 #include "method/method.h"
@@ -46,6 +47,7 @@ XB_TUNABLE(ASYNC_PROGRESS, XB_TT_BOOL, "0", XB_TL_USER,
            "forward while the application computes (implies the internal locking of "
            "MPI_THREAD_MULTIPLE; the thread sleeps when there is nothing to do)");
 
+
 /* Pauses a waiting thread that is not the poller spins on seq before it
  * sleeps: ~10-40 us, about a round trip or two on shared memory; a futex
  * wake-up costs more than that. */
@@ -56,6 +58,8 @@ static struct {
     bool        running;
     atomic_uint stop;
     bool        parked;       /* asleep on seq, waiting for the token */
+    bool        in_method;    /* asleep in the method (its token may have
+                               * been taken over meanwhile: steal_token) */
 } async;
 
 /* Bump seq and wake the threads that wait on it (lock held). The bump is
@@ -211,6 +215,36 @@ static int main_poll_from_lane(xb_progress_t *pc)
     return n;
 }
 
+/* An application thread starts to wait while the progress thread holds
+ * the token asleep in the method: take the token over at once instead of
+ * waiting for the thread to hand it over. Woken, the thread needs a CPU,
+ * and it runs on the other ranks' CPUs (async_place), where a computing
+ * rank may keep it off for a whole time slice (1-3 ms) while nobody polls
+ * here. The thread, back from the method, finds the token gone and parks;
+ * until then this thread does not sleep in the method itself (two
+ * sleepers there would share one wake-up: block_or_yield). */
+static bool steal_token(xb_progress_t *pc)
+{
+    if (!pc->poller_async || !pc->poller_blocked || !async.in_method)
+        return false;
+    pc->poller_async = false;
+    xb_method_wake();
+    return true;
+}
+
+/* The poller's spin budget is spent: sleep in the method, or, while the
+ * progress thread is still in there (steal_token), give the CPU away. */
+static void block_or_yield(xb_progress_t *pc)
+{
+    if (XB_UNLIKELY(async.in_method) && pc == &the_ctx) {
+        pc_unlock(pc);
+        sched_yield();
+        pc_lock(pc);
+        return;
+    }
+    block_in_method(pc, block_timeout(pc));
+}
+
 bool xb_progress_mt_wait(xb_progress_t *pc, bool (*ready)(void *), void *arg,
                          const char *what, const xb_request_t *req)
 {
@@ -218,7 +252,9 @@ bool xb_progress_mt_wait(xb_progress_t *pc, bool (*ready)(void *), void *arg,
     xb_spin_t sp = { 0, 0, false };
     unsigned i = 0;
     while (!ready(arg)) {
-        if (pc->polling && !mine) {
+        if (pc->polling && !mine && steal_token(pc)) {
+            mine = true;
+        } else if (pc->polling && !mine) {
             /* another thread polls: the progress thread hands over, an
              * application poller wakes us when something completes */
             if (pc->poller_blocked && (pc->poller_async || pc->backlog > 0))
@@ -244,7 +280,7 @@ bool xb_progress_mt_wait(xb_progress_t *pc, bool (*ready)(void *), void *arg,
                 publish_wait(what, req);
                 published = true;
             }
-            block_in_method(pc, block_timeout(pc));
+            block_or_yield(pc);
             slept = true;
         } else if (pc->yield && n == 0) {
             pc_unlock(pc);                  /* oversubscribed: hand the core over */
@@ -278,9 +314,13 @@ static void *async_main(void *arg)
         int n = xb_progress_poll(pc);
         if (n > 0 && pc->nsleepers > 0)
             bump_seq(pc);
-        if (n == 0)
+        if (n == 0) {
+            async.in_method = true;
             block_in_method(pc, block_timeout(pc));
-        release_token(pc);
+            async.in_method = false;
+        }
+        if (pc->poller_async)
+            release_token(pc);          /* else an application thread took it */
         pc_yield(pc);
     }
     pc_unlock(pc);
@@ -327,12 +367,43 @@ static void async_place(pthread_t t)
 
 bool xb_progress_async_wanted(void) { return xb_tn_ASYNC_PROGRESS.v.b; }
 
+/* Defaults that the progress thread changes (docs/design/threads.md,
+ * "The progress thread"): a tunable nobody set (not in the environment,
+ * not through MPI_T) takes the value that suits a process with a progress
+ * thread, and says so as its source (crossbar-info, MPI_T). */
+static const struct { const char *name, *value; } async_defaults[] = {
+    /* The split copy makes a 4 MiB transfer alone use both CPUs (the
+     * sender's helps), so a receiver that computes meanwhile has only one
+     * CPU left for it, which is then twice as long as the transfer alone:
+     * nothing of it can be hidden (overlap-recv 0.07-0.11 with it, against
+     * 0.46-0.99 without it, load 6 on 2 CPUs, 2026-11-24). */
+    { "SHM_HELP_MIN", "0" },
+    /* A waiting rank's CPU is where the node's other ranks' progress
+     * threads run (async_place): a wait spins only as long as on a busy
+     * machine, then sleeps and leaves the CPU to a peer's thread that
+     * copies (a rendezvous sender waiting for its FIN spun 100 us while
+     * the receiver's thread waited for that CPU). */
+    { "SPIN_US", "20" },
+};
+
+void xb_progress_async_defaults(void)
+{
+    if (!xb_tn_ASYNC_PROGRESS.v.b)
+        return;
+    for (size_t i = 0; i < sizeof(async_defaults) / sizeof(async_defaults[0]); i++) {
+        xb_tunable_t *t = xb_tunable_find(async_defaults[i].name);
+        if (t != NULL && strcmp(t->source, "default") == 0 &&
+            xb_tunable_parse(t, async_defaults[i].value) == XB_OK)
+            t->source = "XB_ASYNC_PROGRESS";
+    }
+}
+
 int xb_progress_async_start(void)
 {
     if (!xb_tn_ASYNC_PROGRESS.v.b || async.running)
         return XB_OK;
     atomic_store(&async.stop, 0);
-    async.parked = false;
+    async.parked = async.in_method = false;
     int e = pthread_create(&async.thread, NULL, async_main, &the_ctx);
     if (e != 0)
         return xb_err_sys(XB_ERR_OTHER, e, "pthread_create of the progress thread");

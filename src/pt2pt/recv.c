@@ -29,9 +29,11 @@ static void unpack(xb_request_t *r, size_t off, const void *src, size_t len)
 {
     if (len == 0)
         return;
-    if (xb_dt_is_contig(r->dt, r->count))
-        memcpy((char *)r->buf + xb_dt_true_lb(r->dt) + off, src, len);
-    else
+    if (xb_dt_is_contig(r->dt, r->count)) {
+        char *dst = (char *)r->buf + xb_dt_true_lb(r->dt) + off;
+        if (dst != src)             /* read there already (place_data) */
+            memcpy(dst, src, len);
+    } else
         xb_dt_unpack(r->buf, r->count, r->dt, off, src, len);
 }
 
@@ -257,6 +259,19 @@ static void am_data(xb_gpid_t src, const void *hdr, size_t hdr_len,
         xb_request_complete(r);
 }
 
+/* Where a DATA fragment may be read to by a stream method (tcp): straight
+ * into a contiguous receive buffer, saving the copy out of the method's
+ * buffer; am_data then finds it in place. */
+static void *place_data(xb_gpid_t src, const void *hdr, size_t hdr_len, size_t len)
+{
+    (void)src; (void)hdr_len;
+    const xb_pt2pt_hdr_t *h = hdr;
+    xb_request_t *r = (xb_request_t *)(uintptr_t)h->rreq;
+    if (!xb_dt_is_contig(r->dt, r->count) || h->addr > r->limit || len > r->limit - h->addr)
+        return NULL;
+    return (char *)r->buf + xb_dt_true_lb(r->dt) + h->addr;
+}
+
 /* FIN and SYNC_ACK: an event of the send request. */
 static void am_sender_event(xb_gpid_t src, const void *hdr, size_t hdr_len,
                             const void *payload, size_t len)
@@ -272,6 +287,7 @@ void xb_pt2pt_register_handlers(void)
     xb_am_register(XB_AM_RTS, am_envelope);
     xb_am_register(XB_AM_CTS, am_cts);
     xb_am_register(XB_AM_DATA, am_data);
+    xb_am_register_place(XB_AM_DATA, place_data);
     xb_am_register(XB_AM_FIN, am_sender_event);
     xb_am_register(XB_AM_SYNC_ACK, am_sender_event);
     xb_pt2pt_register_cancel_handlers();

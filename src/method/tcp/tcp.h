@@ -115,6 +115,11 @@ typedef struct xb_ep {          /* one per peer rank (xb_ep_t of method.h) */
     /* receive: frames parsed from rbuf[roff..rlen) */
     uint8_t     *rbuf;
     size_t       rcap, rlen;
+    /* a large payload read straight to where its owner wants it
+     * (xb_am_place): the frame's head and header stay in rbuf meanwhile */
+    uint8_t     *pdst;          /* non-NULL: reading the payload there     */
+    size_t       pgot, plen;    /* bytes of it read, payload bytes         */
+    size_t       skip;          /* padding after it, still to drop         */
     char         tried[256];    /* addresses tried and why, for the error  */
     int          bufsize;       /* xb_tcp_buffer_size hint; 0 none         */
     bool         foreign;       /* a process of another job (dpm)          */

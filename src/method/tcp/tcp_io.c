@@ -19,7 +19,11 @@
  * In. One receive buffer per connection, grown to the largest frame seen;
  * each read() takes what the socket has, complete frames are dispatched from
  * the buffer (payload pointer inside it, valid during the handler call) and
- * the partial tail moves to the front.
+ * the partial tail moves to the front. With XB_TCP_PLACE_MIN set (off by
+ * default, see there), a frame whose payload is at least that large and
+ * whose owner says where it goes (xb_am_place: a rendezvous fragment into
+ * a contiguous receive buffer) is read there directly once its header is
+ * in: one copy (kernel to user) instead of two.
  *
  * Loss. An error, or end of file with a frame half read or bytes still to
  * send, ends the job with a sentence naming the peer (xb_rt_fatal): a
@@ -46,6 +50,18 @@ XB_TUNABLE_LIVE(TCP_SENDQ_MAX, XB_TT_SIZE, "4m", XB_TL_TUNER,
 XB_TUNABLE_LIVE(TCP_COPY_MAX, XB_TT_SIZE, "32k", XB_TL_TUNER,
            "Largest payload the tcp method copies when the socket cannot take it "
            "at once; larger ones are sent from the caller's memory", NULL);
+
+/* Off by default: over loopback reading 512 KiB fragments in place made a
+ * 4 MiB transfer slower, not faster: best of 7 transfers 647-1525 us
+ * against 487-697 us through the connection's buffer, 8 of 8 interleaved
+ * runs (bench/threads.c -k overlap -v, 2 CPUs under load, 2026-11-24). The
+ * copy into a buffer that stays in cache and the user-space copy out of it
+ * beat one kernel copy into cold memory here; a real network, slower than
+ * the copies, may differ (64k there: the rendezvous fragments, not the
+ * eager messages, whose handler copies an unexpected one anyway). */
+XB_TUNABLE(TCP_PLACE_MIN, XB_TT_SIZE, "0", XB_TL_TUNER,
+           "Smallest tcp payload read straight into the receive buffer when its "
+           "owner gives one (0: never)");
 
 /* SMALL_FRAME: frames up to this size are assembled on the stack and go
  * out with one send(): a 56-byte frame as sendmsg of 2 iovecs took 6.2-7.8
@@ -426,28 +442,102 @@ static int make_room(tcp_peer_t *p)
     return XB_OK;
 }
 
+/* The frame at the front of rbuf has its head and header but not all its
+ * payload: if it is large and its owner gives a place, move the payload
+ * bytes already here there and read the rest straight into it. */
+static void try_place(tcp_peer_t *p)
+{
+    size_t min = xb_tn_TCP_PLACE_MIN.v.size;
+    if (min == 0 || p->rlen < sizeof(tcp_frame_t))
+        return;
+    tcp_frame_t f;
+    memcpy(&f, p->rbuf, sizeof(f));
+    size_t head = sizeof(f) + a8(f.hdr_len);
+    if (f.len < min || p->rlen < head || p->rlen - head >= f.len)
+        return;
+    uint8_t *dst = xb_am_place(f.am_id, xb_gpid_make(0, (uint32_t)p->rank),
+                               p->rbuf + sizeof(f), f.hdr_len, f.len);
+    if (dst == NULL)
+        return;
+    p->pgot = p->rlen - head;
+    memcpy(dst, p->rbuf + head, p->pgot);
+    p->plen = f.len;
+    p->pdst = dst;
+    p->rlen = head;
+}
+
+/* A read error or end of file; true when the caller should stop reading. */
+static bool read_failed(xb_tcp_t *st, tcp_peer_t *p, ssize_t r)
+{
+    if (r == 0) {
+        xb_tcp_peer_lost(st, p, p->rlen || p->q_head ? "end of file" : NULL);
+        return true;
+    }
+    if (errno == EINTR)
+        return false;
+    if (errno != EAGAIN)             /* a reset of a quiet connection: finalized */
+        xb_tcp_peer_lost(st, p, errno == ECONNRESET && p->rlen == 0 &&
+                         p->q_head == NULL ? NULL : strerror(errno));
+    return true;
+}
+
+/* Read the placed payload; dispatch its frame when it is whole. Returns
+ * -1 to stop reading (drained, error), else the frames handled. */
+static int read_placed(xb_tcp_t *st, tcp_peer_t *p)
+{
+    size_t want = p->plen - p->pgot;
+    ssize_t r = recv(p->fd, p->pdst + p->pgot, want, MSG_DONTWAIT);
+    if (r <= 0)
+        return read_failed(st, p, r) ? -1 : 0;
+    p->pgot += (size_t)r;
+    if (p->pgot < p->plen)
+        return -1;                      /* the socket is drained */
+    tcp_frame_t f;
+    memcpy(&f, p->rbuf, sizeof(f));
+    uint8_t *dst = p->pdst;
+    p->pdst = NULL;
+    p->skip = a8(f.len) - f.len;
+    if (!st->finalizing)
+        xb_am_dispatch_from(XB_METHOD_TCP, f.am_id, xb_gpid_make(0, (uint32_t)p->rank),
+                            p->rbuf + sizeof(f), f.hdr_len, dst, f.len);
+    p->rlen = 0;
+    return 1;
+}
+
+/* The padding after a placed payload, at the front of what was read. */
+static void drop_skip(tcp_peer_t *p)
+{
+    size_t d = p->skip < p->rlen ? p->skip : p->rlen;
+    memmove(p->rbuf, p->rbuf + d, p->rlen - d);
+    p->rlen -= d;
+    p->skip -= d;
+}
+
 int xb_tcp_readable(xb_tcp_t *st, tcp_peer_t *p)
 {
     int n = 0;
     for (int k = 0; k < READS_PER_CALL && p->state == TCP_UP; k++) {
+        if (p->pdst != NULL) {
+            int m = read_placed(st, p);
+            if (m < 0)
+                break;
+            n += m;
+            continue;
+        }
         if (make_room(p) != XB_OK)
             xb_rt_fatal("%s", xb_err_detail());
         size_t space = p->rcap - p->rlen;
         ssize_t r = recv(p->fd, p->rbuf + p->rlen, space, MSG_DONTWAIT);
-        if (r == 0) {
-            xb_tcp_peer_lost(st, p, p->rlen || p->q_head ? "end of file" : NULL);
-            break;
-        }
-        if (r < 0) {
-            if (errno == EINTR)
-                continue;
-            if (errno != EAGAIN)     /* a reset of a quiet connection: finalized */
-                xb_tcp_peer_lost(st, p, errno == ECONNRESET && p->rlen == 0 &&
-                                 p->q_head == NULL ? NULL : strerror(errno));
-            break;
+        if (r <= 0) {
+            if (read_failed(st, p, r))
+                break;
+            continue;
         }
         p->rlen += (size_t)r;
+        if (XB_UNLIKELY(p->skip > 0))
+            drop_skip(p);
         n += parse(st, p);
+        try_place(p);
         if ((size_t)r < space)
             break;                      /* the socket is drained */
     }
