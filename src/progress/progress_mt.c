@@ -47,7 +47,6 @@ XB_TUNABLE(ASYNC_PROGRESS, XB_TT_BOOL, "0", XB_TL_USER,
            "forward while the application computes (implies the internal locking of "
            "MPI_THREAD_MULTIPLE; the thread sleeps when there is nothing to do)");
 
-
 /* Pauses a waiting thread that is not the poller spins on seq before it
  * sleeps: ~10-40 us, about a round trip or two on shared memory; a futex
  * wake-up costs more than that. */
