@@ -17,31 +17,12 @@
 #include <stdint.h>
 #include <time.h>
 #include "ctest.h"
+#include "ct_pvar.h"
 
 enum { NCALL = 200, BLOCK = 4096, N = BLOCK / 4 };
 
 static MPI_T_pvar_session ses;
 static MPI_T_pvar_handle h_unexp = MPI_T_PVAR_HANDLE_NULL, h_shm = MPI_T_PVAR_HANDLE_NULL;
-
-static MPI_T_pvar_handle counter(const char *name)
-{
-    int idx = -1, count = 0;
-    MPI_T_pvar_handle h = MPI_T_PVAR_HANDLE_NULL;
-    CHECK_RC(MPI_T_pvar_get_index(name, MPI_T_PVAR_CLASS_COUNTER, &idx));
-    if (idx >= 0) {
-        CHECK_RC(MPI_T_pvar_handle_alloc(ses, idx, NULL, &h, &count));
-        CHECK_RC(MPI_T_pvar_start(ses, h));
-    }
-    return h;
-}
-
-static unsigned long long readc(MPI_T_pvar_handle h)
-{
-    unsigned long long v = 0;
-    if (h != MPI_T_PVAR_HANDLE_NULL)
-        CHECK_RC(MPI_T_pvar_read(ses, h, &v));
-    return v;
-}
 
 static uint32_t val(int call, int rank, int k)
 {
@@ -67,13 +48,14 @@ static void run(const char *what, int root, bool reader_is_root,
     unsigned long long u0 = 0, s0 = 0;
     if (reader) {
         nap();
-        u0 = readc(h_unexp);
-        s0 = readc(h_shm);
+        u0 = ct_pvar_read(ses, h_unexp);
+        s0 = ct_pvar_read(ses, h_shm);
     }
     for (int c = 0; c < NCALL; c++)
         call(c, root);
     if (reader && ct_size == 2) {
-        unsigned long long du = readc(h_unexp) - u0, ds = readc(h_shm) - s0;
+        unsigned long long du = ct_pvar_read(ses, h_unexp) - u0;
+        unsigned long long ds = ct_pvar_read(ses, h_shm) - s0;
         CHECK(ds == 0 || du == 0, "%s root %d: %llu of %d messages went through the "
               "unexpected queue though the reader waited for each", what, root, du, NCALL);
     }
@@ -146,8 +128,8 @@ int main(int argc, char **argv)
     ct_init(&argc, &argv);
     MPI_T_init_thread(MPI_THREAD_SINGLE, &provided);
     CHECK_RC(MPI_T_pvar_session_create(&ses));
-    h_unexp = counter("pt2pt_unexpected_arrived");
-    h_shm = counter("method_shm_am_received");
+    h_unexp = ct_pvar_counter(ses, "pt2pt_unexpected_arrived");
+    h_shm = ct_pvar_counter(ses, "method_shm_am_received");
     all = malloc((size_t)ct_size * BLOCK);
     for (int root = 0; root < 2 && root < ct_size; root++) {
         run("bcast", root, false, bcast);

@@ -21,31 +21,12 @@
  */
 #include <unistd.h>
 #include "ptest.h"
+#include "ct_pvar.h"
 
 enum { NMSG = 40, LEN = 4096 };
 
 static MPI_T_pvar_session ses;
 static MPI_T_pvar_handle h_unexp = MPI_T_PVAR_HANDLE_NULL, h_shm = MPI_T_PVAR_HANDLE_NULL;
-
-static MPI_T_pvar_handle counter(const char *name)
-{
-    int idx = -1, count = 0;
-    MPI_T_pvar_handle h = MPI_T_PVAR_HANDLE_NULL;
-    CHECK_RC(MPI_T_pvar_get_index(name, MPI_T_PVAR_CLASS_COUNTER, &idx));
-    if (idx < 0)
-        return h;
-    CHECK_RC(MPI_T_pvar_handle_alloc(ses, idx, NULL, &h, &count));
-    CHECK_RC(MPI_T_pvar_start(ses, h));
-    return h;
-}
-
-static unsigned long long readc(MPI_T_pvar_handle h)
-{
-    unsigned long long v = 0;
-    if (h != MPI_T_PVAR_HANDLE_NULL)
-        CHECK_RC(MPI_T_pvar_read(ses, h, &v));
-    return v;
-}
 
 static void fill(unsigned char *b, int phase, int i)
 {
@@ -93,11 +74,11 @@ static void take(int peer, int src, int tag, int phase, int i, int want_tag)
 static void receiver(int peer, int phase)
 {
     usleep(30000);                      /* the sender runs ahead meanwhile */
-    unsigned long long u0 = readc(h_unexp), s0 = readc(h_shm);
+    unsigned long long u0 = ct_pvar_read(ses, h_unexp), s0 = ct_pvar_read(ses, h_shm);
     if (phase == 1) {
         for (int i = 0; i < NMSG; i++)
             take(peer, peer, 1, phase, i, 1);
-        unsigned long long du = readc(h_unexp) - u0, ds = readc(h_shm) - s0;
+        unsigned long long du = ct_pvar_read(ses, h_unexp) - u0, ds = ct_pvar_read(ses, h_shm) - s0;
         if (ds > 0 && du != 0) {
             fprintf(stderr, "rank %d: %llu of %d messages went through the unexpected "
                     "queue though every one had a blocking receive waiting\n", pt_rank(),
@@ -120,8 +101,8 @@ int main(int argc, char **argv)
     MPI_Init(&argc, &argv);
     MPI_T_init_thread(MPI_THREAD_SINGLE, &provided);
     CHECK_RC(MPI_T_pvar_session_create(&ses));
-    h_unexp = counter("pt2pt_unexpected_arrived");
-    h_shm = counter("method_shm_am_received");
+    h_unexp = ct_pvar_counter(ses, "pt2pt_unexpected_arrived");
+    h_shm = ct_pvar_counter(ses, "method_shm_am_received");
     int rank, size;
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
