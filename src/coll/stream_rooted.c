@@ -26,6 +26,17 @@
 #include <string.h>
 #include "coll/coll_int.h"
 
+/* A stream call's start: the flow call's numbering, then
+ * xb_coll_stream_begin (a node barrier when slot collectives used the
+ * slots since the last stream call). */
+static int stream_begin(xb_coll_flow_t *f, const xb_coll_args_t *a)
+{
+    int rc = xb_coll_flow_begin(f, a->comm);
+    if (rc == XB_OK)
+        xb_coll_stream_begin();
+    return rc;
+}
+
 /* The progress value of block k (1-based) of call n. */
 static uint64_t prog(const xb_coll_flow_t *f, int k)
 {
@@ -57,10 +68,9 @@ int xb_coll_scatter_stream(const xb_coll_args_t *a, int tag)
 {
     (void)tag;
     xb_coll_flow_t f;
-    int rc = xb_coll_flow_begin(&f, a->comm);
+    int rc = stream_begin(&f, a);
     if (rc != XB_OK)
         return rc;
-    xb_coll_stream_begin();
     if (f.me == a->root) {
         rc = scatter_root(&f, a);
     } else {
@@ -103,10 +113,9 @@ static int bcast_one(const xb_coll_args_t *a, int tag)
 {
     (void)tag;
     xb_coll_flow_t f;
-    int rc = xb_coll_flow_begin(&f, a->comm);
+    int rc = stream_begin(&f, a);
     if (rc != XB_OK)
         return rc;
-    xb_coll_stream_begin();
     size_t bytes = (size_t)(a->rcount * xb_dt_size(a->rdt));
     if (f.me == a->root) {
         rc = write_one(&f, a->rbuf, a->rcount, a->rdt, bytes, -1, 0, f.p);
@@ -123,10 +132,9 @@ int xb_coll_gather_stream(const xb_coll_args_t *a, int tag)
 {
     (void)tag;
     xb_coll_flow_t f;
-    int rc = xb_coll_flow_begin(&f, a->comm);
+    int rc = stream_begin(&f, a);
     if (rc != XB_OK)
         return rc;
-    xb_coll_stream_begin();
     if (f.me != a->root) {
         size_t bytes = (size_t)(a->scount * xb_dt_size(a->sdt));
         rc = write_one(&f, a->sbuf, a->scount, a->sdt, bytes, a->root, a->root, a->root + 1);
@@ -207,10 +215,9 @@ static int reduce_one(const xb_coll_args_t *a, int tag)
     xb_coll_red_t red;
     int rc = xb_coll_flow_red(&red, a->rcount, a->rdt, a->op);
     if (rc == XB_OK)
-        rc = xb_coll_flow_begin(&f, a->comm);
+        rc = stream_begin(&f, a);
     if (rc != XB_OK)
         return rc;
-    xb_coll_stream_begin();
     if (f.me != a->root) {
         size_t wb = xb_coll_flow_wbytes(&red);
         uint64_t *off = xb_coll_flow_cell(&f, f.me);

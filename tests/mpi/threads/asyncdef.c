@@ -34,32 +34,18 @@ static MPI_T_cvar_handle handle_of(const char *name)
     return h;
 }
 
-static unsigned long long read_size(const char *name)
+/* The value of control variable `name` into *v (left as it is when the
+ * variable is missing or cannot be read: an error is counted). */
+static void read_cvar(const char *name, void *v)
 {
-    unsigned long long v = ~0ull;
     MPI_T_cvar_handle h = handle_of(name);
     if (h == MPI_T_CVAR_HANDLE_NULL)
-        return v;
-    if (MPI_T_cvar_read(h, &v) != MPI_SUCCESS) {
+        return;
+    if (MPI_T_cvar_read(h, v) != MPI_SUCCESS) {
         printf("MPI_T_cvar_read(%s) failed\n", name);
         errs++;
     }
     MPI_T_cvar_handle_free(&h);
-    return v;
-}
-
-static int read_int(const char *name)
-{
-    int v = -1;
-    MPI_T_cvar_handle h = handle_of(name);
-    if (h == MPI_T_CVAR_HANDLE_NULL)
-        return v;
-    if (MPI_T_cvar_read(h, &v) != MPI_SUCCESS) {
-        printf("MPI_T_cvar_read(%s) failed\n", name);
-        errs++;
-    }
-    MPI_T_cvar_handle_free(&h);
-    return v;
 }
 
 /* The message still arrives whole, whichever copy moves it. */
@@ -93,8 +79,11 @@ int main(int argc, char **argv)
     MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
-    int async = read_int("XB_ASYNC_PROGRESS"), spin = read_int("XB_SPIN_US");
-    unsigned long long help = read_size("XB_SHM_HELP_MIN");
+    int async = -1, spin = -1;
+    unsigned long long help = ~0ull;
+    read_cvar("XB_ASYNC_PROGRESS", &async);
+    read_cvar("XB_SPIN_US", &spin);
+    read_cvar("XB_SHM_HELP_MIN", &help);
     if (strcmp(mode, "async") == 0 && (async != 1 || help != 0 || spin != 20)) {
         printf("rank %d: XB_ASYNC_PROGRESS=%d XB_SHM_HELP_MIN=%llu XB_SPIN_US=%d; with "
                "the progress thread and neither set, the split copy must be off (0) "
