@@ -141,6 +141,8 @@ struct xb_request {
     size_t          limit;       /* bytes accepted by the receiver           */
     uint64_t        peer_cookie; /* the other side's request id              */
     void           *bsend_blk;   /* Bsend: the attached-buffer block         */
+    void           *dget;        /* receive: its matched rendezvous, whose get
+                                    waits for the progress hook (pending.c) */
     xb_am_done_t    am_done;     /* method completion callback (INPROGRESS)  */
     void          (*on_complete)(xb_request_t *req); /* optional hook     */
     void           *extra;       /* owner's data for on_complete             */

@@ -77,6 +77,13 @@ bool xb_progress_async_wanted(void);
 void xb_progress_threads(bool on);
 int  xb_progress_async_start(void);
 void xb_progress_async_stop(void);
+/* Whether the progress thread runs (read under the lock). */
+bool xb_progress_async_running(void);
+/* Work was queued for the progress hooks (pt2pt's deferred gets): wake the
+ * progress thread when it sleeps in the method, so that it runs them now,
+ * not at its next time-out. Lock held; nothing without a progress thread
+ * or while an application thread polls (it runs the hooks itself). */
+void xb_progress_kick(void);
 
 /* One round of polling; returns the number of events handled. A lane's
  * poll looks at its own channel only; the main one's at everything. */

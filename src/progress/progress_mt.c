@@ -366,6 +366,16 @@ static void async_place(pthread_t t)
 
 bool xb_progress_async_wanted(void) { return xb_tn_ASYNC_PROGRESS.v.b; }
 
+bool xb_progress_async_running(void) { return async.running; }
+
+void xb_progress_kick(void)
+{
+    xb_progress_t *pc = &the_ctx;
+    if (async.running && async.in_method && pc->poller_async && pc->poller_blocked &&
+        pc->can_wake)
+        xb_method_wake();
+}
+
 /* Defaults that the progress thread changes (docs/design/threads.md,
  * "The progress thread"): a tunable nobody set (not in the environment,
  * not through MPI_T) takes the value that suits a process with a progress

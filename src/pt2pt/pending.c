@@ -2,7 +2,10 @@
 /* Copyright (c) 2026 The Crossbar authors */
 /*
  * pending.c - back-pressure: per-peer FIFOs of operations a method refused
- * with XB_ERR_AGAIN, retried from the progress hook.
+ * with XB_ERR_AGAIN, retried from the progress hook; and the gets of
+ * receives that matched a rendezvous while a progress thread runs, run by
+ * the same hook (recv.c, xb_pt2pt_recv_unexp), so that the progress thread
+ * copies while the caller computes.
  *
  * Sends (requests) wait in order: once one send to a peer waits, every later
  * send to that peer queues behind it, so messages never overtake. Control
@@ -129,12 +132,46 @@ static int retry_reqs(xb_pt2pt_peer_t *p)
     return n;
 }
 
+void xb_pt2pt_defer_get(xb_request_t *r, xb_unexp_t *u)
+{
+    xb_pt2pt_state_t *st = xb_pt2pt_st(r->chan);
+    r->dget = u;
+    r->next = NULL;
+    if (st->dget_tail != NULL)
+        st->dget_tail->next = r;
+    else
+        st->dget_head = r;
+    st->dget_tail = r;
+    backlog_changed(r->chan, 1);
+    xb_progress_kick();
+}
+
+/* The deferred gets, in the order their receives matched. */
+static int run_gets(xb_pt2pt_state_t *st, unsigned chan)
+{
+    int n = 0;
+    xb_request_t *r;
+    while ((r = st->dget_head) != NULL) {
+        st->dget_head = r->next;
+        if (st->dget_head == NULL)
+            st->dget_tail = NULL;
+        r->next = NULL;
+        xb_unexp_t *u = r->dget;
+        r->dget = NULL;
+        backlog_changed(chan, -1);
+        xb_pt2pt_recv_deliver(r, u);
+        n++;
+    }
+    return n;
+}
+
 int xb_pt2pt_retry(xb_progress_t *pc)
 {
-    xb_pt2pt_state_t *st = xb_pt2pt_st((unsigned)xb_progress_chan(pc));
+    unsigned chan = (unsigned)xb_progress_chan(pc);
+    xb_pt2pt_state_t *st = xb_pt2pt_st(chan);
     if (XB_LIKELY(st->nqueued == 0))
         return 0;
-    int n = 0;
+    int n = st->dget_head != NULL ? run_gets(st, chan) : 0;
     for (int i = 0; i < st->npeers; i++) {
         xb_pt2pt_peer_t *p = &st->peers[i];
         if (p->ctl_head != NULL)

@@ -149,7 +149,7 @@ int xb_impl_improbe(int source, int tag, xb_comm_t *comm, int *flag, MPI_Message
 
 /* Start the receive of a matched message; *req_p is NULL for NO_PROC. */
 static int mrecv_start(void *buf, MPI_Count count, xb_datatype_t *dt, MPI_Message *message,
-                       xb_request_t **req_p)
+                       bool blocking, xb_request_t **req_p)
 {
     if (*message == MPI_MESSAGE_NO_PROC) {
         *message = MPI_MESSAGE_NULL;
@@ -171,9 +171,10 @@ static int mrecv_start(void *buf, MPI_Count count, xb_datatype_t *dt, MPI_Messag
         return XB_ERR_NO_MEM;
     r->ctx = u->hdr.ctx;
     r->active = 1;
-    xb_pt2pt_recv_matched(r, u->gpid, &u->hdr, u->data, (size_t)u->stored);
+    if (blocking)
+        r->flags |= XB_REQ_F_WAITED;
     xb_comm_t *held = u->comm;      /* the request holds its own reference now */
-    xb_pt2pt_unexp_free(u);
+    xb_pt2pt_recv_unexp(r, u);
     xb_comm_release(held);
     *message = MPI_MESSAGE_NULL;
     *req_p = r;
@@ -184,7 +185,7 @@ int xb_impl_mrecv(void *buf, MPI_Count count, xb_datatype_t *datatype, MPI_Messa
                   MPI_Status *status)
 {
     xb_request_t *r;
-    int rc = mrecv_start(buf, count, datatype, message, &r);
+    int rc = mrecv_start(buf, count, datatype, message, true, &r);
     if (rc != XB_OK)
         return rc;
     r->fn = "MPI_Mrecv";
@@ -198,7 +199,7 @@ int xb_impl_imrecv(void *buf, MPI_Count count, xb_datatype_t *datatype, MPI_Mess
                    MPI_Request *request)
 {
     xb_request_t *r;
-    int rc = mrecv_start(buf, count, datatype, message, &r);
+    int rc = mrecv_start(buf, count, datatype, message, false, &r);
     if (rc == XB_OK)
         *request = xb_request_to_handle(r);
     return rc;

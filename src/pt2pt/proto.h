@@ -112,6 +112,8 @@ typedef struct xb_pt2pt_state {
     xb_pt2pt_stats_t *stats;         /* &xb_pt2pt_stats, or own_stats    */
     xb_unexp_t      *ucache;         /* records of small unexpected      */
     int              nucache;        /* messages, for reuse              */
+    xb_request_t    *dget_head, *dget_tail; /* receives whose get waits
+                                              for the hook (pending.c)   */
     xb_pt2pt_stats_t own_stats;
 } xb_pt2pt_state_t;
 
@@ -155,10 +157,16 @@ void xb_pt2pt_queue_req(xb_request_t *req);
 bool xb_pt2pt_unqueue_req(xb_request_t *req);  /* false: it was not queued */
 int  xb_pt2pt_send_ctl(xb_gpid_t g, uint8_t am_id, const xb_pt2pt_hdr_t *hdr);
 int  xb_pt2pt_retry(xb_progress_t *pc);
+/* Leave the get of r's matched rendezvous u to the progress hook (counted
+ * in nqueued) and wake the progress thread to run it. */
+void xb_pt2pt_defer_get(xb_request_t *r, xb_unexp_t *u);
 /* recv.c */
 int  xb_pt2pt_recv_start(xb_request_t *req);
-void xb_pt2pt_recv_matched(xb_request_t *r, xb_gpid_t g, const xb_pt2pt_hdr_t *h,
-                           const void *payload, size_t len);
+/* r matched the unexpected message u (taken out of its queue): deliver it
+ * and free u, or, for a get that nobody blocks on while a progress thread
+ * runs, defer it (xb_pt2pt_defer_get). recv_deliver never defers. */
+void xb_pt2pt_recv_unexp(xb_request_t *r, xb_unexp_t *u);
+void xb_pt2pt_recv_deliver(xb_request_t *r, xb_unexp_t *u);
 void xb_pt2pt_register_handlers(void);
 void xb_pt2pt_unexp_free(xb_unexp_t *u);
 void xb_pt2pt_unexp_cache_fini(xb_pt2pt_state_t *st);

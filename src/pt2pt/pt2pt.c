@@ -230,12 +230,17 @@ int xb_pt2pt_send(const void *buf, MPI_Count count, xb_datatype_t *dt, int dest,
 int xb_pt2pt_recv(void *buf, MPI_Count count, xb_datatype_t *dt, int source,
                   int tag, xb_comm_t *comm, int coll, MPI_Status *st)
 {
-    xb_request_t *r;
-    int rc = xb_pt2pt_irecv(buf, count, dt, source, tag, comm, coll, &r);
-    if (rc != XB_OK)
-        return rc;
+    xb_request_t *r = xb_pt2pt_op_new(XB_REQ_RECV, buf, count, dt, source, tag, comm, coll);
+    if (r == NULL)
+        return XB_ERR_NO_MEM;
     r->fn = "MPI_Recv";
-    r->flags |= XB_REQ_F_WAITED;      /* its match ends the poll's batch (recv.c) */
+    /* its match ends the poll's batch, and its get is not deferred (recv.c) */
+    r->flags |= XB_REQ_F_WAITED;
+    int rc = xb_pt2pt_start(r);
+    if (rc < 0) {
+        xb_request_free(r);
+        return rc;
+    }
     rc = xb_progress_wait(xb_progress_default(), r);
     xb_status_to_mpi(&r->status, st, true);
     xb_request_free(r);
