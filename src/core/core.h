@@ -162,6 +162,16 @@ xb_comm_t *xb_comm_boot(void);
  * errhandler of MPI_COMM_SELF applies, as the standard says for calls not
  * tied to an object). Returns the code to give back to the user. */
 int xb_errh_raise_comm(xb_comm_t *comm, const char *fn, int rc);
+/* The completion calls (MPI_Wait & co.) take no communicator, but a failed
+ * request's error goes to the errhandler of the request's communicator
+ * (MPI standard; so do Open MPI and MPICH). The call notes that
+ * communicator with the error it records (comm may be NULL: nothing), and
+ * the binding's raise with a NULL comm uses it, while the error detail is
+ * still the one noted with (a later set or clear drops the note). One per
+ * thread; holds a reference until raised or replaced. note_keep: the note
+ * stays with the detail just set in its place (MPI_ERR_IN_STATUS). */
+void xb_errh_note_comm(xb_comm_t *comm);
+void xb_errh_note_keep(void);
 /* The same for calls on a session (issue 4, src/core/session.c): the
  * session's errhandler applies (NULL session: MPI_COMM_SELF's). */
 typedef struct xb_session xb_session_t;

@@ -162,15 +162,54 @@ static int make_error(const char *fn, int rc, char *msg)
     return code;
 }
 
+static __thread struct { xb_comm_t *comm; unsigned gen; } noted;
+
+/* The noted communicator, if its detail is still the current one (the
+ * caller releases it), and no note any more. */
+static xb_comm_t *take_note(void)
+{
+    xb_comm_t *c = noted.comm;
+    noted.comm = NULL;
+    if (c != NULL && noted.gen != xb_err_gen()) {
+        xb_comm_release(c);
+        c = NULL;
+    }
+    return c;
+}
+
+void xb_errh_note_comm(xb_comm_t *comm)
+{
+    xb_comm_t *old = noted.comm;
+    noted.comm = NULL;
+    if (old != NULL)
+        xb_comm_release(old);
+    if (comm == NULL)
+        return;
+    xb_comm_retain(comm);
+    noted.comm = comm;
+    noted.gen = xb_err_gen();
+}
+
+void xb_errh_note_keep(void)
+{
+    noted.gen = xb_err_gen();
+}
+
 int xb_errh_raise_comm(xb_comm_t *comm, const char *fn, int rc)
 {
     char msg[MPI_MAX_ERROR_STRING];
-    if (xb_errcode_class_of_rc(rc) == MPI_SUCCESS)
+    xb_comm_t *note = take_note();
+    if (xb_errcode_class_of_rc(rc) == MPI_SUCCESS) {
+        if (note != NULL)
+            xb_comm_release(note);
         return MPI_SUCCESS;
+    }
     int code = make_error(fn, rc, msg);
     if (comm == NULL)
-        comm = xb_comm_self();
+        comm = note != NULL ? note : xb_comm_self();
     xb_errh_invoke_comm(comm, code, msg);
+    if (note != NULL)
+        xb_comm_release(note);
     return code;
 }
 

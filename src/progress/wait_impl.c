@@ -46,19 +46,37 @@ static xb_request_t *resolve(MPI_Request h, int *rc_p)
     return r;
 }
 
-/* Report a completed request: status out, then free or deactivate. */
-static int report(MPI_Request *h, xb_request_t *r, MPI_Status *st, bool write_err)
+/* The communicator whose errhandler a failed request's error goes to:
+ * the one of a point-to-point or collective operation (NULL otherwise:
+ * generalized, RMA and I/O requests stay with MPI_COMM_SELF's). */
+static void note_error(const xb_request_t *r)
+{
+    switch (r->kind) {
+    case XB_REQ_SEND: case XB_REQ_RECV: case XB_REQ_PSEND: case XB_REQ_PRECV:
+    case XB_REQ_PAIR: case XB_REQ_COLL:
+        xb_errh_note_comm(r->comm);
+        break;
+    default:
+        break;
+    }
+}
+
+/* Report a completed request: status out, then free or deactivate. A
+ * failure is noted with its communicator (note: the first of a call). */
+static int report(MPI_Request *h, xb_request_t *r, MPI_Status *st, bool note)
 {
     if (xb_greq_is(r)) {
         int rc = xb_greq_query(r);
         int frc = xb_greq_release(r);
-        xb_status_to_mpi(&r->status, st, write_err);
+        xb_status_to_mpi(&r->status, st, true);
         xb_request_free(r);
         *h = MPI_REQUEST_NULL;
         return rc != XB_OK ? rc : frc;
     }
     int rc = xb_request_status_rc(r);
-    xb_status_to_mpi(&r->status, st, write_err);
+    if (rc != XB_OK && note)
+        note_error(r);
+    xb_status_to_mpi(&r->status, st, true);
     if (r->persistent) {
         atomic_store_explicit(&r->done, 0, memory_order_relaxed);
     } else {
@@ -162,14 +180,14 @@ static MPI_Status *status_at(MPI_Status *arr, int i)
 /* Report every request of the array (all complete or inactive). */
 static int report_all(int n, MPI_Request *h, MPI_Status *sts)
 {
-    int nerr = 0, first = XB_OK;
+    int nerr = 0, first = XB_OK, rc_in_status;
     for (int i = 0; i < n; i++) {
         xb_request_t *r = xb_request_from_handle(h[i]);
         if (!has_work(r)) {
             empty_status(status_at(sts, i), true);
             continue;
         }
-        int rc = report(&h[i], r, status_at(sts, i), true);
+        int rc = report(&h[i], r, status_at(sts, i), nerr == 0);
         if (rc != XB_OK && nerr++ == 0)
             first = rc;
     }
@@ -177,8 +195,10 @@ static int report_all(int n, MPI_Request *h, MPI_Status *sts)
         return XB_OK;
     if (sts == MPI_STATUSES_IGNORE)
         return first;
-    return xb_err_set(XB_ERR_IN_STATUS, "%d of %d requests failed; see the MPI_ERROR field of "
-                      "their statuses", nerr, n);
+    rc_in_status = xb_err_set(XB_ERR_IN_STATUS, "%d of %d requests failed; see the MPI_ERROR "
+                              "field of their statuses", nerr, n);
+    xb_errh_note_keep();
+    return rc_in_status;
 }
 
 int xb_impl_waitall(int count, MPI_Request array_of_requests[], MPI_Status array_of_statuses[])
@@ -276,7 +296,7 @@ int xb_impl_testany(int count, MPI_Request array_of_requests[], int *index, int 
  * is done, TEST and PEEK poll once; PEEK leaves the requests as they are. */
 enum some_mode { SOME_WAIT, SOME_TEST, SOME_PEEK };
 
-static int peek(xb_request_t *r, MPI_Status *st)
+static int peek(xb_request_t *r, MPI_Status *st, bool note)
 {
     if (xb_greq_is(r)) {
         int rc = xb_greq_query(r);
@@ -284,7 +304,10 @@ static int peek(xb_request_t *r, MPI_Status *st)
         return rc;
     }
     xb_status_to_mpi(&r->status, st, true);
-    return xb_request_status_rc(r);
+    int rc = xb_request_status_rc(r);
+    if (rc != XB_OK && note)
+        note_error(r);
+    return rc;
 }
 
 static int failed_in_status(int nerr, int first, int k, const MPI_Status *sts)
@@ -293,8 +316,10 @@ static int failed_in_status(int nerr, int first, int k, const MPI_Status *sts)
         return XB_OK;
     if (sts == MPI_STATUSES_IGNORE)
         return first;
-    return xb_err_set(XB_ERR_IN_STATUS, "%d of the %d completed requests failed; see the "
-                      "MPI_ERROR field of their statuses", nerr, k);
+    int rc = xb_err_set(XB_ERR_IN_STATUS, "%d of the %d completed requests failed; see the "
+                        "MPI_ERROR field of their statuses", nerr, k);
+    xb_errh_note_keep();
+    return rc;
 }
 
 static int some_common(int n, MPI_Request *h, int *outcount, int *indices, MPI_Status *sts,
@@ -320,8 +345,8 @@ static int some_common(int n, MPI_Request *h, int *outcount, int *indices, MPI_S
         if (!has_work(r) || !xb_request_is_done(r))
             continue;
         indices[k] = i;
-        rc = mode == SOME_PEEK ? peek(r, status_at(sts, k))
-                               : report(&h[i], r, status_at(sts, k), true);
+        rc = mode == SOME_PEEK ? peek(r, status_at(sts, k), nerr == 0)
+                               : report(&h[i], r, status_at(sts, k), nerr == 0);
         k++;
         if (rc != XB_OK && nerr++ == 0)
             first = rc;
@@ -359,7 +384,7 @@ int xb_impl_request_get_status(xb_request_t *r, int *flag, MPI_Status *status)
     }
     *flag = 1;
     if (xb_greq_is(r))
-        return peek(r, status);
+        return peek(r, status, true);
     xb_status_to_mpi(&r->status, status, true);
     return XB_OK;
 }
@@ -382,7 +407,7 @@ int xb_impl_request_get_status_all(int count, const MPI_Request array_of_request
             empty_status(status_at(array_of_statuses, i), true);
             continue;
         }
-        rc = peek(r, status_at(array_of_statuses, i));
+        rc = peek(r, status_at(array_of_statuses, i), nerr == 0);
         if (rc != XB_OK && nerr++ == 0)
             first = rc;
     }
@@ -406,7 +431,7 @@ int xb_impl_request_get_status_any(int count, const MPI_Request array_of_request
         empty_status(status, true);
     if (i < 0)
         return XB_OK;
-    return peek(xb_request_from_handle(array_of_requests[i]), status);
+    return peek(xb_request_from_handle(array_of_requests[i]), status, true);
 }
 
 int xb_impl_request_get_status_some(int incount, const MPI_Request array_of_requests[],

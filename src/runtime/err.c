@@ -17,6 +17,7 @@
 enum { ERR_DETAIL_MAX = 400 };   /* fits MPI_MAX_ERROR_STRING with the prefix */
 
 static __thread char err_detail[ERR_DETAIL_MAX];
+static __thread unsigned err_gen;
 
 int xb_err_set(int rc, const char *fmt, ...)
 {
@@ -25,6 +26,7 @@ int xb_err_set(int rc, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(err_detail, sizeof(err_detail), fmt, ap);
     va_end(ap);
+    err_gen++;
     return rc;
 }
 
@@ -37,6 +39,7 @@ int xb_err_sys(int rc, int errnum, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(err_detail, sizeof(err_detail), fmt, ap);
     va_end(ap);
+    err_gen++;
     n = strlen(err_detail);
     /* GNU strerror_r returns the message pointer (maybe not ebuf). */
     const char *etext = strerror_r(errnum, ebuf, sizeof(ebuf));
@@ -53,4 +56,10 @@ const char *xb_err_detail(void)
 void xb_err_clear(void)
 {
     err_detail[0] = '\0';
+    err_gen++;
+}
+
+unsigned xb_err_gen(void)
+{
+    return err_gen;
 }

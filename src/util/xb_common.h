@@ -96,5 +96,8 @@ int  xb_err_set(int rc, const char *fmt, ...) XB_PRINTF(2, 3);
 int  xb_err_sys(int rc, int errnum, const char *fmt, ...) XB_PRINTF(3, 4);
 const char *xb_err_detail(void);   /* "" when nothing was recorded */
 void xb_err_clear(void);
+/* Bumped by every set and clear of this thread's detail: tells whether a
+ * detail is still the one something was noted with (core/errhandler.c). */
+unsigned xb_err_gen(void);
 
 #endif
