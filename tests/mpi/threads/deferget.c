@@ -21,6 +21,15 @@
 #include "mt_util.h"
 
 #define N (1 << 22)                 /* ints: 16 MiB, a rendezvous on any method */
+/* ThreadSanitizer sees the progress thread's process_vm_readv write the
+ * buffer these reads watch (a race MPI does not allow, made on purpose):
+ * under it the test checks only what MPI defines (the data after the
+ * wait), and the library's own accesses. */
+#if defined(__SANITIZE_THREAD__)
+#define WATCH 0
+#else
+#define WATCH 1
+#endif
 #define WAIT_S 30.0                 /* a time limit, not a speed */
 
 static int *sbuf, *rbuf;
@@ -30,6 +39,8 @@ static int val(int round, int i) { return round * 1000003 + i; }
 /* Wait, without MPI calls, until rbuf[idx] holds want; false after WAIT_S. */
 static bool watch(long idx, int want)
 {
+    if (!WATCH)
+        return true;
     volatile int *p = rbuf;
     double t0 = MPI_Wtime();
     while (p[idx] != want)
@@ -55,7 +66,7 @@ static MPI_Request recv_deferred(int round, int count, int src, int tag, int pta
         rbuf[i] = -1;
     MT_RC(MPI_Irecv(rbuf, count, MPI_INT, src, tag, MPI_COMM_WORLD, &r));
     volatile int *p = rbuf;
-    MT_CHECK(p[count - 1] == -1 && p[0] == -1,
+    MT_CHECK(!WATCH || (p[count - 1] == -1 && p[0] == -1),
              "round %d: MPI_Irecv returned with the data in place (copied inline)", round);
     MT_CHECK(watch(count - 1, val(round, count - 1)),
              "round %d: the data did not arrive within %.0f s while computing", round, WAIT_S);
@@ -103,7 +114,8 @@ static void receiver(void)
     for (int i = 0; i < N; i++)
         rbuf[i] = -1;
     MT_RC(MPI_Imrecv(rbuf, N, MPI_INT, &msg, &r));
-    MT_CHECK(((volatile int *)rbuf)[N - 1] == -1, "round 3: MPI_Imrecv copied inline");
+    MT_CHECK(!WATCH || ((volatile int *)rbuf)[N - 1] == -1, "round 3: MPI_Imrecv copied "
+             "inline");
     MT_CHECK(watch(N - 1, val(3, N - 1)), "round 3: the data did not arrive");
     MT_RC(MPI_Wait(&r, &st));
     check_status(&st, 3, 13, N);
@@ -167,7 +179,8 @@ static void receiver(void)
     r = recv_deferred(10, N, 0, 20, 20);
     MT_RC(MPI_Request_free(&r));
     MT_CHECK(r == MPI_REQUEST_NULL, "round 8: MPI_Request_free left the handle");
-    check_data(10, N, 1);
+    if (WATCH)                      /* else nothing tells when it is there */
+        check_data(10, N, 1);
 }
 
 static void sender(void)
