@@ -200,6 +200,13 @@ static const rule_t rules[] = {
     { XB_COLL_BARRIER,   ANY_P, 0, 0, "shm" },      /* blocking, whole node */
     { XB_COLL_BARRIER,   ANY_P, 0, 0, "hier" },     /* blocking, several nodes */
     { XB_COLL_BARRIER,   ANY_P, 0, 0, "dissemination" },
+    /* 2 ranks from 2 KiB: the stream lets the root run ahead of one copy
+     * out (4 KiB 0.34 us, cell 0.71; 32 KiB 1.2 vs 5.2; 4 MiB 125 vs 231;
+     * with a CPU hog beside it 1 MiB 70 vs 101-108, Open MPI 147;
+     * 2026-11-24 17:15); below that the cell's one handshake wins (first,
+     * so that small calls skip the rule walk: pair_any) */
+    { XB_COLL_BCAST,     2, 2, 0, 2 KiB, "cell" },      /* blocking */
+    { XB_COLL_BCAST,     2, 2, 2 KiB, 0, "stream" },    /* blocking, whole node, fits a slot */
     { XB_COLL_BCAST,     2, 2, 0, 0, "cell" },          /* blocking */
     { XB_COLL_BCAST,    3, 1 << 30, 0, 0, "flow" },       /* blocking, whole node, fits a cell */
     /* stream: beyond a cell, up to a slot, no barrier (node_stream.c);
