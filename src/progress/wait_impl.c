@@ -177,10 +177,22 @@ static MPI_Status *status_at(MPI_Status *arr, int i)
     return arr == MPI_STATUSES_IGNORE ? MPI_STATUS_IGNORE : &arr[i];
 }
 
+static int failed_in_status(int nerr, int first, int k, const MPI_Status *sts)
+{
+    if (nerr == 0)
+        return XB_OK;
+    if (sts == MPI_STATUSES_IGNORE)
+        return first;
+    int rc = xb_err_set(XB_ERR_IN_STATUS, "%d of the %d completed requests failed; see the "
+                        "MPI_ERROR field of their statuses", nerr, k);
+    xb_errh_note_keep();
+    return rc;
+}
+
 /* Report every request of the array (all complete or inactive). */
 static int report_all(int n, MPI_Request *h, MPI_Status *sts)
 {
-    int nerr = 0, first = XB_OK, rc_in_status;
+    int nerr = 0, first = XB_OK;
     for (int i = 0; i < n; i++) {
         xb_request_t *r = xb_request_from_handle(h[i]);
         if (!has_work(r)) {
@@ -191,14 +203,7 @@ static int report_all(int n, MPI_Request *h, MPI_Status *sts)
         if (rc != XB_OK && nerr++ == 0)
             first = rc;
     }
-    if (nerr == 0)
-        return XB_OK;
-    if (sts == MPI_STATUSES_IGNORE)
-        return first;
-    rc_in_status = xb_err_set(XB_ERR_IN_STATUS, "%d of %d requests failed; see the MPI_ERROR "
-                              "field of their statuses", nerr, n);
-    xb_errh_note_keep();
-    return rc_in_status;
+    return failed_in_status(nerr, first, n, sts);
 }
 
 int xb_impl_waitall(int count, MPI_Request array_of_requests[], MPI_Status array_of_statuses[])
@@ -307,18 +312,6 @@ static int peek(xb_request_t *r, MPI_Status *st, bool note)
     int rc = xb_request_status_rc(r);
     if (rc != XB_OK && note)
         note_error(r);
-    return rc;
-}
-
-static int failed_in_status(int nerr, int first, int k, const MPI_Status *sts)
-{
-    if (nerr == 0)
-        return XB_OK;
-    if (sts == MPI_STATUSES_IGNORE)
-        return first;
-    int rc = xb_err_set(XB_ERR_IN_STATUS, "%d of the %d completed requests failed; see the "
-                        "MPI_ERROR field of their statuses", nerr, k);
-    xb_errh_note_keep();
     return rc;
 }
 

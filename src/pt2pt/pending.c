@@ -23,16 +23,23 @@ static void backlog_changed(unsigned chan, int delta)
     xb_progress_set_backlog(xb_progress_ctx((int)chan), st->nqueued);
 }
 
+/* Append r to the FIFO (head, tail) linked through r->next, counted in
+ * the channel's backlog. */
+static void fifo_push(xb_request_t **head, xb_request_t **tail, xb_request_t *r)
+{
+    r->next = NULL;
+    if (*tail != NULL)
+        (*tail)->next = r;
+    else
+        *head = r;
+    *tail = r;
+    backlog_changed(r->chan, 1);
+}
+
 void xb_pt2pt_queue_req(xb_request_t *r)
 {
     xb_pt2pt_peer_t *p = xb_pt2pt_peer(r->chan, r->gpid);
-    r->next = NULL;
-    if (p->rq_tail != NULL)
-        p->rq_tail->next = r;
-    else
-        p->rq_head = r;
-    p->rq_tail = r;
-    backlog_changed(r->chan, 1);
+    fifo_push(&p->rq_head, &p->rq_tail, r);
 }
 
 bool xb_pt2pt_unqueue_req(xb_request_t *r)
@@ -136,13 +143,7 @@ void xb_pt2pt_defer_get(xb_request_t *r, xb_unexp_t *u)
 {
     xb_pt2pt_state_t *st = xb_pt2pt_st(r->chan);
     r->dget = u;
-    r->next = NULL;
-    if (st->dget_tail != NULL)
-        st->dget_tail->next = r;
-    else
-        st->dget_head = r;
-    st->dget_tail = r;
-    backlog_changed(r->chan, 1);
+    fifo_push(&st->dget_head, &st->dget_tail, r);
     xb_progress_kick();
 }
 
@@ -172,6 +173,8 @@ int xb_pt2pt_retry(xb_progress_t *pc)
     if (XB_LIKELY(st->nqueued == 0))
         return 0;
     int n = st->dget_head != NULL ? run_gets(st, chan) : 0;
+    if (st->nqueued == 0)           /* only gets were queued: no peer walk */
+        return n;
     for (int i = 0; i < st->npeers; i++) {
         xb_pt2pt_peer_t *p = &st->peers[i];
         if (p->ctl_head != NULL)

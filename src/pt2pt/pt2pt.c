@@ -178,12 +178,14 @@ int xb_pt2pt_isend(const void *buf, MPI_Count count, xb_datatype_t *dt, int dest
                                XB_MODE_STANDARD, req_p);
 }
 
-int xb_pt2pt_irecv(void *buf, MPI_Count count, xb_datatype_t *dt, int source,
-                   int tag, xb_comm_t *comm, int coll, xb_request_t **req_p)
+/* A started receive with these request flags (set before it can match). */
+static int irecv_flags(void *buf, MPI_Count count, xb_datatype_t *dt, int source, int tag,
+                       xb_comm_t *comm, int coll, uint32_t flags, xb_request_t **req_p)
 {
     xb_request_t *r = xb_pt2pt_op_new(XB_REQ_RECV, buf, count, dt, source, tag, comm, coll);
     if (r == NULL)
         return XB_ERR_NO_MEM;
+    r->flags |= flags;
     int rc = xb_pt2pt_start(r);
     if (rc < 0) {
         xb_request_free(r);
@@ -191,6 +193,12 @@ int xb_pt2pt_irecv(void *buf, MPI_Count count, xb_datatype_t *dt, int source,
     }
     *req_p = r;
     return XB_OK;
+}
+
+int xb_pt2pt_irecv(void *buf, MPI_Count count, xb_datatype_t *dt, int source,
+                   int tag, xb_comm_t *comm, int coll, xb_request_t **req_p)
+{
+    return irecv_flags(buf, count, dt, source, tag, comm, coll, 0, req_p);
 }
 
 int xb_pt2pt_start(xb_request_t *r)
@@ -230,17 +238,12 @@ int xb_pt2pt_send(const void *buf, MPI_Count count, xb_datatype_t *dt, int dest,
 int xb_pt2pt_recv(void *buf, MPI_Count count, xb_datatype_t *dt, int source,
                   int tag, xb_comm_t *comm, int coll, MPI_Status *st)
 {
-    xb_request_t *r = xb_pt2pt_op_new(XB_REQ_RECV, buf, count, dt, source, tag, comm, coll);
-    if (r == NULL)
-        return XB_ERR_NO_MEM;
-    r->fn = "MPI_Recv";
+    xb_request_t *r;
     /* its match ends the poll's batch, and its get is not deferred (recv.c) */
-    r->flags |= XB_REQ_F_WAITED;
-    int rc = xb_pt2pt_start(r);
-    if (rc < 0) {
-        xb_request_free(r);
+    int rc = irecv_flags(buf, count, dt, source, tag, comm, coll, XB_REQ_F_WAITED, &r);
+    if (rc != XB_OK)
         return rc;
-    }
+    r->fn = "MPI_Recv";
     rc = xb_progress_wait(xb_progress_default(), r);
     xb_status_to_mpi(&r->status, st, true);
     xb_request_free(r);
