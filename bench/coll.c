@@ -4,7 +4,7 @@
  * coll.c - collective benchmarks: microseconds per collective on all ranks,
  * median over batches, the slowest rank's view of each batch. Plain MPI:
  * builds with any mpicc.
- *   mpiexec -n 4 ./coll -c NAME [-q] [-m MAXSIZE] [-s MINSIZE]
+ *   mpiexec -n 4 ./coll -c NAME [-q] [-m MAXSIZE] [-s MINSIZE] [-H]
  * NAME and what the size (8 B .. 4 MiB) is:
  *   barrier                      -
  *   bcast, reduce, allreduce,    the message (reductions: MPI_SUM on
@@ -12,7 +12,11 @@
  *   gather, scatter, allgather,  the block each rank contributes or gets
  *   alltoall, reduce_scatter     (reduce_scatter: MPI_Reduce_scatter_block,
  *                                MPI_SUM on doubles, the result block)
- * Rooted ones use root 0.
+ * Rooted ones use root 0. Each NAME with an "i" in front (ibarrier,
+ * iallreduce, ...) runs the nonblocking form, MPI_I<name> then MPI_Wait.
+ * -H: the ranks split into two halves (MPI_Comm_split), each running the
+ * collective on its own communicator at the same time (a communicator
+ * that is not the whole node, as rows or columns of a process grid are).
  */
 #include "bench.h"
 
@@ -23,13 +27,39 @@ static const char *const names[NCOLL] = {
     "allgather", "alltoall", "reduce_scatter",
 };
 
-static int which, nranks;
+static int which, nranks, nonblocking;
+static MPI_Comm comm;
 static char *sbuf, *rbuf;
+
+static void one_nonblocking(long size, int root)
+{
+    int n = (int)size, d = (int)(size / 8);
+    MPI_Comm w = comm;
+    MPI_Request q;
+    switch (which) {
+    case BARRIER: MPI_Ibarrier(w, &q); break;
+    case BCAST: MPI_Ibcast(sbuf, n, MPI_BYTE, root, w, &q); break;
+    case REDUCE: MPI_Ireduce(sbuf, rbuf, d, MPI_DOUBLE, MPI_SUM, root, w, &q); break;
+    case ALLREDUCE: MPI_Iallreduce(sbuf, rbuf, d, MPI_DOUBLE, MPI_SUM, w, &q); break;
+    case SCAN: MPI_Iscan(sbuf, rbuf, d, MPI_DOUBLE, MPI_SUM, w, &q); break;
+    case EXSCAN: MPI_Iexscan(sbuf, rbuf, d, MPI_DOUBLE, MPI_SUM, w, &q); break;
+    case GATHER: MPI_Igather(sbuf, n, MPI_BYTE, rbuf, n, MPI_BYTE, root, w, &q); break;
+    case SCATTER: MPI_Iscatter(sbuf, n, MPI_BYTE, rbuf, n, MPI_BYTE, root, w, &q); break;
+    case ALLGATHER: MPI_Iallgather(sbuf, n, MPI_BYTE, rbuf, n, MPI_BYTE, w, &q); break;
+    case ALLTOALL: MPI_Ialltoall(sbuf, n, MPI_BYTE, rbuf, n, MPI_BYTE, w, &q); break;
+    default: MPI_Ireduce_scatter_block(sbuf, rbuf, d, MPI_DOUBLE, MPI_SUM, w, &q); break;
+    }
+    MPI_Wait(&q, MPI_STATUS_IGNORE);
+}
 
 static void one(long size, int root)
 {
     int n = (int)size, d = (int)(size / 8);
-    MPI_Comm w = MPI_COMM_WORLD;
+    MPI_Comm w = comm;
+    if (nonblocking) {
+        one_nonblocking(size, root);
+        return;
+    }
     switch (which) {
     case BARRIER: MPI_Barrier(w); break;
     case BCAST: MPI_Bcast(sbuf, n, MPI_BYTE, root, w); break;
@@ -63,15 +93,27 @@ int main(int argc, char **argv)
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &nranks);
     bench_opts_t o = bench_parse(argc, argv, 4L << 20);
+    comm = MPI_COMM_WORLD;
+    int halves = 0;
+    for (int i = 1; i < argc; i++)
+        halves |= !strcmp(argv[i], "-H");
+    if (halves) {
+        MPI_Comm_split(MPI_COMM_WORLD, rank < nranks / 2, rank, &comm);
+        MPI_Comm_size(comm, &nranks);
+    }
     which = -1;
     for (int i = 1; i + 1 < argc; i++)
         if (!strcmp(argv[i], "-c"))
-            for (int w = 0; w < NCOLL; w++)
-                if (!strcmp(argv[i + 1], names[w]))
+            for (int w = 0; w < NCOLL; w++) {
+                const char *c = argv[i + 1];
+                if (!strcmp(c, names[w]) || (c[0] == 'i' && !strcmp(c + 1, names[w]))) {
                     which = w;
+                    nonblocking = c[0] == 'i' && strcmp(c, names[w]);
+                }
+            }
     if (which < 0) {
         if (rank == 0)
-            fprintf(stderr, "usage: coll -c NAME [-q] [-m MAX] [-s MIN] (NAME: see coll.c)\n");
+            fprintf(stderr, "usage: coll -c NAME [-q] [-m MAX] [-s MIN] [-H] (NAME: see coll.c)\n");
         MPI_Abort(MPI_COMM_WORLD, 2);
     }
     /* the blocks of all ranks, in the send or the receive buffer */
@@ -79,7 +121,8 @@ int main(int argc, char **argv)
     sbuf = bench_alloc(o.maxsize * per);
     rbuf = bench_alloc(o.maxsize * per);
     if (rank == 0)
-        printf("# %s-%dr us lower\n", names[which], nranks);
+        printf("# %s%s-%dr%s us lower\n", nonblocking ? "i" : "", names[which], nranks,
+               halves ? "-halves" : "");
     static const long sizes[] = { 8, 64, 512, 4096, 32768, 262144, 1L << 20, 4L << 20 };
     for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++) {
         long size = which == BARRIER ? 0 : sizes[s];
@@ -105,6 +148,8 @@ int main(int argc, char **argv)
     }
     free(sbuf);
     free(rbuf);
+    if (halves)
+        MPI_Comm_free(&comm);
     MPI_Finalize();
     return 0;
 }

@@ -81,6 +81,9 @@ const char  *xb_coll_kind_name(xb_coll_kind_t kind);
 
 /* node collectives through shared memory (node_shm.c) */
 bool   xb_coll_node_complete(const xb_comm_t *comm);
+/* Every member is a process of this job on this node (an intracommunicator
+ * whose messages all go through shared memory or self). */
+bool   xb_coll_one_node(const xb_comm_t *comm);
 /* The call can take the node path: blocking, node-complete, fits a slot. */
 bool   xb_coll_node_fits(xb_coll_kind_t kind, const xb_coll_args_t *a);
 int    xb_coll_node_parity(void);               /* next area: 0 or 1        */
@@ -239,12 +242,14 @@ XB_COLL_ALGO_DECL(reduce_ordered);
 XB_COLL_ALGO_DECL(allreduce_recdbl);
 XB_COLL_ALGO_DECL(allreduce_reduce_bcast);
 XB_COLL_ALGO_DECL(allreduce_ring);
+XB_COLL_ALGO_DECL(allreduce_exchange);
 XB_COLL_ALGO_DECL(allreduce_rabenseifner);
 XB_COLL_ALGO_DECL(gather_linear);
 XB_COLL_ALGO_DECL(gather_binomial);
 XB_COLL_ALGO_DECL(scatter_linear);
 XB_COLL_ALGO_DECL(scatter_binomial);
 XB_COLL_ALGO_DECL(allgather_ring);
+XB_COLL_ALGO_DECL(allgather_linear);
 XB_COLL_ALGO_DECL(allgather_recdbl);
 XB_COLL_ALGO_DECL(allgather_bruck);
 XB_COLL_ALGO_DECL(alltoall_pairwise);
@@ -253,6 +258,7 @@ XB_COLL_ALGO_DECL(alltoall_bruck);
 XB_COLL_ALGO_DECL(gatherv_linear);
 XB_COLL_ALGO_DECL(scatterv_linear);
 XB_COLL_ALGO_DECL(allgatherv_ring);
+XB_COLL_ALGO_DECL(allgatherv_linear);
 XB_COLL_ALGO_DECL(alltoallv_pairwise);
 XB_COLL_ALGO_DECL(alltoallw_pairwise);
 XB_COLL_ALGO_DECL(reduce_scatter_pairwise);
@@ -262,6 +268,7 @@ XB_COLL_ALGO_DECL(reduce_scatter_block_halving);
 XB_COLL_ALGO_DECL(reduce_scatter_shm);
 XB_COLL_ALGO_DECL(reduce_scatter_block_shm);
 XB_COLL_ALGO_DECL(scan_recdbl);
+XB_COLL_ALGO_DECL(scan_linear);
 XB_COLL_ALGO_DECL(scan_shm);
 XB_COLL_ALGO_DECL(exscan_shm);
 #define XB_COLL_DIRECT_DECL(name) \
@@ -303,6 +310,7 @@ XB_COLL_DIRECT_DECL(alltoall_cell);
 XB_COLL_DIRECT_DECL(reduce_scatter_cell);
 XB_COLL_DIRECT_DECL(reduce_scatter_block_cell);
 XB_COLL_ALGO_DECL(exscan_recdbl);
+XB_COLL_ALGO_DECL(exscan_linear);
 XB_COLL_ALGO_DECL(neighbor_allgather_linear);
 XB_COLL_ALGO_DECL(neighbor_allgatherv_linear);
 XB_COLL_ALGO_DECL(neighbor_alltoall_linear);

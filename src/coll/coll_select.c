@@ -68,7 +68,8 @@ enum { NEED_COMMUTE = 1, NEED_POF2 = 2, NEED_BLOCKING = 4,
        NEED_ROUNDS = 64 /* node shared memory, any size: xb_coll_node_rounds_fit() */,
        NEED_FLOW = 128 /* node flow cells: xb_coll_flow_fits() */,
        NEED_STREAM = 256 /* node rings: xb_coll_stream_fits() */,
-       NEED_CHAIN = 512 /* node chain rings: xb_coll_chain_fits() */ };
+       NEED_CHAIN = 512 /* node chain rings: xb_coll_chain_fits() */,
+       NEED_ONE_NODE = 1024 /* every member on this node: xb_coll_one_node() */ };
 
 /* A schedule builder (fn), a direct algorithm (direct: blocking only,
  * never inside another algorithm's schedule), or both (the blocking form
@@ -113,6 +114,7 @@ static const algo_t algos[] = {
     A(ALLREDUCE, "recdbl", allreduce_recdbl, 0),
     A(ALLREDUCE, "rabenseifner", allreduce_rabenseifner, NEED_COMMUTE),
     A(ALLREDUCE, "ring", allreduce_ring, NEED_COMMUTE),
+    A(ALLREDUCE, "exchange", allreduce_exchange, 0),
     A(ALLREDUCE, "reduce_bcast", allreduce_reduce_bcast, 0),
     D(GATHER, "cell", gather_cell, NEED_PAIR),
     D(GATHER, "pair", gather_pair, NEED_PAIR),
@@ -135,6 +137,7 @@ static const algo_t algos[] = {
     A(ALLGATHER, "recdbl", allgather_recdbl, NEED_POF2),
     A(ALLGATHER, "bruck", allgather_bruck, 0),
     A(ALLGATHER, "ring", allgather_ring, 0),
+    A(ALLGATHER, "linear", allgather_linear, 0),
     D(ALLTOALL, "cell", alltoall_cell, NEED_PAIR),
     D(ALLTOALL, "pair", alltoall_pair, NEED_PAIR),
     A(ALLTOALL, "shm", alltoall_shm, NEED_NODE),
@@ -145,6 +148,7 @@ static const algo_t algos[] = {
     A(GATHERV, "linear", gatherv_linear, 0),
     A(SCATTERV, "linear", scatterv_linear, 0),
     A(ALLGATHERV, "ring", allgatherv_ring, 0),
+    A(ALLGATHERV, "linear", allgatherv_linear, 0),
     A(ALLTOALLV, "pairwise", alltoallv_pairwise, 0),
     A(ALLTOALLW, "pairwise", alltoallw_pairwise, 0),
     D(REDUCE_SCATTER, "cell", reduce_scatter_cell, NEED_PAIR),
@@ -164,12 +168,14 @@ static const algo_t algos[] = {
     D(SCAN, "chain", scan_chain, NEED_CHAIN),
     A(SCAN, "shm", scan_shm, NEED_NODE),
     A(SCAN, "recdbl", scan_recdbl, 0),
+    A(SCAN, "linear", scan_linear, 0),
     D(EXSCAN, "cell", exscan_cell, NEED_PAIR),
     D(EXSCAN, "pair", exscan_pair, NEED_PAIR),
     D(EXSCAN, "flow", exscan_flow, NEED_FLOW),
     D(EXSCAN, "chain", exscan_chain, NEED_CHAIN),
     A(EXSCAN, "shm", exscan_shm, NEED_NODE),
     A(EXSCAN, "recdbl", exscan_recdbl, 0),
+    A(EXSCAN, "linear", exscan_linear, 0),
     A(NEIGHBOR_ALLGATHER, "linear", neighbor_allgather_linear, 0),
     A(NEIGHBOR_ALLGATHERV, "linear", neighbor_allgatherv_linear, 0),
     A(NEIGHBOR_ALLTOALL, "linear", neighbor_alltoall_linear, 0),
@@ -192,72 +198,110 @@ typedef struct {
     int            min_p, max_p;
     MPI_Count      min_bytes, max_bytes;
     const char    *algo;
+    int            needs;     /* conditions of the rule itself (NEED_ONE_NODE) */
 } rule_t;
 
 #define ANY_P 1, 1 << 30
 #define KiB * 1024
 static const rule_t rules[] = {
-    { XB_COLL_BARRIER,   ANY_P, 0, 0, "shm" },      /* blocking, whole node */
-    { XB_COLL_BARRIER,   ANY_P, 0, 0, "hier" },     /* blocking, several nodes */
-    { XB_COLL_BARRIER,   ANY_P, 0, 0, "dissemination" },
+    { XB_COLL_BARRIER,   ANY_P, 0, 0, "shm", 0 },      /* blocking, whole node */
+    { XB_COLL_BARRIER,   ANY_P, 0, 0, "hier", 0 },     /* blocking, several nodes */
+    { XB_COLL_BARRIER,   ANY_P, 0, 0, "dissemination", 0 },
     /* 2 ranks from 2 KiB: the stream lets the root run ahead of one copy
      * out (4 KiB 0.34 us, cell 0.71; 32 KiB 1.2 vs 5.2; 4 MiB 125 vs 231;
      * with a CPU hog beside it 1 MiB 70 vs 101-108, Open MPI 147;
      * 2026-11-24 17:15); below that the cell's one handshake wins (first,
      * so that small calls skip the rule walk: pair_any) */
-    { XB_COLL_BCAST,     2, 2, 0, 2 KiB, "cell" },      /* blocking */
-    { XB_COLL_BCAST,     2, 2, 2 KiB, 0, "stream" },    /* blocking, whole node, fits a slot */
-    { XB_COLL_BCAST,     2, 2, 0, 0, "cell" },          /* blocking */
-    { XB_COLL_BCAST,    3, 1 << 30, 0, 0, "flow" },       /* blocking, whole node, fits a cell */
+    { XB_COLL_BCAST,     2, 2, 0, 2 KiB, "cell", 0 },      /* blocking */
+    { XB_COLL_BCAST,     2, 2, 2 KiB, 0, "stream", 0 },    /* blocking, whole node, fits a slot */
+    { XB_COLL_BCAST,     2, 2, 0, 0, "cell", 0 },          /* blocking */
+    { XB_COLL_BCAST,    3, 1 << 30, 0, 0, "flow", 0 },       /* blocking, whole node, fits a cell */
     /* stream: beyond a cell, up to a slot, no barrier (node_stream.c);
      * 8 ranks, 32 KiB: 5.5 us, shm 13.9, Open MPI 35.5 (2026-11-24) */
-    { XB_COLL_BCAST,     3, 1 << 30, 0, 0, "stream" },    /* blocking, whole node, fits a slot */
-    { XB_COLL_BCAST,     3, 1 << 30, 32 KiB, 0, "shm" },  /* whole node */
-    { XB_COLL_BCAST,     ANY_P, 0, 0, "hier" },     /* blocking, several nodes */
-    { XB_COLL_BCAST,     3, 1 << 30, 512 KiB, 0, "scatter_allgather" },
-    { XB_COLL_BCAST,     ANY_P, 0, 0, "binomial" },
+    { XB_COLL_BCAST,     3, 1 << 30, 0, 0, "stream", 0 },    /* blocking, whole node, fits a slot */
+    { XB_COLL_BCAST,     3, 1 << 30, 32 KiB, 0, "shm", 0 },  /* whole node */
+    { XB_COLL_BCAST,     ANY_P, 0, 0, "hier", 0 },     /* blocking, several nodes */
+    /* One node, 3-16 ranks (the message algorithms there serve the
+     * nonblocking and persistent forms, MPI_THREAD_MULTIPLE and the
+     * communicators that are not the whole node): every transfer is a
+     * single-copy get, and with more ranks than CPUs each dependency is a
+     * wait for a peer to be scheduled, so fewer rounds win. bench/coll.c,
+     * 8 ranks on 2 cores, nonblocking, and -H (two 4-rank halves),
+     * 2026-11-24: 1 MiB 411 us, binomial 1130, scatter_allgather 690
+     * (Open MPI 682); below 16 KiB the binomial tree (blocking: its direct
+     * form) is as fast or faster */
+    { XB_COLL_BCAST,     3, 16, 16 KiB, 0, "linear", NEED_ONE_NODE },
+    { XB_COLL_BCAST,     3, 1 << 30, 512 KiB, 0, "scatter_allgather", 0 },
+    { XB_COLL_BCAST,     ANY_P, 0, 0, "binomial", 0 },
     /* every size: one single-copy message and the op at the root; the
      * binomial schedule above 64 KiB took twice as long at 4 MiB (1085 vs
      * 558 us, Open MPI 486; 2026-11-24) */
-    { XB_COLL_REDUCE,    2, 2, 0, 0, "cell" },          /* blocking */
-    { XB_COLL_REDUCE,   3, 1 << 30, 0, 0, "flow" },       /* blocking, whole node, fits a cell */
-    { XB_COLL_REDUCE,    3, 1 << 30, 0, 0, "stream" },    /* blocking, whole node, fits a slot */
-    { XB_COLL_REDUCE,    3, 1 << 30, 0, 0, "shm" },       /* whole node, fits */
-    { XB_COLL_REDUCE,    ANY_P, 0, 0, "hier" },     /* several nodes, commutative */
-    { XB_COLL_REDUCE,    ANY_P, 0, 0, "binomial" },  /* commutative ops */
-    { XB_COLL_REDUCE,    ANY_P, 0, 0, "ordered" },
-    { XB_COLL_ALLREDUCE, 2, 2, 0, 64 KiB, "cell" },     /* blocking */
+    { XB_COLL_REDUCE,    2, 2, 0, 0, "cell", 0 },          /* blocking */
+    { XB_COLL_REDUCE,   3, 1 << 30, 0, 0, "flow", 0 },       /* blocking, whole node, fits a cell */
+    { XB_COLL_REDUCE,    3, 1 << 30, 0, 0, "stream", 0 },    /* blocking, whole node, fits a slot */
+    { XB_COLL_REDUCE,    3, 1 << 30, 0, 0, "shm", 0 },       /* whole node, fits */
+    { XB_COLL_REDUCE,    ANY_P, 0, 0, "hier", 0 },     /* several nodes, commutative */
+    { XB_COLL_REDUCE,    ANY_P, 0, 0, "binomial", 0 },  /* commutative ops */
+    { XB_COLL_REDUCE,    ANY_P, 0, 0, "ordered", 0 },
+    { XB_COLL_ALLREDUCE, 2, 2, 0, 64 KiB, "cell", 0 },     /* blocking */
     /* large vectors, whole node: reduce-scatter + allgather through the
      * slots (allreduce_shm_rsag.c); see docs/PERFORMANCE.md 2026-11-24 */
-    { XB_COLL_ALLREDUCE, 3, 1 << 30, 32 KiB, 0, "shm_rsag" },
-    { XB_COLL_ALLREDUCE, 2, 2, 64 KiB, 0, "shm_rsag" },
-    { XB_COLL_ALLREDUCE, 3, 1 << 30, 0, 0, "shm" },       /* whole node, fits */
-    { XB_COLL_ALLREDUCE, ANY_P, 0, 0, "hier" },     /* several nodes, commutative */
-    { XB_COLL_ALLREDUCE, 3, 1 << 30, 64 KiB, 0, "rabenseifner" },
-    { XB_COLL_ALLREDUCE, ANY_P, 0, 0, "recdbl" },
-    { XB_COLL_GATHER,    2, 2, 0, 0, "cell" },          /* blocking */
-    { XB_COLL_GATHER,   3, 1 << 30, 0, 0, "flow" },       /* blocking, whole node, fits a cell */
-    { XB_COLL_GATHER,    3, 1 << 30, 0, 0, "stream" },    /* blocking, whole node, fits a slot */
-    { XB_COLL_GATHER,    ANY_P, 0, 0, "hier" },     /* blocking, several nodes */
-    { XB_COLL_GATHER,    3, 1 << 30, 0, 16 KiB, "binomial" },
-    { XB_COLL_GATHER,    ANY_P, 0, 0, "linear" },
-    { XB_COLL_SCATTER,   2, 2, 0, 0, "cell" },          /* blocking */
-    { XB_COLL_SCATTER,  3, 1 << 30, 0, 0, "flow" },       /* blocking, whole node, fits a cell */
+    { XB_COLL_ALLREDUCE, 3, 1 << 30, 32 KiB, 0, "shm_rsag", 0 },
+    { XB_COLL_ALLREDUCE, 2, 2, 64 KiB, 0, "shm_rsag", 0 },
+    { XB_COLL_ALLREDUCE, 3, 1 << 30, 0, 0, "shm", 0 },       /* whole node, fits */
+    { XB_COLL_ALLREDUCE, ANY_P, 0, 0, "hier", 0 },     /* several nodes, commutative */
+    /* One node, 3-16 ranks (the message algorithms there serve the
+     * nonblocking and persistent forms, MPI_THREAD_MULTIPLE and the
+     * communicators that are not the whole node): every transfer is a
+     * single-copy get, and with more ranks than CPUs each dependency is a
+     * wait for a peer to be scheduled, so fewer rounds win. bench/coll.c,
+     * 8 ranks on 2 cores, nonblocking, and -H (two 4-rank halves),
+     * 2026-11-24: 32 KiB 84 us, rabenseifner 146, recdbl 155 (Open MPI
+     * 96); 1 MiB 1943, 3018, 4297 (2400); below 16 KiB recdbl's log2(p)
+     * small messages win */
+    { XB_COLL_ALLREDUCE, 3, 16, 16 KiB, 0, "exchange", NEED_ONE_NODE },
+    { XB_COLL_ALLREDUCE, 3, 1 << 30, 64 KiB, 0, "rabenseifner", 0 },
+    { XB_COLL_ALLREDUCE, ANY_P, 0, 0, "recdbl", 0 },
+    { XB_COLL_GATHER,    2, 2, 0, 0, "cell", 0 },          /* blocking */
+    { XB_COLL_GATHER,   3, 1 << 30, 0, 0, "flow", 0 },       /* blocking, whole node, fits a cell */
+    { XB_COLL_GATHER,    3, 1 << 30, 0, 0, "stream", 0 },    /* blocking, whole node, fits a slot */
+    { XB_COLL_GATHER,    ANY_P, 0, 0, "hier", 0 },     /* blocking, several nodes */
+    { XB_COLL_GATHER,    3, 1 << 30, 0, 16 KiB, "binomial", 0 },
+    { XB_COLL_GATHER,    ANY_P, 0, 0, "linear", 0 },
+    { XB_COLL_SCATTER,   2, 2, 0, 0, "cell", 0 },          /* blocking */
+    { XB_COLL_SCATTER,  3, 1 << 30, 0, 0, "flow", 0 },       /* blocking, whole node, fits a cell */
     /* 8 ranks, 256 KiB blocks: stream 123 us, linear 118 (the root copies
      * 1.75 MiB, a single copy moves it once): linear from 512 KiB */
-    { XB_COLL_SCATTER,   3, 1 << 30, 0, 512 KiB, "stream" }, /* blocking, whole node */
-    { XB_COLL_SCATTER,   ANY_P, 0, 0, "hier" },     /* blocking, several nodes */
-    { XB_COLL_SCATTER,   3, 1 << 30, 0, 16 KiB, "binomial" },
-    { XB_COLL_SCATTER,   ANY_P, 0, 0, "linear" },
+    { XB_COLL_SCATTER,   3, 1 << 30, 0, 512 KiB, "stream", 0 }, /* blocking, whole node */
+    { XB_COLL_SCATTER,   ANY_P, 0, 0, "hier", 0 },     /* blocking, several nodes */
+    /* One node, 3-16 ranks (the message algorithms there serve the
+     * nonblocking and persistent forms, MPI_THREAD_MULTIPLE and the
+     * communicators that are not the whole node): every transfer is a
+     * single-copy get, and with more ranks than CPUs each dependency is a
+     * wait for a peer to be scheduled, so fewer rounds win. bench/coll.c,
+     * 8 ranks on 2 cores, nonblocking, and -H (two 4-rank halves),
+     * 2026-11-24: 4 KiB 6.3 us, binomial 13.0 (Open MPI 24) */
+    { XB_COLL_SCATTER,   3, 16, 0, 0, "linear", NEED_ONE_NODE },
+    { XB_COLL_SCATTER,   3, 1 << 30, 0, 16 KiB, "binomial", 0 },
+    { XB_COLL_SCATTER,   ANY_P, 0, 0, "linear", 0 },
     /* every size: the same exchange as ring, sent from the user's send
      * buffer (see pair.c) and without a schedule */
-    { XB_COLL_ALLGATHER, 2, 2, 0, 0, "cell" },          /* blocking */
-    { XB_COLL_ALLGATHER, 3, 1 << 30, 0, 0, "shm" },       /* whole node, fits */
-    { XB_COLL_ALLGATHER, ANY_P, 0, 0, "hier" },     /* blocking, several nodes */
-    { XB_COLL_ALLGATHER, ANY_P, 0, 8 KiB, "recdbl" },
-    { XB_COLL_ALLGATHER, ANY_P, 0, 8 KiB, "bruck" },
-    { XB_COLL_ALLGATHER, ANY_P, 0, 0, "ring" },
-    { XB_COLL_ALLTOALL,  2, 2, 0, 0, "cell" },          /* blocking */
+    { XB_COLL_ALLGATHER, 2, 2, 0, 0, "cell", 0 },          /* blocking */
+    { XB_COLL_ALLGATHER, 3, 1 << 30, 0, 0, "shm", 0 },       /* whole node, fits */
+    { XB_COLL_ALLGATHER, ANY_P, 0, 0, "hier", 0 },     /* blocking, several nodes */
+    /* One node, 3-16 ranks (the message algorithms there serve the
+     * nonblocking and persistent forms, MPI_THREAD_MULTIPLE and the
+     * communicators that are not the whole node): every transfer is a
+     * single-copy get, and with more ranks than CPUs each dependency is a
+     * wait for a peer to be scheduled, so fewer rounds win. bench/coll.c,
+     * 8 ranks on 2 cores, nonblocking, and -H (two 4-rank halves),
+     * 2026-11-24: -H 32 KiB 107 us, ring 259 (Open MPI 180); nonblocking
+     * 1 MiB 5078, recdbl 7165, ring 7332 (5510) */
+    { XB_COLL_ALLGATHER, 3, 16, 0, 0, "linear", NEED_ONE_NODE },
+    { XB_COLL_ALLGATHER, ANY_P, 0, 8 KiB, "recdbl", 0 },
+    { XB_COLL_ALLGATHER, ANY_P, 0, 8 KiB, "bruck", 0 },
+    { XB_COLL_ALLGATHER, ANY_P, 0, 0, "ring", 0 },
+    { XB_COLL_ALLTOALL,  2, 2, 0, 0, "cell", 0 },          /* blocking */
     /* Blocks from 16 KiB: every transfer posted at once (linear). Through
      * the slots each byte is copied twice and every round is a barrier:
      * 4 ranks, 32 KiB: shm 80 us, pairwise 55, linear 36 (Open MPI 44);
@@ -265,44 +309,64 @@ static const rule_t rules[] = {
      * 4 KiB shm still wins (4 ranks: 12.5 vs 12.8; 8: 47 vs 67-185)
      * (2026-11-24 09:50). Up to 16 ranks: a larger comm takes pairwise,
      * which floods no rank. */
-    { XB_COLL_ALLTOALL,  3, 1 << 30, 0, 16 KiB, "shm" },  /* whole node, fits */
-    { XB_COLL_ALLTOALL,  3, 16, 16 KiB, 0, "linear" },
+    { XB_COLL_ALLTOALL,  3, 1 << 30, 0, 16 KiB, "shm", 0 },  /* whole node, fits */
+    { XB_COLL_ALLTOALL,  3, 16, 16 KiB, 0, "linear", 0 },
     /* Not at 2 ranks: quiet, shm_rounds beats pairwise (256 KiB blocks 22
      * vs 30 us, 1 MiB 70 vs 130; 2026-11-24), but with other processes on
      * the cores it lost 4x (each rank waits for its peer to fill its slot,
      * where the single copy of pairwise needs no CPU time of the peer). */
-    { XB_COLL_ALLTOALL,  4, 1 << 30, 0, 256, "bruck" },
-    { XB_COLL_ALLTOALL,  ANY_P, 0, 0, "pairwise" },
-    { XB_COLL_GATHERV,   ANY_P, 0, 0, "linear" },
-    { XB_COLL_SCATTERV,  ANY_P, 0, 0, "linear" },
-    { XB_COLL_ALLGATHERV, ANY_P, 0, 0, "ring" },
-    { XB_COLL_ALLTOALLV, ANY_P, 0, 0, "pairwise" },
-    { XB_COLL_ALLTOALLW, ANY_P, 0, 0, "pairwise" },
-    { XB_COLL_REDUCE_SCATTER, 2, 2, 0, 0, "cell" },   /* blocking */
+    /* One node, 3-16 ranks (the message algorithms there serve the
+     * nonblocking and persistent forms, MPI_THREAD_MULTIPLE and the
+     * communicators that are not the whole node): every transfer is a
+     * single-copy get, and with more ranks than CPUs each dependency is a
+     * wait for a peer to be scheduled, so fewer rounds win. bench/coll.c,
+     * 8 ranks on 2 cores, nonblocking, and -H (two 4-rank halves),
+     * 2026-11-24: -H 512 B 12.9 us, pairwise 26.1 (Open MPI 18.1);
+     * nonblocking 4 KiB 53.9, bruck 140, pairwise 71 (119) */
+    { XB_COLL_ALLTOALL,  3, 16, 0, 0, "linear", NEED_ONE_NODE },
+    { XB_COLL_ALLTOALL,  4, 1 << 30, 0, 256, "bruck", 0 },
+    { XB_COLL_ALLTOALL,  ANY_P, 0, 0, "pairwise", 0 },
+    { XB_COLL_GATHERV,   ANY_P, 0, 0, "linear", 0 },
+    { XB_COLL_SCATTERV,  ANY_P, 0, 0, "linear", 0 },
+    { XB_COLL_ALLGATHERV, 3, 16, 0, 0, "linear", NEED_ONE_NODE },  /* as allgather */
+    { XB_COLL_ALLGATHERV, ANY_P, 0, 0, "ring", 0 },
+    { XB_COLL_ALLTOALLV, ANY_P, 0, 0, "pairwise", 0 },
+    { XB_COLL_ALLTOALLW, ANY_P, 0, 0, "pairwise", 0 },
+    { XB_COLL_REDUCE_SCATTER, 2, 2, 0, 0, "cell", 0 },   /* blocking */
     /* whole node, fits: one scheduling round instead of log2(p) (8 ranks
      * on 2 cores, 8 B blocks: 86 us by halving; docs/PERFORMANCE.md) */
-    { XB_COLL_REDUCE_SCATTER, 3, 1 << 30, 0, 0, "shm" },
-    { XB_COLL_REDUCE_SCATTER, ANY_P, 0, 0, "halving" },
-    { XB_COLL_REDUCE_SCATTER, ANY_P, 0, 0, "pairwise" },
-    { XB_COLL_REDUCE_SCATTER_BLOCK, 2, 2, 0, 0, "cell" },   /* blocking */
-    { XB_COLL_REDUCE_SCATTER_BLOCK, 3, 1 << 30, 0, 0, "shm" },
-    { XB_COLL_REDUCE_SCATTER_BLOCK, ANY_P, 0, 0, "halving" },
-    { XB_COLL_REDUCE_SCATTER_BLOCK, ANY_P, 0, 0, "pairwise" },
-    { XB_COLL_SCAN,      2, 2, 0, 0, "cell" },          /* blocking */
-    { XB_COLL_SCAN,     3, 1 << 30, 0, 0, "flow" },       /* blocking, whole node, fits a cell */
-    { XB_COLL_SCAN,      3, 1 << 30, 0, 0, "chain" },     /* blocking, whole node */
-    { XB_COLL_SCAN,      3, 1 << 30, 0, 0, "shm" },       /* whole node, fits a slot */
-    { XB_COLL_SCAN,      ANY_P, 0, 0, "recdbl" },
-    { XB_COLL_EXSCAN,    2, 2, 0, 0, "cell" },          /* blocking */
-    { XB_COLL_EXSCAN,   3, 1 << 30, 0, 0, "flow" },       /* blocking, whole node, fits a cell */
-    { XB_COLL_EXSCAN,    3, 1 << 30, 0, 0, "chain" },     /* blocking, whole node */
-    { XB_COLL_EXSCAN,    3, 1 << 30, 0, 0, "shm" },       /* whole node, fits */
-    { XB_COLL_EXSCAN,    ANY_P, 0, 0, "recdbl" },
-    { XB_COLL_NEIGHBOR_ALLGATHER,  ANY_P, 0, 0, "linear" },
-    { XB_COLL_NEIGHBOR_ALLGATHERV, ANY_P, 0, 0, "linear" },
-    { XB_COLL_NEIGHBOR_ALLTOALL,   ANY_P, 0, 0, "linear" },
-    { XB_COLL_NEIGHBOR_ALLTOALLV,  ANY_P, 0, 0, "linear" },
-    { XB_COLL_NEIGHBOR_ALLTOALLW,  ANY_P, 0, 0, "linear" },
+    { XB_COLL_REDUCE_SCATTER, 3, 1 << 30, 0, 0, "shm", 0 },
+    { XB_COLL_REDUCE_SCATTER, ANY_P, 0, 0, "halving", 0 },
+    { XB_COLL_REDUCE_SCATTER, ANY_P, 0, 0, "pairwise", 0 },
+    { XB_COLL_REDUCE_SCATTER_BLOCK, 2, 2, 0, 0, "cell", 0 },   /* blocking */
+    { XB_COLL_REDUCE_SCATTER_BLOCK, 3, 1 << 30, 0, 0, "shm", 0 },
+    { XB_COLL_REDUCE_SCATTER_BLOCK, ANY_P, 0, 0, "halving", 0 },
+    { XB_COLL_REDUCE_SCATTER_BLOCK, ANY_P, 0, 0, "pairwise", 0 },
+    { XB_COLL_SCAN,      2, 2, 0, 0, "cell", 0 },          /* blocking */
+    { XB_COLL_SCAN,     3, 1 << 30, 0, 0, "flow", 0 },       /* blocking, whole node, fits a cell */
+    { XB_COLL_SCAN,      3, 1 << 30, 0, 0, "chain", 0 },     /* blocking, whole node */
+    { XB_COLL_SCAN,      3, 1 << 30, 0, 0, "shm", 0 },       /* whole node, fits a slot */
+    /* One node, 3-16 ranks (the message algorithms there serve the
+     * nonblocking and persistent forms, MPI_THREAD_MULTIPLE and the
+     * communicators that are not the whole node): every transfer is a
+     * single-copy get, and with more ranks than CPUs each dependency is a
+     * wait for a peer to be scheduled, so fewer rounds win. bench/coll.c,
+     * 8 ranks on 2 cores, nonblocking, and -H (two 4-rank halves),
+     * 2026-11-24: 8 B 2.0 us, recdbl 25.2 (Open MPI 13.6); 1 MiB 2563,
+     * 4623 (1689) */
+    { XB_COLL_SCAN,      3, 16, 0, 0, "linear", NEED_ONE_NODE },
+    { XB_COLL_SCAN,      ANY_P, 0, 0, "recdbl", 0 },
+    { XB_COLL_EXSCAN,    2, 2, 0, 0, "cell", 0 },          /* blocking */
+    { XB_COLL_EXSCAN,   3, 1 << 30, 0, 0, "flow", 0 },       /* blocking, whole node, fits a cell */
+    { XB_COLL_EXSCAN,    3, 1 << 30, 0, 0, "chain", 0 },     /* blocking, whole node */
+    { XB_COLL_EXSCAN,    3, 1 << 30, 0, 0, "shm", 0 },       /* whole node, fits */
+    { XB_COLL_EXSCAN,    3, 16, 0, 0, "linear", NEED_ONE_NODE },     /* as scan */
+    { XB_COLL_EXSCAN,    ANY_P, 0, 0, "recdbl", 0 },
+    { XB_COLL_NEIGHBOR_ALLGATHER,  ANY_P, 0, 0, "linear", 0 },
+    { XB_COLL_NEIGHBOR_ALLGATHERV, ANY_P, 0, 0, "linear", 0 },
+    { XB_COLL_NEIGHBOR_ALLTOALL,   ANY_P, 0, 0, "linear", 0 },
+    { XB_COLL_NEIGHBOR_ALLTOALLV,  ANY_P, 0, 0, "linear", 0 },
+    { XB_COLL_NEIGHBOR_ALLTOALLW,  ANY_P, 0, 0, "linear", 0 },
 };
 #undef KiB
 
@@ -330,30 +394,38 @@ static const algo_t *find_algo(xb_coll_kind_t kind, const char *name, size_t len
     return NULL;
 }
 
-static bool fits(const algo_t *al, const xb_coll_args_t *a)
+/* The conditions of needs hold for this call of kind. */
+static bool needs_hold(int needs, xb_coll_kind_t kind, const xb_coll_args_t *a)
 {
     int p = a->comm->size;
-    if ((al->needs & NEED_COMMUTE) && a->op != NULL && !a->op->commute)
+    if ((needs & NEED_COMMUTE) && a->op != NULL && !a->op->commute)
         return false;
-    if ((al->needs & NEED_POF2) && (p & (p - 1)) != 0)
+    if ((needs & NEED_POF2) && (p & (p - 1)) != 0)
         return false;
-    if ((al->needs & NEED_BLOCKING) && a->form != XB_COLL_BLOCKING)
+    if ((needs & NEED_BLOCKING) && a->form != XB_COLL_BLOCKING)
         return false;
-    if ((al->needs & NEED_NODE) && !xb_coll_node_fits(al->kind, a))
+    if ((needs & NEED_NODE) && !xb_coll_node_fits(kind, a))
         return false;
-    if ((al->needs & NEED_HIER) && !xb_coll_hier_fits(al->kind, a))
+    if ((needs & NEED_HIER) && !xb_coll_hier_fits(kind, a))
         return false;
-    if ((al->needs & NEED_PAIR) && (p != 2 || xb_comm_is_inter(a->comm)))
+    if ((needs & NEED_PAIR) && (p != 2 || xb_comm_is_inter(a->comm)))
         return false;
-    if ((al->needs & NEED_ROUNDS) && !xb_coll_node_rounds_fit(al->kind, a))
+    if ((needs & NEED_ROUNDS) && !xb_coll_node_rounds_fit(kind, a))
         return false;
-    if ((al->needs & NEED_FLOW) && !xb_coll_flow_fits(al->kind, a))
+    if ((needs & NEED_FLOW) && !xb_coll_flow_fits(kind, a))
         return false;
-    if ((al->needs & NEED_STREAM) && !xb_coll_stream_fits(al->kind, a))
+    if ((needs & NEED_STREAM) && !xb_coll_stream_fits(kind, a))
         return false;
-    if ((al->needs & NEED_CHAIN) && !xb_coll_chain_fits(al->kind, a))
+    if ((needs & NEED_CHAIN) && !xb_coll_chain_fits(kind, a))
+        return false;
+    if ((needs & NEED_ONE_NODE) && !xb_coll_one_node(a->comm))
         return false;
     return true;
+}
+
+static bool fits(const algo_t *al, const xb_coll_args_t *a)
+{
+    return needs_hold(al->needs, al->kind, a);
 }
 
 MPI_Count xb_coll_block_bytes(xb_coll_kind_t kind, const xb_coll_args_t *a)
@@ -385,7 +457,8 @@ static const algo_t *select_algo(xb_coll_kind_t kind, const xb_coll_args_t *a,
          i < XB_ARRAY_LEN(rules) && rules[i].kind == kind; i++) {
         const rule_t *ru = &rules[i];
         if (p < ru->min_p || p > ru->max_p || bytes < ru->min_bytes ||
-            (ru->max_bytes > 0 && bytes >= ru->max_bytes))
+            (ru->max_bytes > 0 && bytes >= ru->max_bytes) ||
+            (ru->needs != 0 && !needs_hold(ru->needs, kind, a)))
             continue;
         const algo_t *al = rule_algo[i];
         if (al != NULL && (direct_ok || al->fn != NULL) && fits(al, a))
@@ -412,7 +485,7 @@ static const algo_t *pair_rule(int kind)
             continue;
         const algo_t *al = rule_algo[i];
         pair_max[kind] = ru->max_bytes;
-        return ru->min_bytes == 0 && al->direct != NULL &&
+        return ru->min_bytes == 0 && ru->needs == 0 && al->direct != NULL &&
                (al->needs & ~(NEED_PAIR | NEED_BLOCKING)) == 0 ? al : NULL;
     }
     return NULL;
@@ -544,16 +617,20 @@ void xb_coll_print_table(FILE *f)
             snprintf(sz, sizeof sz, ">= %d", ru->min_p);
         else
             snprintf(sz, sizeof sz, "%d..%d", ru->min_p, ru->max_p);
-        if (ru->max_bytes > 0)
+        if (ru->max_bytes > 0 && ru->min_bytes > 0)
+            snprintf(by, sizeof by, "%lld..<%lld", (long long)ru->min_bytes,
+                     (long long)ru->max_bytes);
+        else if (ru->max_bytes > 0)
             snprintf(by, sizeof by, "< %lld", (long long)ru->max_bytes);
         else if (ru->min_bytes > 0)
             snprintf(by, sizeof by, ">= %lld", (long long)ru->min_bytes);
         else
             snprintf(by, sizeof by, "any");
-        int needs = al != NULL ? al->needs : 0;
-        fprintf(f, "  %-21s %-11s %-12s %-14s %s%s%s\n", kind_names[ru->kind], sz,
+        int needs = (al != NULL ? al->needs : 0) | ru->needs;
+        fprintf(f, "  %-21s %-11s %-12s %-14s %s%s%s%s\n", kind_names[ru->kind], sz,
                 by, ru->algo, needs & NEED_COMMUTE ? "commutative op " : "",
                 needs & NEED_POF2 ? "power-of-two size " : "",
+                needs & NEED_ONE_NODE ? "one node " : "",
                 needs & NEED_BLOCKING ? "blocking form" : "");
     }
     fprintf(f, "  all algorithms:");

@@ -36,9 +36,14 @@ static unsigned parity;
 
 bool xb_coll_node_complete(const xb_comm_t *comm)
 {
+    return comm->size == xb_rt()->local_size && xb_method_has_node_barrier() &&
+           xb_coll_one_node(comm);
+}
+
+bool xb_coll_one_node(const xb_comm_t *comm)
+{
     const xb_rt_info_t *rt = xb_rt();
-    if (comm->remote != NULL || comm->size != rt->local_size ||
-        !xb_method_has_node_barrier())
+    if (comm->remote != NULL)
         return false;
     for (int r = 0; r < comm->size; r++) {
         xb_gpid_t g = xb_comm_gpid(comm, r);

@@ -2,7 +2,7 @@
 /* Copyright (c) 2026 The Crossbar authors */
 /*
  * large.c - MPI_Allreduce, MPI_Bcast, MPI_Allgather and MPI_Alltoall from 0
- * bytes to 8 MiB, the sizes where the node algorithms work in rounds of
+ * bytes to 8 MiB, MPI_Scan and MPI_Exscan to 2.4 MiB, the sizes where the node algorithms work in rounds of
  * the shared slots (allreduce_shm_rsag.c ...): with and without
  * MPI_IN_PLACE, a derived type (strided, or a contiguous run of doubles:
  * working copies), a non-commutative user op on a predefined pair type
@@ -98,6 +98,39 @@ static void t_allreduce_affine(long n, int inplace)
         if (rb[k].a != want.a || rb[k].b != want.b) {
             CHECK(0, "allreduce affine n=%ld inplace=%d: [%ld] = (%d,%d), want (%d,%d)",
                   n, inplace, k, rb[k].a, rb[k].b, want.a, want.b);
+            break;
+        }
+    }
+    MPI_Op_free(&op);
+    free(sb);
+    free(rb);
+}
+
+/* MPI_Scan or MPI_Exscan of n affine maps (rank order shows), in place or
+ * not; rank 0's exscan buffer must stay as it was */
+static void t_scan_affine(long n, int inplace, int exclusive)
+{
+    MPI_Op op;
+    MPI_Op_create(aff_op, 0, &op);
+    aff_t *sb = ct_malloc(sizeof(aff_t) * (size_t)n), *rb = ct_malloc(sizeof(aff_t) * (size_t)n);
+    for (long k = 0; k < n; k++) {
+        sb[k] = AV(me, k);
+        rb[k] = inplace ? sb[k] : (aff_t){ -1, -1 };
+    }
+    const void *s = inplace ? MPI_IN_PLACE : sb;
+    if (exclusive)
+        CHECK_RC(MPI_Exscan(s, rb, (int)n, MPI_2INT, op, MPI_COMM_WORLD));
+    else
+        CHECK_RC(MPI_Scan(s, rb, (int)n, MPI_2INT, op, MPI_COMM_WORLD));
+    int last = exclusive ? me - 1 : me;
+    for (long k = 0; k < n; k++) {
+        aff_t want = last >= 0 ? AV(last, k) : (inplace ? AV(me, k) : (aff_t){ -1, -1 });
+        for (int r = last - 1; r >= 0; r--)
+            want = compose(AV(r, k), want);
+        if (rb[k].a != want.a || rb[k].b != want.b) {
+            CHECK(0, "%s affine n=%ld inplace=%d: [%ld] = (%d,%d), want (%d,%d)",
+                  exclusive ? "exscan" : "scan", n, inplace, k, rb[k].a, rb[k].b,
+                  want.a, want.b);
             break;
         }
     }
@@ -214,6 +247,12 @@ int main(int argc, char **argv)
     for (size_t i = 0; i < sizeof an / sizeof an[0]; i++)
         for (int inplace = 0; inplace < 2; inplace++)
             t_allreduce_affine(an[i], inplace);
+    /* 2.4 MiB: several segments of scan=linear */
+    static const long sn[] = { 0, 3, 300001 };
+    for (size_t i = 0; i < sizeof sn / sizeof sn[0]; i++)
+        for (int inplace = 0; inplace < 2; inplace++)
+            for (int exclusive = 0; exclusive < 2; exclusive++)
+                t_scan_affine(sn[i], inplace, exclusive);
     static const long bn[] = { 0, 1, 40000, 262147, 1L << 20, 8L << 20 };
     for (size_t i = 0; i < sizeof bn / sizeof bn[0]; i++) {
         t_bcast(bn[i], (int)(i % (size_t)p), 0);

@@ -1,0 +1,47 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* Copyright (c) 2026 The Crossbar authors */
+/*
+ * allgather_linear.c - allgather and allgatherv with every receive and send
+ * posted at once and one fence, as alltoall_linear.c does: rank r receives
+ * from r-1, r-2, ... and sends its block (from the send buffer, or its
+ * block of the receive buffer in place) to r+1, r+2, ..., copying its own
+ * block while the transfers move. One dependency instead of the ring's
+ * p - 1 or recursive doubling's log2(p): on one node every message is a
+ * single-copy get the receiver makes, so with more ranks than CPUs a rank
+ * moves whatever peer is ready instead of waiting for one. p - 1 sends of
+ * the same block: the rules keep it to one node and small p.
+ */
+#include "coll/coll_int.h"
+
+static int linear(xb_coll_sched_t *s, const xb_coll_args_t *a, bool v)
+{
+    int p = a->comm->size, r = a->comm->rank, rc = XB_OK;
+    MPI_Aint ext = xb_dt_extent(a->rdt);
+#define BLK(i) ((char *)a->rbuf + (v ? a->rdispls[i] : (i) * a->rcount) * ext)
+#define CNT(i) (v ? a->rcounts[i] : a->rcount)
+    for (int k = 1; k < p && rc == XB_OK; k++) {
+        int src = (r - k + p) % p;
+        rc = xb_coll_sched_recv(s, BLK(src), CNT(src), a->rdt, src);
+    }
+    bool inplace = a->sbuf == MPI_IN_PLACE;
+    for (int k = 1; k < p && rc == XB_OK; k++) {
+        int dst = (r + k) % p;
+        rc = inplace ? xb_coll_sched_send(s, BLK(r), CNT(r), a->rdt, dst)
+                     : xb_coll_sched_send(s, a->sbuf, a->scount, a->sdt, dst);
+    }
+    if (rc == XB_OK && !inplace)
+        rc = xb_coll_sched_copy(s, a->sbuf, a->scount, a->sdt, BLK(r), CNT(r), a->rdt);
+#undef BLK
+#undef CNT
+    return rc;
+}
+
+int xb_coll_allgather_linear(xb_coll_sched_t *s, const xb_coll_args_t *a)
+{
+    return linear(s, a, false);
+}
+
+int xb_coll_allgatherv_linear(xb_coll_sched_t *s, const xb_coll_args_t *a)
+{
+    return linear(s, a, true);
+}
