@@ -612,7 +612,7 @@ void xb_coll_print_table(FILE *f)
     for (size_t i = 0; i < XB_ARRAY_LEN(rules); i++) {
         const rule_t *ru = &rules[i];
         const algo_t *al = find_algo(ru->kind, ru->algo, strlen(ru->algo));
-        char sz[32], by[32];
+        char sz[32], by[48];
         if (ru->max_p >= 1 << 30)
             snprintf(sz, sizeof sz, ">= %d", ru->min_p);
         else
