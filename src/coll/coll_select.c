@@ -260,6 +260,8 @@ static const rule_t rules[] = {
      * 96); 1 MiB 1943, 3018, 4297 (2400); below 16 KiB recdbl's log2(p)
      * small messages win */
     { XB_COLL_ALLREDUCE, 3, 16, 16 KiB, 0, "exchange", NEED_ONE_NODE },
+    /* 2 ranks, nonblocking, 4 MiB: 746 us, recdbl 1860 (Open MPI 1129) */
+    { XB_COLL_ALLREDUCE, 2, 2, 4 KiB, 0, "exchange", NEED_ONE_NODE },
     { XB_COLL_ALLREDUCE, 3, 1 << 30, 64 KiB, 0, "rabenseifner", 0 },
     { XB_COLL_ALLREDUCE, ANY_P, 0, 0, "recdbl", 0 },
     { XB_COLL_GATHER,    2, 2, 0, 0, "cell", 0 },          /* blocking */
@@ -353,14 +355,15 @@ static const rule_t rules[] = {
      * wait for a peer to be scheduled, so fewer rounds win. bench/coll.c,
      * 8 ranks on 2 cores, nonblocking, and -H (two 4-rank halves),
      * 2026-11-24: 8 B 2.0 us, recdbl 25.2 (Open MPI 13.6); 1 MiB 2563,
-     * 4623 (1689) */
-    { XB_COLL_SCAN,      3, 16, 0, 0, "linear", NEED_ONE_NODE },
+     * 4623 (1689). At 2 ranks one message, rank 0 to 1, where recdbl
+     * sends both ways: nonblocking 1 MiB 145 us, recdbl 333 (614) */
+    { XB_COLL_SCAN,      2, 16, 0, 0, "linear", NEED_ONE_NODE },
     { XB_COLL_SCAN,      ANY_P, 0, 0, "recdbl", 0 },
     { XB_COLL_EXSCAN,    2, 2, 0, 0, "cell", 0 },          /* blocking */
     { XB_COLL_EXSCAN,   3, 1 << 30, 0, 0, "flow", 0 },       /* blocking, whole node, fits a cell */
     { XB_COLL_EXSCAN,    3, 1 << 30, 0, 0, "chain", 0 },     /* blocking, whole node */
     { XB_COLL_EXSCAN,    3, 1 << 30, 0, 0, "shm", 0 },       /* whole node, fits */
-    { XB_COLL_EXSCAN,    3, 16, 0, 0, "linear", NEED_ONE_NODE },     /* as scan */
+    { XB_COLL_EXSCAN,    2, 16, 0, 0, "linear", NEED_ONE_NODE },     /* as scan */
     { XB_COLL_EXSCAN,    ANY_P, 0, 0, "recdbl", 0 },
     { XB_COLL_NEIGHBOR_ALLGATHER,  ANY_P, 0, 0, "linear", 0 },
     { XB_COLL_NEIGHBOR_ALLGATHERV, ANY_P, 0, 0, "linear", 0 },
