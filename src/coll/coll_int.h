@@ -343,6 +343,18 @@ int   xb_coll_red_store(xb_coll_sched_t *s, const void *w, void *ubuf);
  * the schedule's temporary memory (NULL when out of memory). */
 MPI_Count *xb_coll_equal_counts(xb_coll_sched_t *s, int p, MPI_Count count);
 
+/* ---- the reduce-scatter round of direct exchange (coll_util.c) ----------
+ * Every rank sends piece i of its working vector src (off[i], len[i]
+ * working elements) to rank i and receives its own piece from every other
+ * rank, all posted at once; after a fence the p pieces are combined in
+ * rank order, x_0 op (x_1 op (... op x_{p-1})), into out (len[rank]
+ * elements; any op, the same bits wherever it is computed). own_moves: out
+ * overlaps src's own piece, which is copied aside first. Used by
+ * reduce_scatter=pairwise and allreduce=exchange. */
+int xb_coll_exchange_reduce(xb_coll_sched_t *s, const xb_coll_args_t *a, const char *src,
+                            const MPI_Count *off, const MPI_Count *len, char *out,
+                            bool own_moves);
+
 /* ---- the fold of non-power-of-two sizes (coll_util.c) -------------------
  * With pof2 the largest power of two <= p and rem = p - pof2, ranks below
  * 2*rem pair up: even rank 2i sends its working buffer to 2i+1, which keeps

@@ -63,6 +63,42 @@ MPI_Count *xb_coll_equal_counts(xb_coll_sched_t *s, int p, MPI_Count count)
     return counts;
 }
 
+int xb_coll_exchange_reduce(xb_coll_sched_t *s, const xb_coll_args_t *a, const char *src,
+                            const MPI_Count *off, const MPI_Count *len, char *out,
+                            bool own_moves)
+{
+    int p = a->comm->size, r = a->comm->rank, rc = XB_OK;
+    xb_datatype_t *wdt = s->red.wdt;
+    MPI_Aint ext = xb_dt_extent(wdt);
+    MPI_Count n = len[r];
+    char *piece = xb_coll_sched_wtmp(s, n * p + 1);
+    if (piece == NULL)
+        return XB_ERR_NO_MEM;
+#define PIECE(j) (piece + (MPI_Count)(j) * n * ext)
+    const char *own = src + off[r] * ext;
+    if (own_moves) {
+        rc = xb_coll_sched_copy(s, own, n, wdt, PIECE(r), n, wdt);
+        own = PIECE(r);
+    }
+    for (int j = 0; j < p && rc == XB_OK; j++) {
+        if (j == r)
+            continue;
+        if (n > 0)
+            rc = xb_coll_sched_recv(s, PIECE(j), n, wdt, j);
+        if (rc == XB_OK && len[j] > 0)
+            rc = xb_coll_sched_send(s, src + off[j] * ext, len[j], wdt, j);
+    }
+    if (rc == XB_OK)
+        rc = xb_coll_sched_fence(s);
+    for (int j = p - 1; j >= 0 && rc == XB_OK && n > 0; j--) {
+        const char *x = j == r ? own : PIECE(j);
+        rc = j == p - 1 ? xb_coll_sched_copy(s, x, n, wdt, out, n, wdt)
+                        : xb_coll_sched_reduce(s, x, out, n);
+    }
+#undef PIECE
+    return rc;
+}
+
 /* ---- the fold of non-power-of-two sizes (allreduce recdbl, rabenseifner) */
 int xb_coll_fold(xb_coll_sched_t *s, void *acc, void *tmp, int rank, int p,
                  xb_coll_fold_t *f)

@@ -5,8 +5,10 @@
  * direct exchange: every rank sends segment i of its vector to rank i and
  * receives its own segment from every rank (all posted at once), then
  * combines the p contributions in rank order, x_0 op (x_1 op (... x_p-1)),
- * so non-commutative ops are served too. One round of p - 1 messages each
- * way; memory: p copies of the own segment.
+ * so non-commutative ops are served too (xb_coll_exchange_reduce,
+ * coll_util.c). One round of p - 1 messages each way; memory: p copies of
+ * the own segment, and a working copy of the vector in place or for a
+ * working type other than the user's.
  */
 #include "coll/coll_int.h"
 
@@ -14,40 +16,32 @@ static int build(xb_coll_sched_t *s, const xb_coll_args_t *a,
                  const MPI_Count *counts)
 {
     int p = a->comm->size, r = a->comm->rank, rc;
-    MPI_Count total = 0, mine = 0;
+    MPI_Count total = 0;
     for (int i = 0; i < p; i++)
         total += counts[i];
     rc = xb_coll_sched_red(s, total, a->rdt, a->op);
     if (rc != XB_OK)
         return rc;
     MPI_Count per = total > 0 ? s->red.wcount / total : 1;
-    MPI_Aint wext = xb_dt_extent(s->red.wdt);
-    char *w = xb_coll_red_load(s, a->sbuf == MPI_IN_PLACE ? a->rbuf : a->sbuf);
-    for (int i = 0; i < r; i++)
-        mine += counts[i];
-    char *own = w + mine * per * wext;
-    MPI_Count n = counts[r] * per;
-    char *slots = xb_coll_sched_wtmp(s, n * p);
-    if (w == NULL || slots == NULL)
+    MPI_Count *off = xb_coll_sched_tmp(s, 2 * (MPI_Count)p * (MPI_Count)sizeof(MPI_Count),
+                                       xb_dt_from_handle(MPI_BYTE));
+    if (off == NULL)
         return XB_ERR_NO_MEM;
-#define SLOT(i) ((i) == r ? own : slots + (MPI_Count)(i) * n * wext)
-    MPI_Count off = 0;
-    for (int i = 0; i < p && rc == XB_OK; off += counts[i] * per, i++) {
-        if (i == r)
-            continue;
-        rc = xb_coll_sched_recv(s, SLOT(i), n, s->red.wdt, i);
-        if (rc == XB_OK)
-            rc = xb_coll_sched_send(s, w + off * wext, counts[i] * per,
-                                    s->red.wdt, i);
+    MPI_Count *len = off + p;
+    for (int i = 0; i < p; i++) {
+        off[i] = i == 0 ? 0 : off[i - 1] + len[i - 1];
+        len[i] = counts[i] * per;
     }
+    /* the user's buffers are working buffers: straight into rbuf */
+    if (s->red.direct && a->sbuf != MPI_IN_PLACE)
+        return xb_coll_exchange_reduce(s, a, a->sbuf, off, len, a->rbuf, false);
+    char *w = xb_coll_red_load(s, a->sbuf == MPI_IN_PLACE ? a->rbuf : a->sbuf);
+    if (w == NULL)
+        return XB_ERR_NO_MEM;
+    char *out = w + off[r] * xb_dt_extent(s->red.wdt);
+    rc = xb_coll_exchange_reduce(s, a, w, off, len, out, true);
     if (rc == XB_OK)
-        rc = xb_coll_sched_fence(s);
-    for (int i = p - 2; i >= 0 && rc == XB_OK; i--)
-        rc = xb_coll_sched_reduce(s, SLOT(i), SLOT(p - 1), n);
-    if (rc == XB_OK)
-        rc = xb_coll_sched_copy(s, SLOT(p - 1), n, s->red.wdt, a->rbuf,
-                                counts[r], a->rdt);
-#undef SLOT
+        rc = xb_coll_sched_copy(s, out, len[r], s->red.wdt, a->rbuf, counts[r], a->rdt);
     return rc;
 }
 
