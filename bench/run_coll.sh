@@ -15,7 +15,8 @@
 # <build>/bench-coll), BENCH_ROUNDS (3), BENCH_QUICK (0), BENCH_IMPLS,
 # BENCH_NPS ("2 4 8"), BENCH_COLLS ("barrier bcast allreduce alltoall";
 # bench/coll.c also has reduce scan exscan gather scatter allgather
-# reduce_scatter),
+# reduce_scatter, and each of them with an "i" in front: the nonblocking
+# form, e.g. "ibcast iallreduce"),
 # BENCH_MAX (largest size, default 4 MiB), BENCH_MIN (smallest size of
 # bcast/allreduce/alltoall, default 0: all), BENCH_APPS ("round matmul": the
 # application patterns of bench/apps.c; "" skips them), BENCH_MATMUL_N (1024).

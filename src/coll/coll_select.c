@@ -250,15 +250,9 @@ static const rule_t rules[] = {
     { XB_COLL_ALLREDUCE, 2, 2, 64 KiB, 0, "shm_rsag", 0 },
     { XB_COLL_ALLREDUCE, 3, 1 << 30, 0, 0, "shm", 0 },       /* whole node, fits */
     { XB_COLL_ALLREDUCE, ANY_P, 0, 0, "hier", 0 },     /* several nodes, commutative */
-    /* One node, 3-16 ranks (the message algorithms there serve the
-     * nonblocking and persistent forms, MPI_THREAD_MULTIPLE and the
-     * communicators that are not the whole node): every transfer is a
-     * single-copy get, and with more ranks than CPUs each dependency is a
-     * wait for a peer to be scheduled, so fewer rounds win. bench/coll.c,
-     * 8 ranks on 2 cores, nonblocking, and -H (two 4-rank halves),
-     * 2026-11-24: 32 KiB 84 us, rabenseifner 146, recdbl 155 (Open MPI
-     * 96); 1 MiB 1943, 3018, 4297 (2400); below 16 KiB recdbl's log2(p)
-     * small messages win */
+    /* One node (see bcast), 8 ranks, 2026-11-24: 32 KiB 84 us,
+     * rabenseifner 146, recdbl 155 (Open MPI 96); 1 MiB 1943, 3018, 4297
+     * (2400); below 16 KiB recdbl's log2(p) small messages win */
     { XB_COLL_ALLREDUCE, 3, 16, 16 KiB, 0, "exchange", NEED_ONE_NODE },
     /* 2 ranks, nonblocking, 4 MiB: 746 us, recdbl 1860 (Open MPI 1129) */
     { XB_COLL_ALLREDUCE, 2, 2, 4 KiB, 0, "exchange", NEED_ONE_NODE },
@@ -276,13 +270,8 @@ static const rule_t rules[] = {
      * 1.75 MiB, a single copy moves it once): linear from 512 KiB */
     { XB_COLL_SCATTER,   3, 1 << 30, 0, 512 KiB, "stream", 0 }, /* blocking, whole node */
     { XB_COLL_SCATTER,   ANY_P, 0, 0, "hier", 0 },     /* blocking, several nodes */
-    /* One node, 3-16 ranks (the message algorithms there serve the
-     * nonblocking and persistent forms, MPI_THREAD_MULTIPLE and the
-     * communicators that are not the whole node): every transfer is a
-     * single-copy get, and with more ranks than CPUs each dependency is a
-     * wait for a peer to be scheduled, so fewer rounds win. bench/coll.c,
-     * 8 ranks on 2 cores, nonblocking, and -H (two 4-rank halves),
-     * 2026-11-24: 4 KiB 6.3 us, binomial 13.0 (Open MPI 24) */
+    /* One node (see bcast), 8 ranks, 2026-11-24: 4 KiB 6.3 us, binomial
+     * 13.0 (Open MPI 24) */
     { XB_COLL_SCATTER,   3, 16, 0, 0, "linear", NEED_ONE_NODE },
     { XB_COLL_SCATTER,   3, 1 << 30, 0, 16 KiB, "binomial", 0 },
     { XB_COLL_SCATTER,   ANY_P, 0, 0, "linear", 0 },
@@ -291,15 +280,12 @@ static const rule_t rules[] = {
     { XB_COLL_ALLGATHER, 2, 2, 0, 0, "cell", 0 },          /* blocking */
     { XB_COLL_ALLGATHER, 3, 1 << 30, 0, 0, "shm", 0 },       /* whole node, fits */
     { XB_COLL_ALLGATHER, ANY_P, 0, 0, "hier", 0 },     /* blocking, several nodes */
-    /* One node, 3-16 ranks (the message algorithms there serve the
-     * nonblocking and persistent forms, MPI_THREAD_MULTIPLE and the
-     * communicators that are not the whole node): every transfer is a
-     * single-copy get, and with more ranks than CPUs each dependency is a
-     * wait for a peer to be scheduled, so fewer rounds win. bench/coll.c,
-     * 8 ranks on 2 cores, nonblocking, and -H (two 4-rank halves),
-     * 2026-11-24: -H 32 KiB 107 us, ring 259 (Open MPI 180); nonblocking
-     * 1 MiB 5078, recdbl 7165, ring 7332 (5510) */
-    { XB_COLL_ALLGATHER, 3, 16, 0, 0, "linear", NEED_ONE_NODE },
+    /* One node (see bcast), 8 ranks, 2026-11-24: -H 32 KiB 107 us, ring
+     * 259 (Open MPI 180); nonblocking 1 MiB 5078, recdbl 7165, ring 7332
+     * (5510). 2 ranks: the send leaves from the send buffer while the own
+     * block is copied (ring sends it after the copy): 32 KiB 6.5, 11.2
+     * (11.9) */
+    { XB_COLL_ALLGATHER, 2, 16, 0, 0, "linear", NEED_ONE_NODE },
     { XB_COLL_ALLGATHER, ANY_P, 0, 8 KiB, "recdbl", 0 },
     { XB_COLL_ALLGATHER, ANY_P, 0, 8 KiB, "bruck", 0 },
     { XB_COLL_ALLGATHER, ANY_P, 0, 0, "ring", 0 },
@@ -317,20 +303,15 @@ static const rule_t rules[] = {
      * vs 30 us, 1 MiB 70 vs 130; 2026-11-24), but with other processes on
      * the cores it lost 4x (each rank waits for its peer to fill its slot,
      * where the single copy of pairwise needs no CPU time of the peer). */
-    /* One node, 3-16 ranks (the message algorithms there serve the
-     * nonblocking and persistent forms, MPI_THREAD_MULTIPLE and the
-     * communicators that are not the whole node): every transfer is a
-     * single-copy get, and with more ranks than CPUs each dependency is a
-     * wait for a peer to be scheduled, so fewer rounds win. bench/coll.c,
-     * 8 ranks on 2 cores, nonblocking, and -H (two 4-rank halves),
-     * 2026-11-24: -H 512 B 12.9 us, pairwise 26.1 (Open MPI 18.1);
-     * nonblocking 4 KiB 53.9, bruck 140, pairwise 71 (119) */
-    { XB_COLL_ALLTOALL,  3, 16, 0, 0, "linear", NEED_ONE_NODE },
+    /* One node (see bcast), 8 ranks, 2026-11-24: -H 512 B 12.9 us,
+     * pairwise 26.1 (Open MPI 18.1); nonblocking 4 KiB 53.9, bruck 140,
+     * pairwise 71 (119) */
+    { XB_COLL_ALLTOALL,  2, 16, 0, 0, "linear", NEED_ONE_NODE },
     { XB_COLL_ALLTOALL,  4, 1 << 30, 0, 256, "bruck", 0 },
     { XB_COLL_ALLTOALL,  ANY_P, 0, 0, "pairwise", 0 },
     { XB_COLL_GATHERV,   ANY_P, 0, 0, "linear", 0 },
     { XB_COLL_SCATTERV,  ANY_P, 0, 0, "linear", 0 },
-    { XB_COLL_ALLGATHERV, 3, 16, 0, 0, "linear", NEED_ONE_NODE },  /* as allgather */
+    { XB_COLL_ALLGATHERV, 2, 16, 0, 0, "linear", NEED_ONE_NODE },  /* as allgather */
     { XB_COLL_ALLGATHERV, ANY_P, 0, 0, "ring", 0 },
     { XB_COLL_ALLTOALLV, ANY_P, 0, 0, "pairwise", 0 },
     { XB_COLL_ALLTOALLW, ANY_P, 0, 0, "pairwise", 0 },
@@ -339,28 +320,24 @@ static const rule_t rules[] = {
      * on 2 cores, 8 B blocks: 86 us by halving; docs/PERFORMANCE.md) */
     { XB_COLL_REDUCE_SCATTER, 3, 1 << 30, 0, 0, "shm", 0 },
     /* one node (above): 8 ranks, nonblocking, 1 MiB blocks 9812 us,
-     * halving 14163 (Open MPI 13217); 4 ranks, 32 KiB 53, 69 (82) */
-    { XB_COLL_REDUCE_SCATTER, 3, 16, 0, 0, "pairwise", NEED_ONE_NODE },
+     * halving 14163 (Open MPI 13217); 4 ranks, 32 KiB 53, 69 (82); 2 ranks,
+     * 4 MiB 1240, 2693 (2823; MPICH 1809: halving loads a working copy) */
+    { XB_COLL_REDUCE_SCATTER, 2, 16, 0, 0, "pairwise", NEED_ONE_NODE },
     { XB_COLL_REDUCE_SCATTER, ANY_P, 0, 0, "halving", 0 },
     { XB_COLL_REDUCE_SCATTER, ANY_P, 0, 0, "pairwise", 0 },
     { XB_COLL_REDUCE_SCATTER_BLOCK, 2, 2, 0, 0, "cell", 0 },   /* blocking */
     { XB_COLL_REDUCE_SCATTER_BLOCK, 3, 1 << 30, 0, 0, "shm", 0 },
-    { XB_COLL_REDUCE_SCATTER_BLOCK, 3, 16, 0, 0, "pairwise", NEED_ONE_NODE },
+    { XB_COLL_REDUCE_SCATTER_BLOCK, 2, 16, 0, 0, "pairwise", NEED_ONE_NODE },
     { XB_COLL_REDUCE_SCATTER_BLOCK, ANY_P, 0, 0, "halving", 0 },
     { XB_COLL_REDUCE_SCATTER_BLOCK, ANY_P, 0, 0, "pairwise", 0 },
     { XB_COLL_SCAN,      2, 2, 0, 0, "cell", 0 },          /* blocking */
     { XB_COLL_SCAN,     3, 1 << 30, 0, 0, "flow", 0 },       /* blocking, whole node, fits a cell */
     { XB_COLL_SCAN,      3, 1 << 30, 0, 0, "chain", 0 },     /* blocking, whole node */
     { XB_COLL_SCAN,      3, 1 << 30, 0, 0, "shm", 0 },       /* whole node, fits a slot */
-    /* One node, 3-16 ranks (the message algorithms there serve the
-     * nonblocking and persistent forms, MPI_THREAD_MULTIPLE and the
-     * communicators that are not the whole node): every transfer is a
-     * single-copy get, and with more ranks than CPUs each dependency is a
-     * wait for a peer to be scheduled, so fewer rounds win. bench/coll.c,
-     * 8 ranks on 2 cores, nonblocking, and -H (two 4-rank halves),
-     * 2026-11-24: 8 B 2.0 us, recdbl 25.2 (Open MPI 13.6); 1 MiB 2563,
-     * 4623 (1689). At 2 ranks one message, rank 0 to 1, where recdbl
-     * sends both ways: nonblocking 1 MiB 145 us, recdbl 333 (614) */
+    /* One node (see bcast), 8 ranks, 2026-11-24: 8 B 2.0 us, recdbl 25.2
+     * (Open MPI 13.6); 1 MiB 2563, 4623 (1689). At 2 ranks one message,
+     * rank 0 to 1, where recdbl sends both ways: nonblocking 1 MiB 145 us,
+     * recdbl 333 (614) */
     { XB_COLL_SCAN,      2, 16, 0, 0, "linear", NEED_ONE_NODE },
     { XB_COLL_SCAN,      ANY_P, 0, 0, "recdbl", 0 },
     { XB_COLL_EXSCAN,    2, 2, 0, 0, "cell", 0 },          /* blocking */
