@@ -284,8 +284,10 @@ static const rule_t rules[] = {
      * 259 (Open MPI 180); nonblocking 1 MiB 5078, recdbl 7165, ring 7332
      * (5510). 2 ranks: the send leaves from the send buffer while the own
      * block is copied (ring sends it after the copy): 32 KiB 6.5, 11.2
-     * (11.9) */
-    { XB_COLL_ALLGATHER, 2, 16, 0, 0, "linear", NEED_ONE_NODE },
+     * (11.9). Beyond 4 ranks small blocks take recursive doubling or
+     * Bruck: 8 ranks, nonblocking, 512 B: linear 51-57, recdbl 26 (26-33) */
+    { XB_COLL_ALLGATHER, 2, 4, 0, 0, "linear", NEED_ONE_NODE },
+    { XB_COLL_ALLGATHER, 5, 16, 8 KiB, 0, "linear", NEED_ONE_NODE },
     { XB_COLL_ALLGATHER, ANY_P, 0, 8 KiB, "recdbl", 0 },
     { XB_COLL_ALLGATHER, ANY_P, 0, 8 KiB, "bruck", 0 },
     { XB_COLL_ALLGATHER, ANY_P, 0, 0, "ring", 0 },
