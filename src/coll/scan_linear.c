@@ -26,6 +26,8 @@ static int scan(xb_coll_sched_t *s, const xb_coll_args_t *a, bool exclusive)
     if (rc != XB_OK)
         return rc;
     MPI_Count n = s->red.wcount;
+    if (n == 0)                     /* every rank has nothing: no message */
+        return XB_OK;
     xb_datatype_t *wdt = s->red.wdt;
     MPI_Aint ext = xb_dt_extent(wdt);
     const void *usrc = a->sbuf == MPI_IN_PLACE ? a->rbuf : a->sbuf;

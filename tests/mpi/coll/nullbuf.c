@@ -2,7 +2,8 @@
 /* Copyright (c) 2026 The Crossbar authors */
 /*
  * nullbuf.c - every collective with count 0 and NULL buffers (mpi4py's
- * test_msgzero does this): each must succeed on every rank and leave the
+ * test_msgzero does this), blocking and nonblocking: each must succeed on
+ * every rank and leave the
  * ranks in step, so a bcast with data after them still matches. A rank that
  * failed early (MPI_ERR_NO_MEM for a NULL receive buffer of 0 bytes, once)
  * left its peer's message unmatched and the job hung later on.
@@ -19,6 +20,32 @@
             CHECK(0, "%s: %s", #call, s_);                                   \
         }                                                                    \
     } while (0)
+
+/* The nonblocking form: start (q_ names the request), then wait. */
+#define RUNI(call)                                                           \
+    do {                                                                     \
+        MPI_Request q_ = MPI_REQUEST_NULL;                                   \
+        RUN(call);                                                           \
+        RUN(MPI_Wait(&q_, MPI_STATUS_IGNORE));                               \
+    } while (0)
+
+static void nonblocking(MPI_Comm c, const int *zeros)
+{
+    for (int root = 0; root < ct_size; root++) {
+        RUNI(MPI_Ireduce(NULL, NULL, 0, MPI_INT, MPI_SUM, root, c, &q_));
+        RUNI(MPI_Ibcast(NULL, 0, MPI_INT, root, c, &q_));
+        RUNI(MPI_Igather(NULL, 0, MPI_INT, NULL, 0, MPI_INT, root, c, &q_));
+        RUNI(MPI_Iscatter(NULL, 0, MPI_INT, NULL, 0, MPI_INT, root, c, &q_));
+    }
+    RUNI(MPI_Iallreduce(NULL, NULL, 0, MPI_INT, MPI_SUM, c, &q_));
+    RUNI(MPI_Iallreduce(NULL, NULL, 0, MPI_DOUBLE, MPI_MAX, c, &q_));
+    RUNI(MPI_Ireduce_scatter_block(NULL, NULL, 0, MPI_INT, MPI_SUM, c, &q_));
+    RUNI(MPI_Ireduce_scatter(NULL, NULL, zeros, MPI_INT, MPI_SUM, c, &q_));
+    RUNI(MPI_Iscan(NULL, NULL, 0, MPI_INT, MPI_SUM, c, &q_));
+    RUNI(MPI_Iexscan(NULL, NULL, 0, MPI_INT, MPI_SUM, c, &q_));
+    RUNI(MPI_Iallgather(NULL, 0, MPI_INT, NULL, 0, MPI_INT, c, &q_));
+    RUNI(MPI_Ialltoall(NULL, 0, MPI_INT, NULL, 0, MPI_INT, c, &q_));
+}
 
 int main(int argc, char **argv)
 {
@@ -41,6 +68,7 @@ int main(int argc, char **argv)
         RUN(MPI_Exscan(NULL, NULL, 0, MPI_INT, MPI_SUM, c));
         RUN(MPI_Allgather(NULL, 0, MPI_INT, NULL, 0, MPI_INT, c));
         RUN(MPI_Alltoall(NULL, 0, MPI_INT, NULL, 0, MPI_INT, c));
+        nonblocking(c, zeros);
         /* still in step: data from every root arrives whole */
         for (int root = 0; root < ct_size; root++) {
             int v = ct_rank == root ? 1000 + root + round : -1;
