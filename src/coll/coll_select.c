@@ -250,10 +250,15 @@ static const rule_t rules[] = {
     { XB_COLL_ALLREDUCE, 2, 2, 64 KiB, 0, "shm_rsag", 0 },
     { XB_COLL_ALLREDUCE, 3, 1 << 30, 0, 0, "shm", 0 },       /* whole node, fits */
     { XB_COLL_ALLREDUCE, ANY_P, 0, 0, "hier", 0 },     /* several nodes, commutative */
-    /* One node (see bcast), 8 ranks, 2026-11-24: 32 KiB 84 us,
-     * rabenseifner 146, recdbl 155 (Open MPI 96); 1 MiB 1943, 3018, 4297
-     * (2400); below 16 KiB recdbl's log2(p) small messages win */
-    { XB_COLL_ALLREDUCE, 3, 16, 16 KiB, 0, "exchange", NEED_ONE_NODE },
+    /* One node (see bcast), 5 interleaved rounds, 2026-11-24 22:10,
+     * nonblocking, us (Open MPI): 4 ranks, 1 MiB: exchange 720,
+     * rabenseifner 914, recdbl 1276 (853); 8 ranks, 1 MiB 2062, 2452, 3917
+     * (1830), 256 KiB 421, 501, 680 (445). Below that rabenseifner: 4 ranks
+     * 256 KiB 215 (exchange 321), 32 KiB 29 (40, recdbl 58); 8 ranks
+     * 32 KiB 128 (exchange 76-770 from batch to batch: p^2 small messages
+     * in flight on 2 cores, recdbl 154). */
+    { XB_COLL_ALLREDUCE, 3, 16, 512 KiB, 0, "exchange", NEED_ONE_NODE },
+    { XB_COLL_ALLREDUCE, 3, 16, 16 KiB, 0, "rabenseifner", NEED_ONE_NODE },
     /* 2 ranks, nonblocking, 4 MiB: 746 us, recdbl 1860 (Open MPI 1129) */
     { XB_COLL_ALLREDUCE, 2, 2, 4 KiB, 0, "exchange", NEED_ONE_NODE },
     { XB_COLL_ALLREDUCE, 3, 1 << 30, 64 KiB, 0, "rabenseifner", 0 },
@@ -308,7 +313,10 @@ static const rule_t rules[] = {
     /* One node (see bcast), 8 ranks, 2026-11-24: -H 512 B 12.9 us,
      * pairwise 26.1 (Open MPI 18.1); nonblocking 4 KiB 53.9, bruck 140,
      * pairwise 71 (119) */
-    { XB_COLL_ALLTOALL,  2, 16, 0, 0, "linear", NEED_ONE_NODE },
+    { XB_COLL_ALLTOALL,  2, 4, 0, 0, "linear", NEED_ONE_NODE },
+    /* beyond 4 ranks not the p^2 small messages at once: 8 ranks,
+     * nonblocking, 512 B: linear 42-55, bruck 35 (Open MPI 30-39) */
+    { XB_COLL_ALLTOALL,  5, 16, 1 KiB, 0, "linear", NEED_ONE_NODE },
     { XB_COLL_ALLTOALL,  4, 1 << 30, 0, 256, "bruck", 0 },
     { XB_COLL_ALLTOALL,  ANY_P, 0, 0, "pairwise", 0 },
     { XB_COLL_GATHERV,   ANY_P, 0, 0, "linear", 0 },
