@@ -22,22 +22,17 @@
 int xb_coll_allreduce_exchange(xb_coll_sched_t *s, const xb_coll_args_t *a)
 {
     int p = a->comm->size, r = a->comm->rank;
-    int rc = xb_coll_sched_red(s, a->rcount, a->rdt, a->op);
-    if (rc != XB_OK)
+    const char *src;
+    char *acc;       /* src: read by the first round; acc: the result forms */
+    int rc = xb_coll_red_bufs(s, a, &src, &acc);
+    if (rc != XB_OK || s->red.wcount == 0)   /* 0: every rank has nothing */
         return rc;
     MPI_Count n = s->red.wcount;
-    if (n == 0)                     /* every rank has nothing: no message */
-        return XB_OK;
     xb_datatype_t *wdt = s->red.wdt;
     MPI_Aint ext = xb_dt_extent(wdt);
-    const void *usrc = a->sbuf == MPI_IN_PLACE ? a->rbuf : a->sbuf;
-    /* src: the vector read by the first round; acc: where the result
-     * forms. A working type other than the user's needs a working copy. */
-    char *acc = s->red.direct ? a->rbuf : xb_coll_red_load(s, usrc);
-    const char *src = s->red.direct ? usrc : acc;
     MPI_Count *off = xb_coll_sched_tmp(s, 2 * (MPI_Count)p * (MPI_Count)sizeof(MPI_Count),
                                        xb_dt_from_handle(MPI_BYTE));
-    if (acc == NULL || off == NULL)
+    if (off == NULL)
         return XB_ERR_NO_MEM;
     MPI_Count *len = off + p;
     for (int j = 0; j < p; j++) {         /* chunk j of n elements in p parts */

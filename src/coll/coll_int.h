@@ -339,6 +339,16 @@ int   xb_coll_red_init(xb_coll_red_t *r, MPI_Count count, xb_datatype_t *dt,
 void *xb_coll_red_load(xb_coll_sched_t *s, const void *ubuf);
 /* A copy step from a working buffer to the user buffer. */
 int   xb_coll_red_store(xb_coll_sched_t *s, const void *w, void *ubuf);
+/* The vectors of a reduction that forms its result in the receive buffer
+ * (after xb_coll_sched_red on a's count, type and op): *src the operand
+ * (the send buffer, or the receive buffer in place) and *acc where the
+ * result forms: the user's receive buffer when the working type is the
+ * user's, else a working copy loaded from the operand (then *src is the
+ * copy too, and the caller stores *acc back with xb_coll_red_store). With
+ * nothing to reduce (every rank has count 0: s->red.wcount == 0) both are
+ * NULL and the caller has nothing to do. */
+int   xb_coll_red_bufs(xb_coll_sched_t *s, const xb_coll_args_t *a, const char **src,
+                       char **acc);
 /* reduce_scatter_block as reduce_scatter: p counts of `count` each, in
  * the schedule's temporary memory (NULL when out of memory). */
 MPI_Count *xb_coll_equal_counts(xb_coll_sched_t *s, int p, MPI_Count count);

@@ -54,6 +54,25 @@ int xb_coll_red_store(xb_coll_sched_t *s, const void *w, void *ubuf)
                               s->red.count, s->red.dt);
 }
 
+int xb_coll_red_bufs(xb_coll_sched_t *s, const xb_coll_args_t *a, const char **src,
+                     char **acc)
+{
+    *src = NULL;
+    *acc = NULL;
+    int rc = xb_coll_sched_red(s, a->rcount, a->rdt, a->op);
+    if (rc != XB_OK || s->red.wcount == 0)
+        return rc;
+    const void *usrc = a->sbuf == MPI_IN_PLACE ? a->rbuf : a->sbuf;
+    if (s->red.direct) {         /* as given: exscan's rank 0 needs no rbuf */
+        *src = usrc;
+        *acc = a->rbuf;
+        return XB_OK;
+    }
+    *acc = xb_coll_red_load(s, usrc);
+    *src = *acc;
+    return *acc != NULL ? XB_OK : XB_ERR_NO_MEM;
+}
+
 MPI_Count *xb_coll_equal_counts(xb_coll_sched_t *s, int p, MPI_Count count)
 {
     MPI_Count *counts = xb_coll_sched_tmp(s, p * (MPI_Count)sizeof(MPI_Count),

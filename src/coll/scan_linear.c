@@ -22,21 +22,14 @@ enum { SEG = 1 << 20 };
 static int scan(xb_coll_sched_t *s, const xb_coll_args_t *a, bool exclusive)
 {
     int p = a->comm->size, r = a->comm->rank;
-    int rc = xb_coll_sched_red(s, a->rcount, a->rdt, a->op);
-    if (rc != XB_OK)
+    const char *src;
+    char *acc;       /* src holds x_r; acc: the result forms */
+    int rc = xb_coll_red_bufs(s, a, &src, &acc);
+    if (rc != XB_OK || s->red.wcount == 0)   /* 0: every rank has nothing */
         return rc;
     MPI_Count n = s->red.wcount;
-    if (n == 0)                     /* every rank has nothing: no message */
-        return XB_OK;
     xb_datatype_t *wdt = s->red.wdt;
     MPI_Aint ext = xb_dt_extent(wdt);
-    const void *usrc = a->sbuf == MPI_IN_PLACE ? a->rbuf : a->sbuf;
-    /* src holds x_r; acc is where the result forms (the user's buffer, or
-     * a working copy for a working type other than the user's) */
-    char *acc = s->red.direct ? a->rbuf : xb_coll_red_load(s, usrc);
-    const char *src = s->red.direct ? usrc : acc;
-    if (acc == NULL)
-        return XB_ERR_NO_MEM;
     bool last = r == p - 1;
     MPI_Count seg = SEG / (ext > 0 ? ext : 1);
     if (seg < 1)
