@@ -250,14 +250,16 @@ static const rule_t rules[] = {
     { XB_COLL_ALLREDUCE, 2, 2, 64 KiB, 0, "shm_rsag", 0 },
     { XB_COLL_ALLREDUCE, 3, 1 << 30, 0, 0, "shm", 0 },       /* whole node, fits */
     { XB_COLL_ALLREDUCE, ANY_P, 0, 0, "hier", 0 },     /* several nodes, commutative */
-    /* One node (see bcast), 5 interleaved rounds, 2026-11-24 22:10,
-     * nonblocking, us (Open MPI): 4 ranks, 1 MiB: exchange 720,
-     * rabenseifner 914, recdbl 1276 (853); 8 ranks, 1 MiB 2062, 2452, 3917
-     * (1830), 256 KiB 421, 501, 680 (445). Below that rabenseifner: 4 ranks
-     * 256 KiB 215 (exchange 321), 32 KiB 29 (40, recdbl 58); 8 ranks
-     * 32 KiB 128 (exchange 76-770 from batch to batch: p^2 small messages
-     * in flight on 2 cores, recdbl 154). */
-    { XB_COLL_ALLREDUCE, 3, 16, 512 KiB, 0, "exchange", NEED_ONE_NODE },
+    /* One node (see bcast), nonblocking, 2 interleaved rounds of 9
+     * 25 ms batches, 2026-11-24 22:35, us (Open MPI): 4 ranks, 32 KiB:
+     * exchange 22, rabenseifner 46 (40); 256 KiB 148, 197 (176); 1 MiB
+     * 525, 589 (491); 8 ranks, 32 KiB 100, 85 (85); 256 KiB 479, 459
+     * (350); 1 MiB 1613, 2160 (1234). Short runs (BENCH_QUICK) saw
+     * exchange at 76-770 us from batch to batch: its p^2 messages touch
+     * every pair's ring, and the first pass over a ring faults its pages
+     * in (clear_page under memmove, perf). */
+    { XB_COLL_ALLREDUCE, 3, 4, 16 KiB, 0, "exchange", NEED_ONE_NODE },
+    { XB_COLL_ALLREDUCE, 5, 16, 256 KiB, 0, "exchange", NEED_ONE_NODE },
     { XB_COLL_ALLREDUCE, 3, 16, 16 KiB, 0, "rabenseifner", NEED_ONE_NODE },
     /* 2 ranks, nonblocking, 4 MiB: 746 us, recdbl 1860 (Open MPI 1129) */
     { XB_COLL_ALLREDUCE, 2, 2, 4 KiB, 0, "exchange", NEED_ONE_NODE },
