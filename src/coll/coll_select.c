@@ -291,10 +291,10 @@ static const rule_t rules[] = {
      * 259 (Open MPI 180); nonblocking 1 MiB 5078, recdbl 7165, ring 7332
      * (5510). 2 ranks: the send leaves from the send buffer while the own
      * block is copied (ring sends it after the copy): 32 KiB 6.5, 11.2
-     * (11.9). Beyond 4 ranks small blocks take recursive doubling or
-     * Bruck: 8 ranks, nonblocking, 512 B: linear 51-57, recdbl 26 (26-33) */
-    { XB_COLL_ALLGATHER, 2, 4, 0, 0, "linear", NEED_ONE_NODE },
-    { XB_COLL_ALLGATHER, 5, 16, 8 KiB, 0, "linear", NEED_ONE_NODE },
+     * (11.9). Small blocks too: 8 ranks, long batches, 64 B 15 us,
+     * recdbl 20 (Open MPI 19); short runs made linear look worse, paying
+     * the first touch of every pair's ring (docs/design/coll.md) */
+    { XB_COLL_ALLGATHER, 2, 16, 0, 0, "linear", NEED_ONE_NODE },
     { XB_COLL_ALLGATHER, ANY_P, 0, 8 KiB, "recdbl", 0 },
     { XB_COLL_ALLGATHER, ANY_P, 0, 8 KiB, "bruck", 0 },
     { XB_COLL_ALLGATHER, ANY_P, 0, 0, "ring", 0 },
@@ -315,10 +315,9 @@ static const rule_t rules[] = {
     /* One node (see bcast), 8 ranks, 2026-11-24: -H 512 B 12.9 us,
      * pairwise 26.1 (Open MPI 18.1); nonblocking 4 KiB 53.9, bruck 140,
      * pairwise 71 (119) */
-    { XB_COLL_ALLTOALL,  2, 4, 0, 0, "linear", NEED_ONE_NODE },
-    /* beyond 4 ranks not the p^2 small messages at once: 8 ranks,
-     * nonblocking, 512 B: linear 42-55, bruck 35 (Open MPI 30-39) */
-    { XB_COLL_ALLTOALL,  5, 16, 1 KiB, 0, "linear", NEED_ONE_NODE },
+    /* 8 ranks, long batches: 64 B 13.6 us, bruck 21, pairwise 36 (Open
+     * MPI 20) */
+    { XB_COLL_ALLTOALL,  2, 16, 0, 0, "linear", NEED_ONE_NODE },
     { XB_COLL_ALLTOALL,  4, 1 << 30, 0, 256, "bruck", 0 },
     { XB_COLL_ALLTOALL,  ANY_P, 0, 0, "pairwise", 0 },
     { XB_COLL_GATHERV,   ANY_P, 0, 0, "linear", 0 },
