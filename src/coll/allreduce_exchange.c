@@ -35,9 +35,9 @@ int xb_coll_allreduce_exchange(xb_coll_sched_t *s, const xb_coll_args_t *a)
     if (off == NULL)
         return XB_ERR_NO_MEM;
     MPI_Count *len = off + p;
-    for (int j = 0; j < p; j++) {         /* chunk j of n elements in p parts */
-        off[j] = j * (n / p) + (j < n % p ? j : n % p);
-        len[j] = n / p + (j < n % p ? 1 : 0);
+    for (int j = 0; j < p; j++) {
+        off[j] = xb_coll_chunk_off(n, p, j);
+        len[j] = xb_coll_chunk_off(n, p, j + 1) - off[j];
     }
     char *mine = acc + off[r] * ext;
     rc = xb_coll_exchange_reduce(s, a, src, off, len, mine, src == acc);

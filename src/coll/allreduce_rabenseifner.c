@@ -11,12 +11,6 @@
  */
 #include "coll/coll_int.h"
 
-static MPI_Count coff(MPI_Count n, int parts, int c)
-{
-    MPI_Count q = n / parts, r = n % parts;
-    return c * q + (c < r ? c : r);
-}
-
 static int halving_doubling(xb_coll_sched_t *s, char *acc, char *tmp, int nr,
                             int pof2, int rem)
 {
@@ -28,8 +22,8 @@ static int halving_doubling(xb_coll_sched_t *s, char *acc, char *tmp, int nr,
         int mid = lo + mask, peer = xb_coll_fold_real_rank(nr ^ mask, rem);
         int klo = nr < mid ? lo : mid, khi = nr < mid ? mid : hi;
         int slo = nr < mid ? mid : lo, shi = nr < mid ? hi : mid;
-        MPI_Count ko = coff(n, pof2, klo), kn = coff(n, pof2, khi) - ko;
-        MPI_Count so = coff(n, pof2, slo), sn = coff(n, pof2, shi) - so;
+        MPI_Count ko = xb_coll_chunk_off(n, pof2, klo), kn = xb_coll_chunk_off(n, pof2, khi) - ko;
+        MPI_Count so = xb_coll_chunk_off(n, pof2, slo), sn = xb_coll_chunk_off(n, pof2, shi) - so;
         rc = xb_coll_sched_recv(s, tmp, kn, wdt, peer);
         if (rc == XB_OK)
             rc = xb_coll_sched_send(s, acc + so * ext, sn, wdt, peer);
@@ -42,8 +36,8 @@ static int halving_doubling(xb_coll_sched_t *s, char *acc, char *tmp, int nr,
     for (int mask = 1; mask < pof2 && rc == XB_OK; mask <<= 1) {
         int mine = nr & ~(mask - 1), theirs = (nr ^ mask) & ~(mask - 1);
         int peer = xb_coll_fold_real_rank(nr ^ mask, rem);
-        MPI_Count mo = coff(n, pof2, mine), mn = coff(n, pof2, mine + mask) - mo;
-        MPI_Count to = coff(n, pof2, theirs), tn = coff(n, pof2, theirs + mask) - to;
+        MPI_Count mo = xb_coll_chunk_off(n, pof2, mine), mn = xb_coll_chunk_off(n, pof2, mine + mask) - mo;
+        MPI_Count to = xb_coll_chunk_off(n, pof2, theirs), tn = xb_coll_chunk_off(n, pof2, theirs + mask) - to;
         rc = xb_coll_sched_recv(s, acc + to * ext, tn, wdt, peer);
         if (rc == XB_OK)
             rc = xb_coll_sched_send(s, acc + mo * ext, mn, wdt, peer);

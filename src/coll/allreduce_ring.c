@@ -13,9 +13,8 @@
 /* Chunk c of n working elements in p parts: offset and length. */
 static void chunk(MPI_Count n, int p, int c, MPI_Count *off, MPI_Count *len)
 {
-    MPI_Count q = n / p, r = n % p;
-    *off = c * q + (c < r ? c : r);
-    *len = q + (c < r ? 1 : 0);
+    *off = xb_coll_chunk_off(n, p, c);
+    *len = xb_coll_chunk_off(n, p, c + 1) - *off;
 }
 
 int xb_coll_allreduce_ring(xb_coll_sched_t *s, const xb_coll_args_t *a)

@@ -10,12 +10,6 @@
  */
 #include "coll/coll_int.h"
 
-static MPI_Count coff(MPI_Count n, int parts, int c)
-{
-    MPI_Count q = n / parts, r = n % parts;
-    return c * q + (c < r ? c : r);
-}
-
 int xb_coll_bcast_scatter_allgather(xb_coll_sched_t *s, const xb_coll_args_t *a)
 {
     int p = a->comm->size, root = a->root, rc = XB_OK;
@@ -30,8 +24,8 @@ int xb_coll_bcast_scatter_allgather(xb_coll_sched_t *s, const xb_coll_args_t *a)
         low <<= 1;
     int sub = p - v < low ? p - v : low;
     if (v != 0) {
-        MPI_Count o = coff(n, p, v);
-        rc = xb_coll_sched_recv(s, base + o, coff(n, p, v + sub) - o, byte,
+        MPI_Count o = xb_coll_chunk_off(n, p, v);
+        rc = xb_coll_sched_recv(s, base + o, xb_coll_chunk_off(n, p, v + sub) - o, byte,
                                 (v - low + root) % p);
         if (rc == XB_OK)
             rc = xb_coll_sched_fence(s);
@@ -40,8 +34,8 @@ int xb_coll_bcast_scatter_allgather(xb_coll_sched_t *s, const xb_coll_args_t *a)
         if (v + mask >= p)
             continue;
         int end = v + 2 * mask < p ? v + 2 * mask : p;
-        MPI_Count o = coff(n, p, v + mask);
-        rc = xb_coll_sched_send(s, base + o, coff(n, p, end) - o, byte,
+        MPI_Count o = xb_coll_chunk_off(n, p, v + mask);
+        rc = xb_coll_sched_send(s, base + o, xb_coll_chunk_off(n, p, end) - o, byte,
                                 (v + mask + root) % p);
     }
     if (rc == XB_OK)
@@ -49,10 +43,10 @@ int xb_coll_bcast_scatter_allgather(xb_coll_sched_t *s, const xb_coll_args_t *a)
     int right = (a->comm->rank + 1) % p, left = (a->comm->rank - 1 + p) % p;
     for (int k = 0; k < p - 1 && rc == XB_OK; k++) {
         int sc = (v - k + p) % p, rcn = (v - k - 1 + 2 * p) % p;
-        MPI_Count so = coff(n, p, sc), ro = coff(n, p, rcn);
-        rc = xb_coll_sched_recv(s, base + ro, coff(n, p, rcn + 1) - ro, byte, left);
+        MPI_Count so = xb_coll_chunk_off(n, p, sc), ro = xb_coll_chunk_off(n, p, rcn);
+        rc = xb_coll_sched_recv(s, base + ro, xb_coll_chunk_off(n, p, rcn + 1) - ro, byte, left);
         if (rc == XB_OK)
-            rc = xb_coll_sched_send(s, base + so, coff(n, p, sc + 1) - so, byte, right);
+            rc = xb_coll_sched_send(s, base + so, xb_coll_chunk_off(n, p, sc + 1) - so, byte, right);
         if (rc == XB_OK)
             rc = xb_coll_sched_fence(s);
     }

@@ -353,6 +353,15 @@ int   xb_coll_red_bufs(xb_coll_sched_t *s, const xb_coll_args_t *a, const char *
  * the schedule's temporary memory (NULL when out of memory). */
 MPI_Count *xb_coll_equal_counts(xb_coll_sched_t *s, int p, MPI_Count count);
 
+/* Where chunk c of n elements cut into `parts` near-equal chunks starts
+ * (the first n % parts chunks hold one element more); chunk c is
+ * [off(c), off(c + 1)). Every rank computes the same cut. */
+static inline MPI_Count xb_coll_chunk_off(MPI_Count n, int parts, int c)
+{
+    MPI_Count q = n / parts, r = n % parts;
+    return c * q + (c < r ? c : r);
+}
+
 /* ---- the reduce-scatter round of direct exchange (coll_util.c) ----------
  * Every rank sends piece i of its working vector src (off[i], len[i]
  * working elements) to rank i and receives its own piece from every other

@@ -312,11 +312,9 @@ static const rule_t rules[] = {
      * vs 30 us, 1 MiB 70 vs 130; 2026-11-24), but with other processes on
      * the cores it lost 4x (each rank waits for its peer to fill its slot,
      * where the single copy of pairwise needs no CPU time of the peer). */
-    /* One node (see bcast), 8 ranks, 2026-11-24: -H 512 B 12.9 us,
-     * pairwise 26.1 (Open MPI 18.1); nonblocking 4 KiB 53.9, bruck 140,
-     * pairwise 71 (119) */
-    /* 8 ranks, long batches: 64 B 13.6 us, bruck 21, pairwise 36 (Open
-     * MPI 20) */
+    /* One node (see bcast), 8 ranks, 2026-11-24: nonblocking 4 KiB 53.9
+     * us, bruck 140, pairwise 71 (Open MPI 119); long batches, 64 B 13.6,
+     * bruck 21, pairwise 36 (20) */
     { XB_COLL_ALLTOALL,  2, 16, 0, 0, "linear", NEED_ONE_NODE },
     { XB_COLL_ALLTOALL,  4, 1 << 30, 0, 256, "bruck", 0 },
     { XB_COLL_ALLTOALL,  ANY_P, 0, 0, "pairwise", 0 },

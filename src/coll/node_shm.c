@@ -42,16 +42,20 @@ bool xb_coll_node_complete(const xb_comm_t *comm)
 
 bool xb_coll_one_node(const xb_comm_t *comm)
 {
-    const xb_rt_info_t *rt = xb_rt();
     if (comm->remote != NULL)
         return false;
-    for (int r = 0; r < comm->size; r++) {
-        xb_gpid_t g = xb_comm_gpid(comm, r);
-        if (xb_gpid_job(g) != 0 || xb_gpid_rank(g) >= (uint32_t)rt->size ||
-            rt->node_of[xb_gpid_rank(g)] != rt->my_node)
-            return false;
+    if (comm->one_node == 0) {      /* the walk once per communicator */
+        const xb_rt_info_t *rt = xb_rt();
+        int8_t v = 1;
+        for (int r = 0; r < comm->size && v == 1; r++) {
+            xb_gpid_t g = xb_group_gpid(comm->group, r);
+            if (xb_gpid_job(g) != 0 || xb_gpid_rank(g) >= (uint32_t)rt->size ||
+                rt->node_of[xb_gpid_rank(g)] != rt->my_node)
+                v = -1;
+        }
+        ((xb_comm_t *)comm)->one_node = v;
     }
-    return true;
+    return comm->one_node > 0;
 }
 
 static int cmp_int(const void *a, const void *b)

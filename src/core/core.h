@@ -111,6 +111,10 @@ typedef struct xb_comm {
     MPI_Comm         handle;      /* what the user sees                      */
     uint32_t         coll_seq;    /* blocking collectives issued (coll tags) */
     uint32_t         coll_nbseq;  /* nonblocking and persistent ones         */
+    int8_t           one_node;    /* coll: every member of the group is a
+                                     process of this job on this node: 0 not
+                                     known yet, 1 yes, -1 no (the group never
+                                     changes; coll/node_shm.c)              */
     char             name[MPI_MAX_OBJECT_NAME];
     /* issue 4 (src/comm, docs/design/comm.md) */
     struct xb_comm  *local_comm;  /* intercommunicators: an intracommunicator
