@@ -3,15 +3,20 @@
 /*
  * allgather_hier.c - two-stage allgather (hier.c): every rank writes its
  * block into its node slot, one node barrier; each head packs its node's
- * blocks and exchanges packs with every other head (one message per pair
- * of nodes crosses the network), then broadcasts all p blocks inside its
+ * blocks; up to XB_HIER_EXCHANGE_HEADS heads exchange packs pairwise (one
+ * round, one message per pair of nodes crosses the network), more gather
+ * them up a binomial tree over the heads and broadcast the whole down it
+ * (2 ceil(log2 L) rounds instead of L - 1 messages per head); each head
+ * then broadcasts all p blocks inside its
  * node through shared memory (xb_coll_node_bcast); every rank unpacks them
  * into place. Communicators that are not node-whole run the ring.
  */
 #include "coll/coll_int.h"
 
+enum { XB_HIER_EXCHANGE_HEADS = 4 };
+
 /* At a head: its node's blocks from the slots into all (node order), then
- * the exchange of packs with the other heads. */
+ * the other nodes' from the other heads. */
 static int heads(xb_coll_sched_t *s, const xb_coll_nodeset_t *ns, const xb_comm_t *comm,
                  const int *order, const int *start, char *all, int par, MPI_Count B)
 {
@@ -20,6 +25,14 @@ static int heads(xb_coll_sched_t *s, const xb_coll_nodeset_t *ns, const xb_comm_
     for (int k = start[mine]; k < start[mine + 1] && rc == XB_OK; k++)
         rc = xb_coll_sched_copy(s, xb_coll_node_slot(comm, par, order[k]), B, byte,
                                 all + k * B, B, byte);
+    if (rc == XB_OK && ns->nheads > XB_HIER_EXCHANGE_HEADS) {
+        MPI_Count *len = xb_coll_hier_lens(s, ns, start, B);
+        rc = len != NULL ? xb_coll_hier_tree_gather(s, ns, 0, len, all + start[mine] * B)
+                         : XB_ERR_NO_MEM;
+        if (rc == XB_OK)
+            rc = xb_coll_hier_tree_bcast(s, ns, 0, all, start[ns->nheads] * B, byte);
+        return rc == XB_OK ? xb_coll_sched_fence(s) : rc;
+    }
     for (int j = 0; j < ns->nheads && rc == XB_OK; j++) {
         if (j == mine)
             continue;

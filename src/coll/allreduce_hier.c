@@ -2,35 +2,30 @@
 /* Copyright (c) 2026 The Crossbar authors */
 /*
  * allreduce_hier.c - two-stage allreduce for commutative ops (hier.c): each
- * node reduces into its head through shared memory, the heads combine
- * their partial results at the first head, which sends the result back,
- * and each head broadcasts it inside its node through shared memory. One
- * message each way per node crosses the network. Communicators that are
+ * node reduces into its head through shared memory, the partial results
+ * go up a binomial tree over the heads to the first head and the result
+ * down it again, and each head broadcasts it inside its node through
+ * shared memory. One message each way per node crosses the network. Communicators that are
  * not node-whole run recursive doubling.
  */
 #include "coll/coll_int.h"
 
 /* The heads' stage; *res_p: the buffer that ends with the result. */
+/* The heads' stage: reduced up the heads' tree to the first head, the
+ * result broadcast down it again (into *res_p; the first head's is acc). */
 static int combine_heads(xb_coll_sched_t *s, const xb_coll_nodeset_t *ns, void *acc,
                          void **res_p)
 {
-    MPI_Count n = s->red.wcount;
-    int rc = XB_OK;
-    *res_p = acc;
-    if (ns->mynode != 0) {
-        void *res = xb_coll_sched_wtmp(s, -1);
-        if (res == NULL)
-            return XB_ERR_NO_MEM;
-        *res_p = res;
-        rc = xb_coll_sched_send(s, acc, n, s->red.wdt, ns->heads[0]);
-        if (rc == XB_OK)
-            rc = xb_coll_sched_recv(s, res, n, s->red.wdt, ns->heads[0]);
-        return rc == XB_OK ? xb_coll_sched_fence(s) : rc;
-    }
-    rc = xb_coll_hier_combine(s, ns, acc);
-    for (int j = 1; j < ns->nheads && rc == XB_OK; j++)
-        rc = xb_coll_sched_send(s, acc, n, s->red.wdt, ns->heads[j]);
-    return rc == XB_OK ? xb_coll_sched_fence(s) : rc;
+    int rc = xb_coll_hier_tree_reduce(s, ns, 0, acc);
+    void *res = ns->mynode == 0 ? acc : xb_coll_sched_wtmp(s, -1);
+    if (rc == XB_OK && res == NULL)
+        rc = XB_ERR_NO_MEM;
+    if (rc == XB_OK)
+        rc = xb_coll_hier_tree_bcast(s, ns, 0, res, s->red.wcount, s->red.wdt);
+    if (rc == XB_OK)
+        rc = xb_coll_sched_fence(s);
+    *res_p = res;
+    return rc;
 }
 
 int xb_coll_allreduce_hier(xb_coll_sched_t *s, const xb_coll_args_t *a)

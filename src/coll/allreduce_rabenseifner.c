@@ -7,12 +7,13 @@
  * followed by an allgather by recursive doubling; 2 log2(p') rounds moving
  * about twice the vector. A size that is not a power of two first folds
  * the first 2*rem ranks pairwise (xb_coll_fold, coll_int.h) and unfolds at
- * the end.
+ * the end. The reduce-scatter (xb_coll_halving_reduce) also serves
+ * reduce_rabenseifner.c.
  */
 #include "coll/coll_int.h"
 
-static int halving_doubling(xb_coll_sched_t *s, char *acc, char *tmp, int nr,
-                            int pof2, int rem)
+int xb_coll_halving_reduce(xb_coll_sched_t *s, char *acc, char *tmp, int nr, int pof2,
+                           int rem)
 {
     MPI_Count n = s->red.wcount;
     xb_datatype_t *wdt = s->red.wdt;
@@ -33,6 +34,16 @@ static int halving_doubling(xb_coll_sched_t *s, char *acc, char *tmp, int nr,
             rc = xb_coll_sched_reduce(s, tmp, acc + ko * ext, kn);
         lo = klo, hi = khi;
     }
+    return rc;
+}
+
+/* The allgather by recursive doubling: chunk nr (reduced) -> every chunk. */
+static int doubling(xb_coll_sched_t *s, char *acc, int nr, int pof2, int rem)
+{
+    MPI_Count n = s->red.wcount;
+    xb_datatype_t *wdt = s->red.wdt;
+    MPI_Aint ext = xb_dt_extent(wdt);
+    int rc = XB_OK;
     for (int mask = 1; mask < pof2 && rc == XB_OK; mask <<= 1) {
         int mine = nr & ~(mask - 1), theirs = (nr ^ mask) & ~(mask - 1);
         int peer = xb_coll_fold_real_rank(nr ^ mask, rem);
@@ -53,14 +64,16 @@ int xb_coll_allreduce_rabenseifner(xb_coll_sched_t *s, const xb_coll_args_t *a)
     int rc = xb_coll_sched_red(s, a->rcount, a->rdt, a->op);
     if (rc != XB_OK)
         return rc;
-    char *acc = xb_coll_red_load(s, a->sbuf == MPI_IN_PLACE ? a->rbuf : a->sbuf);
+    char *acc = xb_coll_red_acc(s, a);
     char *tmp = xb_coll_sched_wtmp(s, -1);
     if (acc == NULL || tmp == NULL)
         return XB_ERR_NO_MEM;
     xb_coll_fold_t f;
     rc = xb_coll_fold(s, acc, tmp, rank, p, &f);
     if (rc == XB_OK && f.nr >= 0)
-        rc = halving_doubling(s, acc, tmp, f.nr, f.pof2, f.rem);
+        rc = xb_coll_halving_reduce(s, acc, tmp, f.nr, f.pof2, f.rem);
+    if (rc == XB_OK && f.nr >= 0)
+        rc = doubling(s, acc, f.nr, f.pof2, f.rem);
     if (rc == XB_OK)
         rc = xb_coll_unfold(s, acc, rank, &f);
     if (rc == XB_OK)

@@ -47,7 +47,7 @@ int xb_coll_allreduce_recdbl(xb_coll_sched_t *s, const xb_coll_args_t *a)
     int rc = xb_coll_sched_red(s, a->rcount, a->rdt, a->op);
     if (rc != XB_OK)
         return rc;
-    void *acc = xb_coll_red_load(s, a->sbuf == MPI_IN_PLACE ? a->rbuf : a->sbuf);
+    void *acc = xb_coll_red_acc(s, a);
     void *tmp = xb_coll_sched_wtmp(s, -1);
     if (acc == NULL || tmp == NULL)
         return XB_ERR_NO_MEM;

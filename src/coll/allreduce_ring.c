@@ -26,7 +26,7 @@ int xb_coll_allreduce_ring(xb_coll_sched_t *s, const xb_coll_args_t *a)
     MPI_Count n = s->red.wcount, off, len, roff, rlen;
     xb_datatype_t *wdt = s->red.wdt;
     MPI_Aint ext = xb_dt_extent(wdt);
-    char *acc = xb_coll_red_load(s, a->sbuf == MPI_IN_PLACE ? a->rbuf : a->sbuf);
+    char *acc = xb_coll_red_acc(s, a);
     char *tmp = xb_coll_sched_wtmp(s, n / p + 1);
     if (acc == NULL || tmp == NULL)
         return XB_ERR_NO_MEM;

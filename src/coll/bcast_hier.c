@@ -2,7 +2,7 @@
 /* Copyright (c) 2026 The Crossbar authors */
 /*
  * bcast_hier.c - two-stage broadcast (hier.c): the root sends to the other
- * nodes' heads along a binomial tree over the nodes (one message per node
+ * nodes' heads along a binomial tree over the heads (one message per node
  * crosses the network), then each head broadcasts inside its node through
  * shared memory (xb_coll_node_bcast). Communicators that are not
  * node-whole run the binomial broadcast.
@@ -18,22 +18,7 @@ int xb_coll_bcast_hier(xb_coll_sched_t *s, const xb_coll_args_t *a)
     if (rc != XB_OK)
         return rc;
     if (a->comm->rank == ns.head) {
-        int L = ns.nheads, rootnode = 0;
-        while (ns.heads[rootnode] != a->root)
-            rootnode++;
-        int vr = (ns.mynode - rootnode + L) % L, mask = 1;
-        while (mask < L && !(vr & mask))         /* receive from the parent */
-            mask <<= 1;
-        if (vr != 0) {
-            rc = xb_coll_sched_recv(s, a->rbuf, a->rcount, a->rdt,
-                                    ns.heads[(vr - mask + rootnode) % L]);
-            if (rc == XB_OK)
-                rc = xb_coll_sched_fence(s);
-        }
-        for (mask >>= 1; mask > 0 && rc == XB_OK; mask >>= 1)   /* children */
-            if (vr + mask < L)
-                rc = xb_coll_sched_send(s, a->rbuf, a->rcount, a->rdt,
-                                        ns.heads[(vr + mask + rootnode) % L]);
+        rc = xb_coll_hier_tree_bcast(s, &ns, ns.rootnode, a->rbuf, a->rcount, a->rdt);
         if (rc == XB_OK)
             rc = xb_coll_sched_fence(s);
     }

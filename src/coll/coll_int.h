@@ -201,6 +201,7 @@ typedef struct xb_coll_nodeset {
     int  nheads, *heads;     /* one head per node the comm spans            */
     int  mynode;             /* index of this node in heads[]               */
     int  head;               /* heads[mynode]                               */
+    int  rootnode;           /* index in heads[] of the root's node (or 0)  */
 } xb_coll_nodeset_t;
 /* Blocking, several nodes, node barrier and slots, commutative op, fits. */
 bool xb_coll_hier_fits(xb_coll_kind_t kind, const xb_coll_args_t *a);
@@ -212,8 +213,32 @@ void xb_coll_hier_fini(void);
  * within a node): order[start[j] .. start[j + 1]) are node j's. */
 int  xb_coll_hier_order(xb_coll_sched_t *s, const xb_comm_t *comm,
                         const xb_coll_nodeset_t *ns, int **order_p, int **start_p);
-/* At a head: the other heads' partial results reduced into acc. */
-int  xb_coll_hier_combine(xb_coll_sched_t *s, const xb_coll_nodeset_t *ns, void *acc);
+/* Bytes per node index of B-byte blocks per rank (schedule memory). */
+MPI_Count *xb_coll_hier_lens(xb_coll_sched_t *s, const xb_coll_nodeset_t *ns,
+                             const int *start, MPI_Count B);
+/* The heads' binomial trees (hier.c), rooted at head index top; called
+ * at heads only, each adds this head's steps. tree_reduce and tree_gather
+ * end with a fence; tree_bcast and tree_scatter end with their sends to
+ * the children posted, so the caller's local steps overlap them, and the
+ * caller fences (buf must stay unchanged until then).
+ * tree_reduce: the children's partial results (working representation of
+ * s->red; commutative ops) reduced into acc, then acc to the parent.
+ * tree_bcast: buf from the parent, then to the children.
+ * tree_gather / tree_scatter move byte blocks, len[j] bytes for node index
+ * j, kept in tree order from this head on: buf holds this head's node at
+ * offset 0 and its subtree's nodes after it (xb_coll_hier_tree_span bytes;
+ * at top, every node). gather: the caller's steps fill the node's own
+ * part first; scatter: top's caller fills every part first, and a head
+ * finds its own part at offset 0 after the call. */
+MPI_Count xb_coll_hier_tree_span(const xb_coll_nodeset_t *ns, int top, const MPI_Count *len);
+int  xb_coll_hier_tree_reduce(xb_coll_sched_t *s, const xb_coll_nodeset_t *ns, int top,
+                              void *acc);
+int  xb_coll_hier_tree_bcast(xb_coll_sched_t *s, const xb_coll_nodeset_t *ns, int top,
+                             void *buf, MPI_Count count, xb_datatype_t *dt);
+int  xb_coll_hier_tree_gather(xb_coll_sched_t *s, const xb_coll_nodeset_t *ns, int top,
+                              const MPI_Count *len, char *buf);
+int  xb_coll_hier_tree_scatter(xb_coll_sched_t *s, const xb_coll_nodeset_t *ns, int top,
+                               const MPI_Count *len, char *buf);
 
 /* algorithms, one per file */
 #define XB_COLL_ALGO_DECL(name) \
@@ -238,6 +263,7 @@ XB_COLL_ALGO_DECL(bcast_binomial);
 XB_COLL_ALGO_DECL(bcast_linear);
 XB_COLL_ALGO_DECL(bcast_scatter_allgather);
 XB_COLL_ALGO_DECL(reduce_binomial);
+XB_COLL_ALGO_DECL(reduce_rabenseifner);
 XB_COLL_ALGO_DECL(reduce_ordered);
 XB_COLL_ALGO_DECL(allreduce_recdbl);
 XB_COLL_ALGO_DECL(allreduce_reduce_bcast);
@@ -337,8 +363,15 @@ int   xb_coll_red_init(xb_coll_red_t *r, MPI_Count count, xb_datatype_t *dt,
                        xb_op_t *op);
 /* A new working buffer, filled from the user buffer by a copy step. */
 void *xb_coll_red_load(xb_coll_sched_t *s, const void *ubuf);
-/* A copy step from a working buffer to the user buffer. */
+/* A copy step from a working buffer to the user buffer; none when w is
+ * the user buffer itself in the user's type (xb_coll_red_acc). */
 int   xb_coll_red_store(xb_coll_sched_t *s, const void *w, void *ubuf);
+/* Where a reduction whose result lands in a->rbuf may accumulate: the
+ * receive buffer itself when the working type is the user's (the send
+ * buffer copied in by a step, unless in place), else a working copy
+ * loaded from the operand. NULL: no memory. The caller may send from it,
+ * reduce into it and swap it with temporaries, then xb_coll_red_store. */
+void *xb_coll_red_acc(xb_coll_sched_t *s, const xb_coll_args_t *a);
 /* The vectors of a reduction that forms its result in the receive buffer
  * (after xb_coll_sched_red on a's count, type and op): *src the operand
  * (the send buffer, or the receive buffer in place) and *acc where the
@@ -390,5 +423,13 @@ static inline int xb_coll_fold_real_rank(int nr, int rem)
 {
     return nr < rem ? nr * 2 + 1 : nr + rem;
 }
+
+/* The reduce-scatter by recursive halving of Rabenseifner's algorithms
+ * (allreduce_rabenseifner.c), over the new ranks of a fold: acc (the
+ * whole working vector, s->red) cut into pof2 chunks; at the end new rank
+ * nr holds chunk nr reduced over every rank (commutative ops). tmp: a
+ * working buffer of the whole vector. */
+int xb_coll_halving_reduce(xb_coll_sched_t *s, char *acc, char *tmp, int nr, int pof2,
+                           int rem);
 
 #endif

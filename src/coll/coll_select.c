@@ -105,6 +105,7 @@ static const algo_t algos[] = {
     A(REDUCE, "shm", reduce_shm, NEED_NODE),
     A(REDUCE, "hier", reduce_hier, NEED_HIER),
     A(REDUCE, "binomial", reduce_binomial, NEED_COMMUTE),
+    A(REDUCE, "rabenseifner", reduce_rabenseifner, NEED_COMMUTE),
     A(REDUCE, "ordered", reduce_ordered, 0),
     D(ALLREDUCE, "cell", allreduce_cell, NEED_PAIR),
     D(ALLREDUCE, "pair", allreduce_pair, NEED_PAIR),

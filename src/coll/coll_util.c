@@ -50,8 +50,20 @@ void *xb_coll_red_load(xb_coll_sched_t *s, const void *ubuf)
 
 int xb_coll_red_store(xb_coll_sched_t *s, const void *w, void *ubuf)
 {
+    if (w == ubuf && s->red.direct)
+        return XB_OK;                        /* formed in place (red_acc) */
     return xb_coll_sched_copy(s, w, s->red.wcount, s->red.wdt, ubuf,
                               s->red.count, s->red.dt);
+}
+
+void *xb_coll_red_acc(xb_coll_sched_t *s, const xb_coll_args_t *a)
+{
+    if (!s->red.direct || s->red.wcount == 0)
+        return xb_coll_red_load(s, a->sbuf == MPI_IN_PLACE ? a->rbuf : a->sbuf);
+    if (a->sbuf != MPI_IN_PLACE &&
+        xb_coll_sched_copy(s, a->sbuf, a->rcount, a->rdt, a->rbuf, a->rcount, a->rdt) != XB_OK)
+        return NULL;
+    return a->rbuf;
 }
 
 int xb_coll_red_bufs(xb_coll_sched_t *s, const xb_coll_args_t *a, const char **src,

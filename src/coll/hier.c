@@ -98,6 +98,9 @@ int xb_coll_hier_plan(xb_coll_sched_t *s, const xb_comm_t *comm, int root,
     if (ns->nheads < 2 || ns->mynode < 0)
         return XB_ERR_AGAIN;
     ns->head = ns->heads[ns->mynode];
+    ns->rootnode = 0;
+    while (root >= 0 && ns->heads[ns->rootnode] != root)
+        ns->rootnode++;
     return XB_OK;
 }
 
@@ -142,28 +145,136 @@ int xb_coll_hier_order(xb_coll_sched_t *s, const xb_comm_t *comm,
     return XB_OK;
 }
 
-/* Steps of the heads' combination at this head: receive every other head's
- * partial result (working representation of s->red) and reduce them into
- * acc, in node order (the ops here are commutative). */
-int xb_coll_hier_combine(xb_coll_sched_t *s, const xb_coll_nodeset_t *ns, void *acc)
+MPI_Count *xb_coll_hier_lens(xb_coll_sched_t *s, const xb_coll_nodeset_t *ns,
+                             const int *start, MPI_Count B)
+{
+    MPI_Count *len = xb_coll_sched_tmp(s, ns->nheads * (MPI_Count)sizeof(MPI_Count),
+                                       xb_dt_from_handle(MPI_BYTE));
+    for (int j = 0; len != NULL && j < ns->nheads; j++)
+        len[j] = (start[j + 1] - start[j]) * B;
+    return len;
+}
+
+/* ---- the heads' binomial trees -------------------------------------------
+ * Over the heads, rooted at head index top: head j has the tree rank
+ * v = (j - top) mod L; its parent is v - low(v) (low: the lowest set bit
+ * of v), its children v + m for the powers of two m < low(v) (below L at
+ * the root, v = 0) with v + m < L; the subtree of v is the heads v ..
+ * v + low(v) - 1 (up to L). ceil(log2 L) rounds, and no head handles more
+ * than log2 L messages, where the linear stage had one head take L - 1. */
+static int tree_low(int v, int L)
+{
+    int m = 1;
+    while (m < L && !(v & m))
+        m <<= 1;
+    return m;
+}
+
+static int tree_v(const xb_coll_nodeset_t *ns, int top)
+{
+    return (ns->mynode - top + ns->nheads) % ns->nheads;
+}
+
+static int tree_head(const xb_coll_nodeset_t *ns, int top, int v)
+{
+    return ns->heads[(v + top) % ns->nheads];
+}
+
+/* Bytes of the tree ranks [v, w) (len: bytes per node index). */
+static MPI_Count tree_bytes(const xb_coll_nodeset_t *ns, int top, const MPI_Count *len, int v,
+                            int w)
+{
+    MPI_Count b = 0;
+    for (int u = v; u < w && u < ns->nheads; u++)
+        b += len[(u + top) % ns->nheads];
+    return b;
+}
+
+MPI_Count xb_coll_hier_tree_span(const xb_coll_nodeset_t *ns, int top, const MPI_Count *len)
+{
+    int v = tree_v(ns, top);
+    return tree_bytes(ns, top, len, v, v + tree_low(v, ns->nheads));
+}
+
+int xb_coll_hier_tree_reduce(xb_coll_sched_t *s, const xb_coll_nodeset_t *ns, int top,
+                             void *acc)
 {
     MPI_Count n = s->red.wcount;
-    void **part = xb_coll_sched_tmp(s, ns->nheads * (MPI_Count)sizeof(void *),
-                                    xb_dt_from_handle(MPI_BYTE));
-    if (part == NULL)
-        return XB_ERR_NO_MEM;
-    int rc = XB_OK;
-    for (int j = 0; j < ns->nheads && rc == XB_OK; j++) {
-        if (j == ns->mynode)
-            continue;
-        part[j] = xb_coll_sched_wtmp(s, -1);
-        rc = part[j] != NULL ? xb_coll_sched_recv(s, part[j], n, s->red.wdt, ns->heads[j])
+    int L = ns->nheads, v = tree_v(ns, top), low = tree_low(v, L), k = 0, rc = XB_OK;
+    void *part[32];
+    for (int m = 1; m < low && v + m < L && rc == XB_OK; m <<= 1) {
+        part[k] = xb_coll_sched_wtmp(s, -1);
+        rc = part[k] != NULL ? xb_coll_sched_recv(s, part[k], n, s->red.wdt,
+                                                  tree_head(ns, top, v + m))
                              : XB_ERR_NO_MEM;
+        k++;
+    }
+    if (rc == XB_OK && k > 0)
+        rc = xb_coll_sched_fence(s);
+    for (int i = 0; i < k && rc == XB_OK; i++)
+        rc = xb_coll_sched_reduce(s, part[i], acc, n);
+    if (rc == XB_OK && v != 0)
+        rc = xb_coll_sched_send(s, acc, n, s->red.wdt, tree_head(ns, top, v - low));
+    return rc == XB_OK && v != 0 ? xb_coll_sched_fence(s) : rc;
+}
+
+int xb_coll_hier_tree_bcast(xb_coll_sched_t *s, const xb_coll_nodeset_t *ns, int top,
+                            void *buf, MPI_Count count, xb_datatype_t *dt)
+{
+    int L = ns->nheads, v = tree_v(ns, top), low = tree_low(v, L), rc = XB_OK;
+    if (v != 0) {
+        rc = xb_coll_sched_recv(s, buf, count, dt, tree_head(ns, top, v - low));
+        if (rc == XB_OK)
+            rc = xb_coll_sched_fence(s);
+    }
+    for (int m = low >> 1; m > 0 && rc == XB_OK; m >>= 1)      /* largest first */
+        if (v + m < L)
+            rc = xb_coll_sched_send(s, buf, count, dt, tree_head(ns, top, v + m));
+    return rc;
+}
+
+int xb_coll_hier_tree_gather(xb_coll_sched_t *s, const xb_coll_nodeset_t *ns, int top,
+                             const MPI_Count *len, char *buf)
+{
+    xb_datatype_t *byte = xb_dt_from_handle(MPI_BYTE);
+    int L = ns->nheads, v = tree_v(ns, top), low = tree_low(v, L), rc = XB_OK;
+    for (int m = 1; m < low && v + m < L && rc == XB_OK; m <<= 1) {
+        MPI_Count at = tree_bytes(ns, top, len, v, v + m);
+        MPI_Count b = tree_bytes(ns, top, len, v + m, v + 2 * m);
+        if (b > 0)
+            rc = xb_coll_sched_recv(s, buf + at, b, byte, tree_head(ns, top, v + m));
     }
     if (rc == XB_OK)
         rc = xb_coll_sched_fence(s);
-    for (int j = 0; j < ns->nheads && rc == XB_OK; j++)
-        if (j != ns->mynode)
-            rc = xb_coll_sched_reduce(s, part[j], acc, n);
+    if (rc == XB_OK && v != 0) {
+        MPI_Count b = tree_bytes(ns, top, len, v, v + low);
+        if (b > 0)
+            rc = xb_coll_sched_send(s, buf, b, byte, tree_head(ns, top, v - low));
+        if (rc == XB_OK)
+            rc = xb_coll_sched_fence(s);
+    }
+    return rc;
+}
+
+int xb_coll_hier_tree_scatter(xb_coll_sched_t *s, const xb_coll_nodeset_t *ns, int top,
+                              const MPI_Count *len, char *buf)
+{
+    xb_datatype_t *byte = xb_dt_from_handle(MPI_BYTE);
+    int L = ns->nheads, v = tree_v(ns, top), low = tree_low(v, L), rc = XB_OK;
+    if (v != 0) {
+        MPI_Count b = tree_bytes(ns, top, len, v, v + low);
+        if (b > 0)
+            rc = xb_coll_sched_recv(s, buf, b, byte, tree_head(ns, top, v - low));
+        if (rc == XB_OK)
+            rc = xb_coll_sched_fence(s);
+    }
+    for (int m = low >> 1; m > 0 && rc == XB_OK; m >>= 1) {
+        if (v + m >= L)
+            continue;
+        MPI_Count at = tree_bytes(ns, top, len, v, v + m);
+        MPI_Count b = tree_bytes(ns, top, len, v + m, v + 2 * m);
+        if (b > 0)
+            rc = xb_coll_sched_send(s, buf + at, b, byte, tree_head(ns, top, v + m));
+    }
     return rc;
 }

@@ -17,9 +17,17 @@ int xb_coll_reduce_binomial(xb_coll_sched_t *s, const xb_coll_args_t *a)
     if (rc != XB_OK)
         return rc;
     MPI_Count n = s->red.wcount;
-    void *acc = xb_coll_red_load(s, src);
-    void *tmp = xb_coll_sched_wtmp(s, -1);
-    if (acc == NULL || tmp == NULL)
+    /* In the user's type (s->red.direct) a leaf sends its buffer as given
+     * and the root combines in its receive buffer: no working copies. */
+    bool leaf = (v & 1) || v + 1 >= p, direct = s->red.direct && n > 0;
+    void *acc, *tmp = NULL;
+    if (v == 0)
+        acc = xb_coll_red_acc(s, a);
+    else
+        acc = direct && leaf ? (void *)src : xb_coll_red_load(s, src);
+    if (!leaf)
+        tmp = xb_coll_sched_wtmp(s, -1);
+    if (acc == NULL || (!leaf && tmp == NULL))
         return XB_ERR_NO_MEM;
     for (int mask = 1; mask < p && rc == XB_OK; mask <<= 1) {
         if (v & mask)

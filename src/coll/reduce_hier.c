@@ -3,9 +3,9 @@
 /*
  * reduce_hier.c - two-stage reduce for commutative ops (hier.c): each node
  * reduces into its head through shared memory (xb_coll_node_reduce; the
- * root heads its own node), then the heads send their partial results to
- * the root, which combines them in node order. Communicators that are not
- * node-whole run the binomial reduce.
+ * root heads its own node), then the partial results go up a binomial
+ * tree over the heads (xb_coll_hier_tree_reduce) to the root. Communicators
+ * that are not node-whole run the binomial reduce.
  */
 #include "coll/coll_int.h"
 
@@ -25,11 +25,6 @@ int xb_coll_reduce_hier(xb_coll_sched_t *s, const xb_coll_args_t *a)
                                  NULL, &acc);
     if (rc != XB_OK || !head)
         return rc;
-    MPI_Count n = s->red.wcount;
-    if (!root) {
-        rc = xb_coll_sched_send(s, acc, n, s->red.wdt, a->root);
-        return rc == XB_OK ? xb_coll_sched_fence(s) : rc;
-    }
-    rc = xb_coll_hier_combine(s, &ns, acc);
-    return rc == XB_OK ? xb_coll_red_store(s, acc, a->rbuf) : rc;
+    rc = xb_coll_hier_tree_reduce(s, &ns, ns.rootnode, acc);
+    return rc == XB_OK && root ? xb_coll_red_store(s, acc, a->rbuf) : rc;
 }

@@ -126,6 +126,7 @@ typedef struct xb_shm {
     int           in_progress;     /* re-entry guard of progress()          */
     /* node barrier: the generation this rank waits to see pass, if any */
     xb_shm_node_t *node;
+    uint8_t      *lone_slots;      /* alone on the node: private slots      */
     bool          bar_waiting;
     uint32_t      bar_gen;
     /* send side: the last endpoint found full (xb_shm_send_full) */
@@ -145,7 +146,8 @@ typedef struct xb_shm {
  * alltoall_shm_rounds.c), one node barrier each. 1 MiB x 2 x 8 ranks =
  * 16 MiB of the segment; memfd pages are touched only when a collective
  * uses them. The size is the same on every node (the two-stage collectives
- * decide by it on every rank alike). Measured 2026-11-24 (2 cores, loaded):
+ * decide by it on every rank alike): a rank alone on its node, which has
+ * no segment, gets the same slots in private memory (xb_shm_node_slot). Measured 2026-11-24 (2 cores, loaded):
  * 32 KiB slots: bcast of 1 MiB on 4 ranks 321 us (Open MPI 176 us);
  * 2-rank allreduce of 1 MiB 154 us with 256 KiB slots, 73 us with 1 MiB
  * (Open MPI 143 us); alltoall of 256 KiB blocks on 4 ranks 241 us with

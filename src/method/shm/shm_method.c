@@ -153,6 +153,8 @@ static void shm_fini(xb_method_t *m)
         return;
     xb_shm_seg_detach(st);
     xb_shm_chan_fini(st);
+    free(st->lone_slots);
+    st->lone_slots = NULL;
     free(st->in);
     st->in = NULL;
     st->nin = 0;

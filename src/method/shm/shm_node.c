@@ -33,6 +33,7 @@
  * must not use it then.
  */
 #include <limits.h>
+#include <stdlib.h>
 #include <linux/futex.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -87,8 +88,22 @@ bool xb_shm_node_released(xb_method_t *m, uint32_t ticket)
 void *xb_shm_node_slot(xb_method_t *m, int parity, int local, size_t *size)
 {
     xb_shm_t *st = m->priv;
-    if (st == NULL || st->base == NULL || local < 0 || local >= st->nlocal)
+    if (st == NULL || local < 0 || local >= st->nlocal)
         return NULL;
+    if (st->base == NULL) {
+        /* Alone on the node: the same slots in private memory (untouched
+         * pages cost nothing), so that every rank of a job spanning
+         * several nodes sees the same slot size and picks the same
+         * two-stage algorithms; freed by shm_fini. */
+        if (st->nlocal > 1)
+            return NULL;
+        if (st->lone_slots == NULL)
+            st->lone_slots = aligned_alloc(64, 2 * XB_SHM_COLL_SLOT);
+        if (st->lone_slots == NULL)
+            return NULL;
+        *size = XB_SHM_COLL_SLOT;
+        return st->lone_slots + (size_t)parity * XB_SHM_COLL_SLOT;
+    }
     *size = XB_SHM_COLL_SLOT;
     return xb_shm_seg_coll_slot(st, parity, local);
 }
