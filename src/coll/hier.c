@@ -7,17 +7,19 @@
  *
  * A communicator that spans several nodes and holds every rank of the job
  * on each of them ("node-whole": COMM_WORLD of a multi-host job and its
- * duplicates) runs its blocking barrier, bcast, reduce and allreduce in two
- * stages: inside each node through the node's shared memory (node_shm.c:
- * one node barrier per phase, every local rank takes part), and across
- * nodes by point-to-point messages between one head per node - the node's
- * lowest rank, or the root on the root's node. The slow links then carry
+ * duplicates) runs its blocking barrier, bcast, reduce, allreduce, gather,
+ * scatter and allgather in two stages: inside each node through the node's
+ * shared memory (node_shm.c: one node barrier per phase, every local rank
+ * takes part), and across nodes by point-to-point messages between one
+ * head per node - the node's lowest rank, or the root on the root's node -
+ * along binomial trees over the heads (below). The slow links then carry
  * one message per node instead of one per rank. Reductions are staged only
  * for commutative ops (the stages change the order of the operands).
  *
  * Not under MPI_THREAD_MULTIPLE (the node phases share one barrier line and
- * one set of slots per process). Cost: building the node set is O(p) per call (p: the communicator size),
- * plus O(world) once for the job's ranks per node.
+ * one set of slots per process). Cost: building the node set is O(p) per
+ * call (p: the communicator size), plus O(world) once for the job's ranks
+ * per node.
  */
 #include <stdlib.h>
 #include "coll/coll_int.h"
