@@ -101,7 +101,11 @@ static int init_common(int required, int *provided)
         return rc;
     thread_level = thread_level_of(required);
     main_thread = pthread_self();
-    if (thread_level == MPI_THREAD_MULTIPLE || xb_progress_async_wanted())
+    bool threads = thread_level == MPI_THREAD_MULTIPLE || xb_progress_async_wanted();
+    /* before the locks are on: the agreement waits like a single thread */
+    if ((rc = xb_coll_agree_threads(threads)) != XB_OK)
+        return rc;
+    if (threads)
         xb_progress_threads(true);
     xb_set_init_state(XB_STATE_INIT);
     if ((rc = xb_progress_async_start()) != XB_OK)

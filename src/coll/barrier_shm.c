@@ -20,11 +20,10 @@
  * step (XB_CS_NODE_BARRIER, coll_sched.c).
  */
 #include "coll/coll_int.h"
-#include "util/xb_mt.h"
 
 int xb_coll_barrier_shm(xb_coll_sched_t *s, const xb_coll_args_t *a)
 {
-    if (xb_mt_on || !xb_coll_node_complete(a->comm))
+    if (xb_coll_threads || !xb_coll_node_complete(a->comm))
         return xb_coll_barrier_dissemination(s, a);
     return xb_coll_sched_node_barrier(s);
 }

@@ -43,6 +43,13 @@
 
 int  xb_coll_init(void);
 void xb_coll_fini(void);
+/* Once the thread level is set (MPI_Init, after xb_progress_threads):
+ * whether any process of the job runs with threads (this one: threads),
+ * agreed by an allreduce over COMM_WORLD. The node and two-stage
+ * algorithms are off on every rank when one runs with threads, since the
+ * ranks of a communicator must pick the same algorithm and processes may
+ * ask for different thread levels. Until then they are off. */
+int  xb_coll_agree_threads(bool threads);
 /* The selection table and the forced algorithms, for crossbar-info. */
 void xb_coll_print_table(FILE *f);
 

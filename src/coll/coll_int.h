@@ -195,6 +195,10 @@ static inline int xb_coll_flow_apply_k(const xb_coll_red_t *red, xb_op_kernel_t 
     }
     return xb_coll_flow_apply(red, in, acc);
 }
+/* Some process of the job runs with threads (xb_coll_agree_threads,
+ * node_shm.c): no node or two-stage algorithm anywhere. */
+extern bool xb_coll_threads;
+
 /* hierarchical (two-stage) collectives (hier.c) */
 typedef struct xb_coll_nodeset {
     int  n, *ranks;          /* comm ranks on this node, ascending          */

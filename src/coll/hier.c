@@ -25,7 +25,6 @@
 #include "coll/coll_int.h"
 #include "method/method.h"
 #include "runtime/runtime.h"
-#include "util/xb_mt.h"
 
 static int *job_per_node;       /* [nnodes] ranks of the job on each node */
 
@@ -109,7 +108,7 @@ int xb_coll_hier_plan(xb_coll_sched_t *s, const xb_comm_t *comm, int root,
 bool xb_coll_hier_fits(xb_coll_kind_t kind, const xb_coll_args_t *a)
 {
     const xb_rt_info_t *rt = xb_rt();
-    if (a->form != XB_COLL_BLOCKING || xb_mt_on || a->comm->remote != NULL || rt->nnodes < 2 ||
+    if (a->form != XB_COLL_BLOCKING || xb_coll_threads || a->comm->remote != NULL || rt->nnodes < 2 ||
         !xb_method_has_node_barrier() || xb_coll_node_slot_size() == 0)
         return false;
     if ((kind == XB_COLL_REDUCE || kind == XB_COLL_ALLREDUCE) && !a->op->commute)

@@ -48,7 +48,6 @@
 #include <string.h>
 #include "coll/coll_int.h"
 #include "method/method.h"
-#include "util/xb_mt.h"
 
 enum { SLOTS = XB_COLL_CHAIN_SLOTS, HEAD = 2 * SLOTS * XB_CACHELINE,
        CHUNK = XB_COLL_CHAIN_CHUNK };
@@ -157,7 +156,7 @@ void xb_coll_chain_release(xb_coll_chain_t *c, uint64_t k)
 bool xb_coll_chain_fits(xb_coll_kind_t kind, const xb_coll_args_t *a)
 {
     if ((kind != XB_COLL_SCAN && kind != XB_COLL_EXSCAN) || a->form != XB_COLL_BLOCKING ||
-        xb_mt_on || a->comm->size > XB_COLL_FLOW_MAXP || xb_coll_node_slot_size() == 0)
+        xb_coll_threads || a->comm->size > XB_COLL_FLOW_MAXP || xb_coll_node_slot_size() == 0)
         return false;
     xb_coll_red_t red;
     if (xb_coll_flow_red(&red, a->rcount, a->rdt, a->op) != XB_OK) {

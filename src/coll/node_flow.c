@@ -56,7 +56,6 @@
 #include "method/method.h"
 #include "progress/progress.h"
 #include "runtime/runtime.h"
-#include "util/xb_mt.h"
 
 enum { CELL_DATA_OFF = 16, CELL_BYTES = XB_COLL_FLOW_CELL + XB_CACHELINE,
        HEAD_BYTES = 3 * XB_CACHELINE,
@@ -391,7 +390,7 @@ void xb_coll_flow_end(xb_coll_flow_t *f)
 bool xb_coll_flow_fits(xb_coll_kind_t kind, const xb_coll_args_t *a)
 {
     int p = a->comm->size;
-    if (a->form != XB_COLL_BLOCKING || xb_mt_on)    /* before the work on need */
+    if (a->form != XB_COLL_BLOCKING || xb_coll_threads)    /* before the work on need */
         return false;
     MPI_Count need;
     switch (kind) {
@@ -419,7 +418,7 @@ bool xb_coll_flow_fits(xb_coll_kind_t kind, const xb_coll_args_t *a)
  * ask this with their own need. */
 bool xb_coll_flow_need_fits(const xb_coll_args_t *a, MPI_Count need)
 {
-    if (need < 0 || need > XB_COLL_FLOW_CELL || a->form != XB_COLL_BLOCKING || xb_mt_on ||
+    if (need < 0 || need > XB_COLL_FLOW_CELL || a->form != XB_COLL_BLOCKING || xb_coll_threads ||
         a->comm->size > XB_COLL_FLOW_MAXP)
         return false;
     if (XB_UNLIKELY(have_regions < 0))

@@ -24,15 +24,31 @@
  * same reason barrier_shm may share one barrier line.
  *
  * Not under MPI_THREAD_MULTIPLE (two threads could run node collectives on
- * two communicators at once): the selection falls back to messages then.
+ * two communicators at once): the selection falls back to messages then,
+ * on every rank of the job when one process runs with threads
+ * (xb_coll_threads), so that all pick the same algorithm.
  */
 #include <stdlib.h>
 #include "coll/coll_int.h"
 #include "method/method.h"
 #include "runtime/runtime.h"
-#include "util/xb_mt.h"
 
 static unsigned parity;
+
+bool xb_coll_threads = true;
+
+int xb_coll_agree_threads(bool threads)
+{
+    xb_comm_t *world = xb_comm_world();
+    int any = threads;
+    int rc = XB_OK;
+    xb_coll_threads = true;             /* the agreement runs by messages */
+    if (world->size > 1)
+        rc = xb_coll_allreduce(MPI_IN_PLACE, &any, 1, xb_dt_from_handle(MPI_INT),
+                               xb_op_from_handle(MPI_MAX), world);
+    xb_coll_threads = any != 0;
+    return rc;
+}
 
 bool xb_coll_node_complete(const xb_comm_t *comm)
 {
@@ -155,7 +171,7 @@ static MPI_Count slot_need(xb_coll_kind_t kind, const xb_coll_args_t *a, int p)
 
 bool xb_coll_node_fits(xb_coll_kind_t kind, const xb_coll_args_t *a)
 {
-    if (a->form != XB_COLL_BLOCKING || xb_mt_on)
+    if (a->form != XB_COLL_BLOCKING || xb_coll_threads)
         return false;
     return xb_coll_node_slot_need_fits(kind, a, a->comm->size) &&
            xb_coll_node_complete(a->comm);
@@ -167,7 +183,7 @@ bool xb_coll_node_fits(xb_coll_kind_t kind, const xb_coll_args_t *a)
  * elements), for the data movers contiguous buffers (they move bytes). */
 bool xb_coll_node_rounds_fit(xb_coll_kind_t kind, const xb_coll_args_t *a)
 {
-    if (a->form != XB_COLL_BLOCKING || xb_mt_on || xb_coll_node_slot_size() == 0)
+    if (a->form != XB_COLL_BLOCKING || xb_coll_threads || xb_coll_node_slot_size() == 0)
         return false;
     if (kind == XB_COLL_ALLREDUCE || kind == XB_COLL_REDUCE) {
         xb_coll_red_t red;

@@ -43,7 +43,6 @@
 #include <string.h>
 #include "coll/coll_int.h"
 #include "method/method.h"
-#include "util/xb_mt.h"
 
 enum { LOGN = 1024 };   /* live allocations; one more waits for the front one */
 
@@ -151,7 +150,7 @@ static bool segmentable(xb_datatype_t *dt, MPI_Count count)
  * segments. */
 bool xb_coll_stream_fits(xb_coll_kind_t kind, const xb_coll_args_t *a)
 {
-    if (a->form != XB_COLL_BLOCKING || xb_mt_on || !xb_coll_flow_comm_ok(a->comm))
+    if (a->form != XB_COLL_BLOCKING || xb_coll_threads || !xb_coll_flow_comm_ok(a->comm))
         return false;
     MPI_Count need;
     size_t max = xb_coll_stream_max();
