@@ -125,7 +125,23 @@ static const tinfo_t *type_info(MPI_Datatype h)
 /* ---- kernel generators -------------------------------------------------- */
 typedef void (*kfn_t)(const void *in, void *inout, size_t n);
 
+/* The element-wise kernels are built twice on x86-64, for AVX2 and for
+ * the baseline (SSE2), and the loader picks one for the CPU it runs on
+ * (an ifunc), as Open MPI 4.1's AVX op component does. MPI_Reduce_local,
+ * MPI_MAX of ints: 4096 0.75 -> 0.39 us, 131072 23.4 -> 16.8 (Open MPI
+ * 0.28 and 15.5); MPI_SUM of doubles unchanged (0.92 us for 4096, 43 for
+ * 131072, as Open MPI's); 2026-11-25. */
+#if defined(__x86_64__) && defined(__has_attribute)
+#if __has_attribute(target_clones)
+#define XB_KERNEL_CLONES __attribute__((target_clones("avx2", "default")))
+#endif
+#endif
+#ifndef XB_KERNEL_CLONES
+#define XB_KERNEL_CLONES
+#endif
+
 #define KERNEL(OPN, CT, T, EXPR)                                           \
+    XB_KERNEL_CLONES                                                       \
     static void k_##OPN##_##CT(const void *in_, void *io_, size_t n)       \
     {                                                                      \
         const T *in = in_;                                                 \
