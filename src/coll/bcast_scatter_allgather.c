@@ -6,19 +6,25 @@
  * receives the chunks of its subtree in one message) and then gathered by
  * every rank around a ring (p - 1 steps). About 2 (p - 1) / p of the
  * message crosses each link instead of log2(p) times all of it. Works on
- * the bytes of contiguous data; other layouts use the binomial tree.
+ * the bytes of contiguous data; a rank whose layout is not contiguous
+ * packs it into a temporary (the root before, the others unpack after):
+ * the ranks may lay out one signature differently, and must all take the
+ * same algorithm.
  */
 #include "coll/coll_int.h"
 
 int xb_coll_bcast_scatter_allgather(xb_coll_sched_t *s, const xb_coll_args_t *a)
 {
     int p = a->comm->size, root = a->root, rc = XB_OK;
-    if (!xb_dt_is_contig(a->rdt, a->rcount))
-        return xb_coll_bcast_binomial(s, a);
     int v = (a->comm->rank - root + p) % p;
     MPI_Count n = a->rcount * xb_dt_size(a->rdt);
-    char *base = (char *)a->rbuf + xb_dt_true_lb(a->rdt);
     xb_datatype_t *byte = xb_dt_from_handle(MPI_BYTE);
+    bool contig = xb_dt_is_contig(a->rdt, a->rcount);
+    char *base = contig ? (char *)a->rbuf + xb_dt_true_lb(a->rdt) : xb_coll_sched_tmp(s, n, byte);
+    if (base == NULL)
+        return XB_ERR_NO_MEM;
+    if (!contig && v == 0)
+        rc = xb_coll_sched_copy(s, a->rbuf, a->rcount, a->rdt, base, n, byte);
     int low = 1;                     /* lowest set bit of v (>= p for the root) */
     while (low < p && !(v & low))
         low <<= 1;
@@ -50,5 +56,7 @@ int xb_coll_bcast_scatter_allgather(xb_coll_sched_t *s, const xb_coll_args_t *a)
         if (rc == XB_OK)
             rc = xb_coll_sched_fence(s);
     }
+    if (rc == XB_OK && !contig && v != 0)
+        rc = xb_coll_sched_copy(s, base, n, byte, a->rbuf, a->rcount, a->rdt);
     return rc;
 }

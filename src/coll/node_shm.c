@@ -151,12 +151,8 @@ static MPI_Count slot_need(xb_coll_kind_t kind, const xb_coll_args_t *a, int p)
             total += a->rcounts[i];
         return red_need(total, a->rdt, a->op);
     }
-    case XB_COLL_BCAST: {
-        /* a contiguous buffer goes in chunks of a slot; another one
-         * must fit one slot (the first of the area) */
-        MPI_Count bytes = a->rcount * xb_dt_size(a->rdt);
-        return xb_dt_is_contig(a->rdt, a->rcount) ? 0 : bytes;
-    }
+    case XB_COLL_BCAST:
+        return 0;                /* any size, in chunks of a slot */
     case XB_COLL_GATHER:
     case XB_COLL_SCATTER:
     case XB_COLL_ALLGATHER:
@@ -195,14 +191,9 @@ bool xb_coll_node_rounds_fit(xb_coll_kind_t kind, const xb_coll_args_t *a)
             (size_t)xb_dt_extent(red.wdt) * 4 > xb_coll_node_slot_size())
             return false;
     }
-    if (kind == XB_COLL_ALLTOALL || kind == XB_COLL_ALLGATHER) {
-        /* bytes of blocks at fixed offsets: contiguous buffers only */
-        int p = a->comm->size;
-        MPI_Count sn = kind == XB_COLL_ALLTOALL ? a->scount * p : a->scount;
-        if (!xb_dt_is_contig(a->rdt, a->rcount * p) ||
-            (a->sbuf != MPI_IN_PLACE && !xb_dt_is_contig(a->sdt, sn)))
-            return false;
-    }
+    /* never by the layout of the buffers: the ranks may describe one type
+     * signature with different layouts, and all must choose alike (an
+     * alltoall packs a buffer that is not contiguous) */
     return xb_coll_node_complete(a->comm);
 }
 
@@ -262,9 +253,10 @@ int xb_coll_node_reduce(xb_coll_sched_t *s, const xb_comm_t *comm, const int *ra
  * local rank: the head copies a chunk into the first slot of the next
  * area (a slot: the slots' tails are the flow cells, node_flow.c), one
  * node barrier, the others copy it out; chunks alternate areas, so the
- * head writes chunk k+1 while the others read chunk k. A contiguous buffer
- * goes in chunks of a slot (at most BCAST_CHUNK); another one must fit a
- * slot in one step. */
+ * head writes chunk k+1 while the others read chunk k. A buffer goes in
+ * chunks of a slot (at most BCAST_CHUNK); one that is not contiguous is
+ * packed into a temporary first (unpacked after), unless it fits one
+ * chunk: then it is packed straight into the slot. */
 int xb_coll_node_bcast(xb_coll_sched_t *s, const xb_comm_t *comm, int head, void *ubuf,
                        MPI_Count count, xb_datatype_t *dt)
 {
@@ -274,7 +266,13 @@ int xb_coll_node_bcast(xb_coll_sched_t *s, const xb_comm_t *comm, int head, void
     MPI_Count bytes = count * xb_dt_size(dt);
     xb_datatype_t *byte = xb_dt_from_handle(MPI_BYTE);
     int rc = XB_OK;
-    if (!xb_dt_is_contig(dt, count)) {              /* fits one step */
+    MPI_Count chunk = area < BCAST_CHUNK ? (MPI_Count)area : BCAST_CHUNK;
+    /* The number of chunks (and node barriers) depends on the bytes alone:
+     * the ranks may lay the same signature out differently. */
+    bool contig = xb_dt_is_contig(dt, count);
+    if (bytes == 0)
+        return XB_OK;
+    if (!contig && bytes <= chunk) {  /* one step, packed in place */
         void *buf = xb_coll_node_area(xb_coll_node_parity());
         if (me)
             rc = xb_coll_sched_copy(s, ubuf, count, dt, buf, bytes, byte);
@@ -284,8 +282,11 @@ int xb_coll_node_bcast(xb_coll_sched_t *s, const xb_comm_t *comm, int head, void
             rc = xb_coll_sched_copy(s, buf, bytes, byte, ubuf, count, dt);
         return rc;
     }
-    char *data = (char *)ubuf + xb_dt_true_lb(dt);
-    MPI_Count chunk = area < BCAST_CHUNK ? (MPI_Count)area : BCAST_CHUNK;
+    char *data = contig ? (char *)ubuf + xb_dt_true_lb(dt) : xb_coll_sched_tmp(s, bytes, byte);
+    if (data == NULL)
+        return XB_ERR_NO_MEM;
+    if (!contig && me)                              /* packed, then in chunks */
+        rc = xb_coll_sched_copy(s, ubuf, count, dt, data, bytes, byte);
     for (MPI_Count off = 0; off < bytes && rc == XB_OK; off += chunk) {
         MPI_Count len = bytes - off < chunk ? bytes - off : chunk;
         void *buf = xb_coll_node_area(xb_coll_node_parity());
@@ -296,5 +297,7 @@ int xb_coll_node_bcast(xb_coll_sched_t *s, const xb_comm_t *comm, int head, void
         if (rc == XB_OK && !me)
             rc = xb_coll_sched_copy(s, buf, len, byte, data + off, len, byte);
     }
+    if (rc == XB_OK && !contig && !me)
+        rc = xb_coll_sched_copy(s, data, bytes, byte, ubuf, count, dt);
     return rc;
 }

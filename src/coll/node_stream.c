@@ -135,8 +135,10 @@ uint64_t xb_coll_stream_alloc(xb_coll_flow_t *f, size_t len, int reader)
     return pos;
 }
 
-/* A buffer beyond a slot can go in segments of half a slot: contiguous,
- * its elements without holes and at most a quarter of a slot each. */
+/* A reduction's buffer beyond a slot can go in segments of half a slot:
+ * contiguous, its elements without holes and at most a quarter of a slot
+ * each (reductions have the same type on every rank; a bcast goes in
+ * segments of bytes whatever the layout). */
 static bool segmentable(xb_datatype_t *dt, MPI_Count count)
 {
     return xb_dt_is_contig(dt, count) && xb_dt_size(dt) == xb_dt_extent(dt) &&
@@ -157,8 +159,8 @@ bool xb_coll_stream_fits(xb_coll_kind_t kind, const xb_coll_args_t *a)
     switch (kind) {
     case XB_COLL_BCAST:
         need = a->rcount * xb_dt_size(a->rdt);
-        if ((size_t)need > max && segmentable(a->rdt, a->rcount))
-            return true;                     /* in segments (stream_rooted.c) */
+        if ((size_t)need > max)
+            return true;        /* in segments of bytes, any layout (stream_rooted.c) */
         break;
     case XB_COLL_GATHER: case XB_COLL_SCATTER: need = xb_coll_block_bytes(kind, a); break;
     case XB_COLL_REDUCE: {
