@@ -5,12 +5,11 @@
  * node reduces into its head through shared memory, the partial results
  * go up a binomial tree over the heads to the first head and the result
  * down it again, and each head broadcasts it inside its node through
- * shared memory. One message each way per node crosses the network. Communicators that are
- * not node-whole run recursive doubling.
+ * shared memory. One message each way per node crosses the network.
+ * Communicators that are not node-whole run recursive doubling.
  */
 #include "coll/coll_int.h"
 
-/* The heads' stage; *res_p: the buffer that ends with the result. */
 /* The heads' stage: reduced up the heads' tree to the first head, the
  * result broadcast down it again (into *res_p; the first head's is acc). */
 static int combine_heads(xb_coll_sched_t *s, const xb_coll_nodeset_t *ns, void *acc,

@@ -220,6 +220,19 @@ int  xb_coll_hier_order(xb_coll_sched_t *s, const xb_comm_t *comm,
 /* Bytes per node index of B-byte blocks per rank (schedule memory). */
 MPI_Count *xb_coll_hier_lens(xb_coll_sched_t *s, const xb_coll_nodeset_t *ns,
                              const int *start, MPI_Count B);
+/* For a tree gather/scatter of B-byte blocks per rank at a head: the
+ * comm's ranks in node order (xb_coll_hier_order), the bytes per node and
+ * a buffer of this head's span (at the root's head, every node's, its own
+ * node's part unused); NULL: no memory. */
+char *xb_coll_hier_tree_buf(xb_coll_sched_t *s, const xb_comm_t *comm,
+                            const xb_coll_nodeset_t *ns, MPI_Count B, int **order,
+                            int **start, MPI_Count **len);
+/* At the root: copy steps between the other nodes' blocks in buf (tree
+ * order, from len[top]) and their places in ubuf (count x dt per rank):
+ * pack (ubuf -> buf) or unpack. */
+int xb_coll_hier_tree_blocks(xb_coll_sched_t *s, const xb_coll_nodeset_t *ns, const int *order,
+                             const int *start, const MPI_Count *len, MPI_Count B, char *buf,
+                             void *ubuf, MPI_Count count, xb_datatype_t *dt, bool pack);
 /* The heads' binomial trees (hier.c), rooted at head index top; called
  * at heads only, each adds this head's steps. tree_reduce and tree_gather
  * end with a fence; tree_bcast and tree_scatter end with their sends to

@@ -16,13 +16,11 @@ static int at_root(xb_coll_sched_t *s, const xb_coll_args_t *a, const xb_coll_no
                    int par, MPI_Count B)
 {
     xb_datatype_t *byte = xb_dt_from_handle(MPI_BYTE);
-    int *order, *start, me = a->comm->rank, L = ns->nheads, top = ns->rootnode;
-    int rc = xb_coll_hier_order(s, a->comm, ns, &order, &start);
-    MPI_Count *len = rc == XB_OK ? xb_coll_hier_lens(s, ns, start, B) : NULL;
-    char *buf = len != NULL ? xb_coll_sched_tmp(s, xb_coll_hier_tree_span(ns, top, len), byte)
-                            : NULL;
-    if (rc == XB_OK && buf == NULL)
-        rc = XB_ERR_NO_MEM;
+    int *order, *start, me = a->comm->rank, rc = XB_OK;
+    MPI_Count *len;
+    char *buf = xb_coll_hier_tree_buf(s, a->comm, ns, B, &order, &start, &len);
+    if (buf == NULL)
+        return XB_ERR_NO_MEM;
     for (int i = 0; i < ns->n && rc == XB_OK; i++) {       /* the root's node */
         int r = ns->ranks[i];
         if (r != me || a->sbuf != MPI_IN_PLACE)
@@ -31,16 +29,10 @@ static int at_root(xb_coll_sched_t *s, const xb_coll_args_t *a, const xb_coll_no
                                     a->rdt);
     }
     if (rc == XB_OK)
-        rc = xb_coll_hier_tree_gather(s, ns, top, len, buf);
-    MPI_Count at = rc == XB_OK ? len[top] : 0;      /* the other nodes, tree order */
-    for (int v = 1; v < L && rc == XB_OK; v++) {
-        int j = (v + top) % L;
-        for (int k = start[j]; k < start[j + 1] && rc == XB_OK; k++, at += B)
-            rc = xb_coll_sched_copy(s, buf + at, B, byte,
-                                    xb_coll_block(a->rbuf, order[k], a->rcount, a->rdt),
-                                    a->rcount, a->rdt);
-    }
-    return rc;
+        rc = xb_coll_hier_tree_gather(s, ns, ns->rootnode, len, buf);
+    return rc == XB_OK ? xb_coll_hier_tree_blocks(s, ns, order, start, len, B, buf, a->rbuf,
+                                                  a->rcount, a->rdt, false)
+                       : rc;
 }
 
 /* A head other than the root's: its node's blocks, then its subtree's. */
@@ -48,14 +40,11 @@ static int at_head(xb_coll_sched_t *s, const xb_coll_args_t *a, const xb_coll_no
                    int par, MPI_Count B)
 {
     xb_datatype_t *byte = xb_dt_from_handle(MPI_BYTE);
-    int *order, *start;
-    int rc = xb_coll_hier_order(s, a->comm, ns, &order, &start);
-    MPI_Count *len = rc == XB_OK ? xb_coll_hier_lens(s, ns, start, B) : NULL;
-    char *buf = len != NULL
-              ? xb_coll_sched_tmp(s, xb_coll_hier_tree_span(ns, ns->rootnode, len), byte)
-              : NULL;
-    if (rc == XB_OK && buf == NULL)
-        rc = XB_ERR_NO_MEM;
+    int *order, *start, rc = XB_OK;
+    MPI_Count *len;
+    char *buf = xb_coll_hier_tree_buf(s, a->comm, ns, B, &order, &start, &len);
+    if (buf == NULL)
+        return XB_ERR_NO_MEM;
     for (int i = 0; i < ns->n && rc == XB_OK; i++)
         rc = xb_coll_sched_copy(s, xb_coll_node_slot(a->comm, par, ns->ranks[i]), B, byte,
                                 buf + i * B, B, byte);

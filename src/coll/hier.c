@@ -156,6 +156,36 @@ MPI_Count *xb_coll_hier_lens(xb_coll_sched_t *s, const xb_coll_nodeset_t *ns,
     return len;
 }
 
+char *xb_coll_hier_tree_buf(xb_coll_sched_t *s, const xb_comm_t *comm,
+                            const xb_coll_nodeset_t *ns, MPI_Count B, int **order,
+                            int **start, MPI_Count **len)
+{
+    if (xb_coll_hier_order(s, comm, ns, order, start) != XB_OK)
+        return NULL;
+    *len = xb_coll_hier_lens(s, ns, *start, B);
+    return *len != NULL ? xb_coll_sched_tmp(s, xb_coll_hier_tree_span(ns, ns->rootnode, *len),
+                                            xb_dt_from_handle(MPI_BYTE))
+                        : NULL;
+}
+
+int xb_coll_hier_tree_blocks(xb_coll_sched_t *s, const xb_coll_nodeset_t *ns, const int *order,
+                             const int *start, const MPI_Count *len, MPI_Count B, char *buf,
+                             void *ubuf, MPI_Count count, xb_datatype_t *dt, bool pack)
+{
+    xb_datatype_t *byte = xb_dt_from_handle(MPI_BYTE);
+    int L = ns->nheads, top = ns->rootnode, rc = XB_OK;
+    MPI_Count at = len[top];
+    for (int v = 1; v < L && rc == XB_OK; v++) {
+        int j = (v + top) % L;
+        for (int k = start[j]; k < start[j + 1] && rc == XB_OK; k++, at += B) {
+            void *blk = xb_coll_block(ubuf, order[k], count, dt);
+            rc = pack ? xb_coll_sched_copy(s, blk, count, dt, buf + at, B, byte)
+                      : xb_coll_sched_copy(s, buf + at, B, byte, blk, count, dt);
+        }
+    }
+    return rc;
+}
+
 /* ---- the heads' binomial trees -------------------------------------------
  * Over the heads, rooted at head index top: head j has the tree rank
  * v = (j - top) mod L; its parent is v - low(v) (low: the lowest set bit

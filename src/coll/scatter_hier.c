@@ -14,28 +14,21 @@
 static int from_root(xb_coll_sched_t *s, const xb_coll_args_t *a, const xb_coll_nodeset_t *ns,
                      int par, MPI_Count B)
 {
-    xb_datatype_t *byte = xb_dt_from_handle(MPI_BYTE);
-    int *order, *start, me = a->comm->rank, L = ns->nheads, top = ns->rootnode;
-    int rc = xb_coll_hier_order(s, a->comm, ns, &order, &start);
-    MPI_Count *len = rc == XB_OK ? xb_coll_hier_lens(s, ns, start, B) : NULL;
-    char *buf = len != NULL ? xb_coll_sched_tmp(s, xb_coll_hier_tree_span(ns, top, len), byte)
-                            : NULL;
-    if (rc == XB_OK && buf == NULL)
-        rc = XB_ERR_NO_MEM;
-    MPI_Count at = rc == XB_OK ? len[top] : 0;      /* the other nodes, tree order */
-    for (int v = 1; v < L && rc == XB_OK; v++) {
-        int j = (v + top) % L;
-        for (int k = start[j]; k < start[j + 1] && rc == XB_OK; k++, at += B)
-            rc = xb_coll_sched_copy(s, xb_coll_block(a->sbuf, order[k], a->scount, a->sdt),
-                                    a->scount, a->sdt, buf + at, B, byte);
-    }
+    int *order, *start, me = a->comm->rank;
+    MPI_Count *len;
+    char *buf = xb_coll_hier_tree_buf(s, a->comm, ns, B, &order, &start, &len);
+    if (buf == NULL)
+        return XB_ERR_NO_MEM;
+    int rc = xb_coll_hier_tree_blocks(s, ns, order, start, len, B, buf, (void *)a->sbuf,
+                                      a->scount, a->sdt, true);
     if (rc == XB_OK)
-        rc = xb_coll_hier_tree_scatter(s, ns, top, len, buf);
+        rc = xb_coll_hier_tree_scatter(s, ns, ns->rootnode, len, buf);
     for (int i = 0; i < ns->n && rc == XB_OK; i++)
         if (ns->ranks[i] != me)
             rc = xb_coll_sched_copy(s, xb_coll_block(a->sbuf, ns->ranks[i], a->scount, a->sdt),
                                     a->scount, a->sdt,
-                                    xb_coll_node_slot(a->comm, par, ns->ranks[i]), B, byte);
+                                    xb_coll_node_slot(a->comm, par, ns->ranks[i]), B,
+                                    xb_dt_from_handle(MPI_BYTE));
     if (rc == XB_OK && a->rbuf != MPI_IN_PLACE)
         rc = xb_coll_sched_copy(s, xb_coll_block(a->sbuf, me, a->scount, a->sdt), a->scount,
                                 a->sdt, a->rbuf, a->rcount, a->rdt);
@@ -49,15 +42,11 @@ static int at_head(xb_coll_sched_t *s, const xb_coll_args_t *a, const xb_coll_no
 {
     xb_datatype_t *byte = xb_dt_from_handle(MPI_BYTE);
     int *order, *start;
-    int rc = xb_coll_hier_order(s, a->comm, ns, &order, &start);
-    MPI_Count *len = rc == XB_OK ? xb_coll_hier_lens(s, ns, start, B) : NULL;
-    char *buf = len != NULL
-              ? xb_coll_sched_tmp(s, xb_coll_hier_tree_span(ns, ns->rootnode, len), byte)
-              : NULL;
-    if (rc == XB_OK && buf == NULL)
-        rc = XB_ERR_NO_MEM;
-    if (rc == XB_OK)
-        rc = xb_coll_hier_tree_scatter(s, ns, ns->rootnode, len, buf);
+    MPI_Count *len;
+    char *buf = xb_coll_hier_tree_buf(s, a->comm, ns, B, &order, &start, &len);
+    if (buf == NULL)
+        return XB_ERR_NO_MEM;
+    int rc = xb_coll_hier_tree_scatter(s, ns, ns->rootnode, len, buf);
     for (int i = 0; i < ns->n && rc == XB_OK; i++)
         rc = xb_coll_sched_copy(s, buf + i * B, B, byte,
                                 xb_coll_node_slot(a->comm, par, ns->ranks[i]), B, byte);

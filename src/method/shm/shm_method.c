@@ -128,8 +128,19 @@ static int shm_init(xb_method_t *m, const xb_rt_info_t *rt, const char **why)
     st->ring_size = xb_shm_ring_size_for(st->nlocal, st->nsets);
     set_caps(st, m);
     m->priv = st;
-    if (st->nlocal <= 1)
-        return XB_OK;                   /* alone on the node: no segment */
+    if (st->nlocal <= 1) {
+        /* Alone on the node: no segment, but the node slots of one rank in
+         * private memory (zero, untouched until used), so that every rank
+         * of a job sees the same slot size (xb_shm_node_slot). */
+        void *p = mmap(NULL, 2 * XB_SHM_COLL_SLOT, PROT_READ | PROT_WRITE,
+                       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        if (p == MAP_FAILED) {
+            *why = "no memory for the node slots of a rank alone on its node";
+            return xb_err_set(XB_ERR_NO_MEM, "shm: %s", *why);
+        }
+        st->lone_slots = p;
+        return XB_OK;
+    }
     size_t rings_off;
     st->seg_need = xb_shm_seg_layout(st->nlocal, st->ring_size, st->nsets, &rings_off);
     int rc = XB_OK;
@@ -153,7 +164,8 @@ static void shm_fini(xb_method_t *m)
         return;
     xb_shm_seg_detach(st);
     xb_shm_chan_fini(st);
-    free(st->lone_slots);
+    if (st->lone_slots != NULL)
+        munmap(st->lone_slots, 2 * XB_SHM_COLL_SLOT);
     st->lone_slots = NULL;
     free(st->in);
     st->in = NULL;

@@ -33,7 +33,6 @@
  * must not use it then.
  */
 #include <limits.h>
-#include <stdlib.h>
 #include <linux/futex.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -91,14 +90,10 @@ void *xb_shm_node_slot(xb_method_t *m, int parity, int local, size_t *size)
     if (st == NULL || local < 0 || local >= st->nlocal)
         return NULL;
     if (st->base == NULL) {
-        /* Alone on the node: the same slots in private memory (untouched
-         * pages cost nothing), so that every rank of a job spanning
-         * several nodes sees the same slot size and picks the same
-         * two-stage algorithms; freed by shm_fini. */
-        if (st->nlocal > 1)
-            return NULL;
-        if (st->lone_slots == NULL)
-            st->lone_slots = aligned_alloc(64, 2 * XB_SHM_COLL_SLOT);
+        /* Alone on the node: the same slots in private memory (mapped at
+         * init, zero like the segment's), so that every rank of a job
+         * spanning several nodes sees the same slot size and picks the
+         * same two-stage algorithms. */
         if (st->lone_slots == NULL)
             return NULL;
         *size = XB_SHM_COLL_SLOT;
