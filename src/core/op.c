@@ -131,7 +131,10 @@ typedef void (*kfn_t)(const void *in, void *inout, size_t n);
  * MPI_MAX of ints: 4096 0.75 -> 0.39 us, 131072 23.4 -> 16.8 (Open MPI
  * 0.28 and 15.5); MPI_SUM of doubles unchanged (0.92 us for 4096, 43 for
  * 131072, as Open MPI's); 2026-11-25. */
-#if defined(__x86_64__) && defined(__GLIBC__) && defined(__has_attribute)
+/* Not under ThreadSanitizer: the loader runs the ifunc resolvers, which
+ * TSan instruments, before TSan is set up (every program crashed). */
+#if defined(__x86_64__) && defined(__GLIBC__) && defined(__has_attribute) && \
+    !defined(__SANITIZE_THREAD__)
 #if __has_attribute(target_clones)                 /* ifuncs: glibc's loader */
 #define XB_KERNEL_CLONES __attribute__((target_clones("avx2", "default")))
 #endif
