@@ -86,12 +86,16 @@ typedef struct xb_pt2pt_peer {       /* per world rank                  */
     uint32_t        seq_out;
 } xb_pt2pt_peer_t;
 
+/* Size classes of unexpected records (recv.c): 0 small, 1 medium. */
+enum { XB_UNEXP_CLASSES = 2, XB_UNEXP_EXACT = XB_UNEXP_CLASSES };
+
 /* An unexpected message; once taken by MPI_Mprobe it is the object behind
  * an MPI_Message handle (xb_message_t). */
 typedef struct xb_message {
     xb_mq_item_t   mq;               /* first: the queue link            */
     uint32_t       magic;            /* XB_MAGIC_MSG while alive         */
-    uint32_t       small;            /* data[] has XB_UNEXP_SMALL bytes  */
+    uint32_t       cls;              /* size class of data[] (cached), or
+                                        XB_UNEXP_EXACT: malloc'd to fit  */
     xb_gpid_t      gpid;
     xb_comm_t     *comm;             /* set when taken by MPI_Mprobe     */
     xb_pt2pt_hdr_t hdr;
@@ -110,8 +114,9 @@ typedef struct xb_pt2pt_state {
     int              nqueued;        /* entries in all pending FIFOs     */
     bool             force_pipe;
     xb_pt2pt_stats_t *stats;         /* &xb_pt2pt_stats, or own_stats    */
-    xb_unexp_t      *ucache;         /* records of small unexpected      */
-    int              nucache;        /* messages, for reuse              */
+    xb_unexp_t      *ucache[XB_UNEXP_CLASSES]; /* records of unexpected  */
+    int              nucache[XB_UNEXP_CLASSES]; /* messages, for reuse,
+                                                    per size class      */
     xb_request_t    *dget_head, *dget_tail; /* receives whose get waits
                                               for the hook (pending.c)   */
     xb_pt2pt_stats_t own_stats;
@@ -172,9 +177,14 @@ void xb_pt2pt_unexp_free(xb_unexp_t *u);
 void xb_pt2pt_unexp_cache_fini(xb_pt2pt_state_t *st);
 /* cancel.c */
 void xb_pt2pt_register_cancel_handlers(void);
-/* Unexpected eager messages up to this size reuse cached records (no
- * malloc when a sender runs ahead of its receiver with small messages). */
-enum { XB_UNEXP_SMALL = 256, XB_UNEXP_CACHE_MAX = 1024 };
+/* Unexpected eager messages reuse cached records of two size classes (no
+ * malloc when a sender runs ahead of its receiver). Up to 256 bytes: 1024
+ * records (256 KiB); up to 16 KiB (shm's eager limit): 64 (1 MiB). Before
+ * the second class, a root running 64 ibcasts of 4 KiB ahead made its
+ * receiver malloc and free 256 KiB per batch, which glibc gave back to
+ * the kernel and faulted in again (page faults and malloc were the top of
+ * the receiver's profile: 1.2-1.3 us per call against MPICH's 1.0). */
+enum { XB_UNEXP_SMALL = 256, XB_UNEXP_MEDIUM = 16384 };
 /* bsend.c */
 int  xb_pt2pt_bsend_start(xb_request_t *req);
 /* Buffer slots (core.h xb_bbuf_t): attach (owner names it in errors),

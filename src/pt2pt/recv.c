@@ -179,21 +179,24 @@ int xb_pt2pt_recv_start(xb_request_t *r)
     return XB_OK;
 }
 
-/* The cache of a channel (xb_pt2pt_state_t.ucache, linked through
+/* The caches of a channel (xb_pt2pt_state_t.ucache, linked through
  * mq.next): a record goes back to the channel it arrived on (hdr.chan). */
+static const size_t unexp_bytes[XB_UNEXP_CLASSES] = { XB_UNEXP_SMALL, XB_UNEXP_MEDIUM };
+static const int unexp_keep[XB_UNEXP_CLASSES] = { 1024, 64 };
+
 static xb_unexp_t *unexp_alloc(xb_pt2pt_state_t *st, size_t len)
 {
+    int k = len <= XB_UNEXP_SMALL ? 0 : len <= XB_UNEXP_MEDIUM ? 1 : XB_UNEXP_EXACT;
     xb_unexp_t *u;
-    if (len <= XB_UNEXP_SMALL && st->ucache != NULL) {
-        u = st->ucache;
-        st->ucache = (xb_unexp_t *)u->mq.next;
-        st->nucache--;
+    if (k < XB_UNEXP_CLASSES && st->ucache[k] != NULL) {
+        u = st->ucache[k];
+        st->ucache[k] = (xb_unexp_t *)u->mq.next;
+        st->nucache[k]--;
         return u;
     }
-    bool small = len <= XB_UNEXP_SMALL;
-    u = malloc(sizeof(*u) + (small ? XB_UNEXP_SMALL : len));
+    u = malloc(sizeof(*u) + (k < XB_UNEXP_CLASSES ? unexp_bytes[k] : len));
     if (u != NULL)
-        u->small = small;
+        u->cls = (uint32_t)k;
     return u;
 }
 
@@ -201,10 +204,11 @@ void xb_pt2pt_unexp_free(xb_unexp_t *u)
 {
     u->magic = XB_MAGIC_FREED;
     xb_pt2pt_state_t *st = xb_pt2pt_st(u->hdr.chan);
-    if (u->small && st->nucache < XB_UNEXP_CACHE_MAX) {
-        u->mq.next = st->ucache != NULL ? &st->ucache->mq : NULL;
-        st->ucache = u;
-        st->nucache++;
+    int k = (int)u->cls;
+    if (k < XB_UNEXP_CLASSES && st->nucache[k] < unexp_keep[k]) {
+        u->mq.next = st->ucache[k] != NULL ? &st->ucache[k]->mq : NULL;
+        st->ucache[k] = u;
+        st->nucache[k]++;
         return;
     }
     free(u);
@@ -212,12 +216,14 @@ void xb_pt2pt_unexp_free(xb_unexp_t *u)
 
 void xb_pt2pt_unexp_cache_fini(xb_pt2pt_state_t *st)
 {
-    while (st->ucache != NULL) {
-        xb_unexp_t *u = st->ucache;
-        st->ucache = (xb_unexp_t *)u->mq.next;
-        free(u);
+    for (int k = 0; k < XB_UNEXP_CLASSES; k++) {
+        while (st->ucache[k] != NULL) {
+            xb_unexp_t *u = st->ucache[k];
+            st->ucache[k] = (xb_unexp_t *)u->mq.next;
+            free(u);
+        }
+        st->nucache[k] = 0;
     }
-    st->nucache = 0;
 }
 
 static XB_NOINLINE void keep_unexpected(xb_match_ctx_t *c, xb_gpid_t g,
