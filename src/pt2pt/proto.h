@@ -86,8 +86,8 @@ typedef struct xb_pt2pt_peer {       /* per world rank                  */
     uint32_t        seq_out;
 } xb_pt2pt_peer_t;
 
-/* Size classes of unexpected records (recv.c): 0 small, 1 medium. */
-enum { XB_UNEXP_CLASSES = 2, XB_UNEXP_EXACT = XB_UNEXP_CLASSES };
+/* Size classes of unexpected records (recv.c): data[] of 256 << k bytes. */
+enum { XB_UNEXP_CLASSES = 7, XB_UNEXP_EXACT = XB_UNEXP_CLASSES };
 
 /* An unexpected message; once taken by MPI_Mprobe it is the object behind
  * an MPI_Message handle (xb_message_t). */
@@ -177,14 +177,15 @@ void xb_pt2pt_unexp_free(xb_unexp_t *u);
 void xb_pt2pt_unexp_cache_fini(xb_pt2pt_state_t *st);
 /* cancel.c */
 void xb_pt2pt_register_cancel_handlers(void);
-/* Unexpected eager messages reuse cached records of two size classes (no
- * malloc when a sender runs ahead of its receiver). Up to 256 bytes: 1024
- * records (256 KiB); up to 16 KiB (shm's eager limit): 64 (1 MiB). Before
- * the second class, a root running 64 ibcasts of 4 KiB ahead made its
- * receiver malloc and free 256 KiB per batch, which glibc gave back to
- * the kernel and faulted in again (page faults and malloc were the top of
- * the receiver's profile: 1.2-1.3 us per call against MPICH's 1.0). */
-enum { XB_UNEXP_SMALL = 256, XB_UNEXP_MEDIUM = 16384 };
+/* Unexpected eager messages reuse cached records (no malloc when a sender
+ * runs ahead of its receiver), in classes of powers of two from 256 bytes
+ * to 16 KiB (shm's eager limit), so a record holds at most twice its
+ * message; each class keeps up to 1024 records and 1 MiB. Larger messages
+ * get a record malloc'd to fit. Before the classes above 256 bytes, a root
+ * running 64 ibcasts of 4 KiB ahead made its receiver malloc and free
+ * 256 KiB per batch, which glibc gave back to the kernel and faulted in
+ * again (page faults and malloc topped the receiver's profile). */
+enum { XB_UNEXP_SMALL = 256, XB_UNEXP_LARGEST = XB_UNEXP_SMALL << (XB_UNEXP_CLASSES - 1) };
 /* bsend.c */
 int  xb_pt2pt_bsend_start(xb_request_t *req);
 /* Buffer slots (core.h xb_bbuf_t): attach (owner names it in errors),

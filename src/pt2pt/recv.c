@@ -181,12 +181,25 @@ int xb_pt2pt_recv_start(xb_request_t *r)
 
 /* The caches of a channel (xb_pt2pt_state_t.ucache, linked through
  * mq.next): a record goes back to the channel it arrived on (hdr.chan). */
-static const size_t unexp_bytes[XB_UNEXP_CLASSES] = { XB_UNEXP_SMALL, XB_UNEXP_MEDIUM };
-static const int unexp_keep[XB_UNEXP_CLASSES] = { 1024, 64 };
+static int unexp_class(size_t len)
+{
+    if (len > XB_UNEXP_LARGEST)
+        return XB_UNEXP_EXACT;
+    int k = 0;
+    while ((size_t)XB_UNEXP_SMALL << k < len)
+        k++;
+    return k;
+}
+
+static int unexp_keep(int k)
+{
+    int n = (1 << 20) / (XB_UNEXP_SMALL << k);
+    return n < 1024 ? n : 1024;
+}
 
 static xb_unexp_t *unexp_alloc(xb_pt2pt_state_t *st, size_t len)
 {
-    int k = len <= XB_UNEXP_SMALL ? 0 : len <= XB_UNEXP_MEDIUM ? 1 : XB_UNEXP_EXACT;
+    int k = unexp_class(len);
     xb_unexp_t *u;
     if (k < XB_UNEXP_CLASSES && st->ucache[k] != NULL) {
         u = st->ucache[k];
@@ -194,7 +207,7 @@ static xb_unexp_t *unexp_alloc(xb_pt2pt_state_t *st, size_t len)
         st->nucache[k]--;
         return u;
     }
-    u = malloc(sizeof(*u) + (k < XB_UNEXP_CLASSES ? unexp_bytes[k] : len));
+    u = malloc(sizeof(*u) + (k < XB_UNEXP_CLASSES ? (size_t)XB_UNEXP_SMALL << k : len));
     if (u != NULL)
         u->cls = (uint32_t)k;
     return u;
@@ -205,7 +218,7 @@ void xb_pt2pt_unexp_free(xb_unexp_t *u)
     u->magic = XB_MAGIC_FREED;
     xb_pt2pt_state_t *st = xb_pt2pt_st(u->hdr.chan);
     int k = (int)u->cls;
-    if (k < XB_UNEXP_CLASSES && st->nucache[k] < unexp_keep[k]) {
+    if (k < XB_UNEXP_CLASSES && st->nucache[k] < unexp_keep(k)) {
         u->mq.next = st->ucache[k] != NULL ? &st->ucache[k]->mq : NULL;
         st->ucache[k] = u;
         st->nucache[k]++;
