@@ -176,7 +176,8 @@ bool xb_coll_node_fits(xb_coll_kind_t kind, const xb_coll_args_t *a)
 /* The large node algorithms (allreduce_shm_rsag.c, alltoall_shm_rounds.c
  * ...) move any size in rounds of a slot: blocking, node-complete; for
  * reductions a working type that is predefined (the slots hold working
- * elements), for the data movers contiguous buffers (they move bytes). */
+ * elements); the data movers move bytes, packing a buffer that is not
+ * contiguous. */
 bool xb_coll_node_rounds_fit(xb_coll_kind_t kind, const xb_coll_args_t *a)
 {
     if (a->form != XB_COLL_BLOCKING || xb_coll_threads || xb_coll_node_slot_size() == 0)
