@@ -37,28 +37,18 @@ int xb_coll_alltoall_shm_rounds(xb_coll_sched_t *s, const xb_coll_args_t *a)
     MPI_Count c = (MPI_Count)(xb_coll_node_slot_size() / (size_t)p) & ~(MPI_Count)63;
     if (b == 0)
         return XB_OK;
-    /* a layout that is not contiguous goes through a packed temporary */
-    bool rcontig = xb_dt_is_contig(a->rdt, a->rcount * p);
-    bool scontig = inplace || xb_dt_is_contig(a->sdt, a->scount * p);
-    char *rb = rcontig ? (char *)a->rbuf + xb_dt_true_lb(a->rdt) : xb_coll_sched_tmp(s, p * b, byte);
-    const char *sb = inplace ? rb
-                   : scontig ? (const char *)a->sbuf + xb_dt_true_lb(a->sdt)
-                   : xb_coll_sched_tmp(s, p * b, byte);
-    if (rb == NULL || sb == NULL)
-        return XB_ERR_NO_MEM;
-    int rc = XB_OK;
-    if (!rcontig && inplace)
-        rc = xb_coll_sched_copy(s, a->rbuf, a->rcount * p, a->rdt, rb, p * b, byte);
-    if (!scontig && rc == XB_OK)
-        rc = xb_coll_sched_copy(s, a->sbuf, a->scount * p, a->sdt, (void *)sb, p * b, byte);
     if (c == 0)
         return xb_err_set(XB_ERR_INTERN, "node slots of %zu bytes are too small for "
                           "an alltoall in rounds on %d ranks", xb_coll_node_slot_size(), p);
+    /* a layout that is not contiguous goes through a packed temporary */
+    char *rb = xb_coll_bytes(s, a->rbuf, a->rcount * p, a->rdt, inplace);
+    const char *sb = inplace ? rb : xb_coll_bytes(s, a->sbuf, a->scount * p, a->sdt, true);
+    if (rb == NULL || sb == NULL)
+        return XB_ERR_NO_MEM;
     /* rounds of equal size (whole cache lines): the pipeline stays balanced */
     MPI_Count nr = (b + c - 1) / c;
     c = ((b + nr - 1) / nr + 63) & ~(MPI_Count)63;
-    if (rc == XB_OK && !inplace)
-        rc = xb_coll_sched_copy(s, sb + me * b, b, byte, rb + me * b, b, byte);
+    int rc = inplace ? XB_OK : xb_coll_sched_copy(s, sb + me * b, b, byte, rb + me * b, b, byte);
     int par = xb_coll_node_parity(), prev = -1;
     MPI_Count off = 0, poff = 0, pn = 0;
     while (rc == XB_OK && (off < b || prev >= 0)) {
@@ -81,7 +71,7 @@ int xb_coll_alltoall_shm_rounds(xb_coll_sched_t *s, const xb_coll_args_t *a)
         if (off < b)
             par = xb_coll_node_parity();
     }
-    if (rc == XB_OK && !rcontig)
-        rc = xb_coll_sched_copy(s, rb, p * b, byte, a->rbuf, a->rcount * p, a->rdt);
+    if (rc == XB_OK)
+        rc = xb_coll_bytes_store(s, rb, a->rbuf, a->rcount * p, a->rdt);
     return rc;
 }

@@ -19,12 +19,9 @@ int xb_coll_bcast_scatter_allgather(xb_coll_sched_t *s, const xb_coll_args_t *a)
     int v = (a->comm->rank - root + p) % p;
     MPI_Count n = a->rcount * xb_dt_size(a->rdt);
     xb_datatype_t *byte = xb_dt_from_handle(MPI_BYTE);
-    bool contig = xb_dt_is_contig(a->rdt, a->rcount);
-    char *base = contig ? (char *)a->rbuf + xb_dt_true_lb(a->rdt) : xb_coll_sched_tmp(s, n, byte);
+    char *base = xb_coll_bytes(s, a->rbuf, a->rcount, a->rdt, v == 0);
     if (base == NULL)
         return XB_ERR_NO_MEM;
-    if (!contig && v == 0)
-        rc = xb_coll_sched_copy(s, a->rbuf, a->rcount, a->rdt, base, n, byte);
     int low = 1;                     /* lowest set bit of v (>= p for the root) */
     while (low < p && !(v & low))
         low <<= 1;
@@ -56,7 +53,7 @@ int xb_coll_bcast_scatter_allgather(xb_coll_sched_t *s, const xb_coll_args_t *a)
         if (rc == XB_OK)
             rc = xb_coll_sched_fence(s);
     }
-    if (rc == XB_OK && !contig && v != 0)
-        rc = xb_coll_sched_copy(s, base, n, byte, a->rbuf, a->rcount, a->rdt);
+    if (rc == XB_OK && v != 0)
+        rc = xb_coll_bytes_store(s, base, a->rbuf, a->rcount, a->rdt);
     return rc;
 }

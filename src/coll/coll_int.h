@@ -383,6 +383,16 @@ void *xb_coll_red_load(xb_coll_sched_t *s, const void *ubuf);
 /* A copy step from a working buffer to the user buffer; none when w is
  * the user buffer itself in the user's type (xb_coll_red_acc). */
 int   xb_coll_red_store(xb_coll_sched_t *s, const void *w, void *ubuf);
+/* count x dt at buf as one run of bytes, for the algorithms that move
+ * bytes: the buffer itself when it is contiguous, else a temporary of the
+ * schedule, packed by a copy step when `load`; NULL: no memory. The ranks
+ * may lay out one signature differently, so an algorithm never chooses by
+ * the layout: it works on these bytes. xb_coll_bytes_store unpacks them
+ * into buf (nothing to do for a contiguous buffer). */
+char *xb_coll_bytes(xb_coll_sched_t *s, const void *buf, MPI_Count count, xb_datatype_t *dt,
+                    bool load);
+int   xb_coll_bytes_store(xb_coll_sched_t *s, const char *bytes, void *buf, MPI_Count count,
+                          xb_datatype_t *dt);
 /* Where a reduction whose result lands in a->rbuf may accumulate: the
  * receive buffer itself when the working type is the user's (the send
  * buffer copied in by a step, unless in place), else a working copy

@@ -66,6 +66,28 @@ void *xb_coll_red_acc(xb_coll_sched_t *s, const xb_coll_args_t *a)
     return a->rbuf;
 }
 
+char *xb_coll_bytes(xb_coll_sched_t *s, const void *buf, MPI_Count count, xb_datatype_t *dt,
+                    bool load)
+{
+    if (xb_dt_is_contig(dt, count))
+        return (char *)buf + xb_dt_true_lb(dt);
+    xb_datatype_t *byte = xb_dt_from_handle(MPI_BYTE);
+    MPI_Count n = count * xb_dt_size(dt);
+    char *tmp = xb_coll_sched_tmp(s, n, byte);
+    if (tmp != NULL && load && xb_coll_sched_copy(s, buf, count, dt, tmp, n, byte) != XB_OK)
+        return NULL;
+    return tmp;
+}
+
+int xb_coll_bytes_store(xb_coll_sched_t *s, const char *bytes, void *buf, MPI_Count count,
+                        xb_datatype_t *dt)
+{
+    if (xb_dt_is_contig(dt, count))
+        return XB_OK;                        /* bytes is the buffer itself */
+    return xb_coll_sched_copy(s, bytes, count * xb_dt_size(dt), xb_dt_from_handle(MPI_BYTE),
+                              buf, count, dt);
+}
+
 int xb_coll_red_bufs(xb_coll_sched_t *s, const xb_coll_args_t *a, const char **src,
                      char **acc)
 {

@@ -283,11 +283,9 @@ int xb_coll_node_bcast(xb_coll_sched_t *s, const xb_comm_t *comm, int head, void
             rc = xb_coll_sched_copy(s, buf, bytes, byte, ubuf, count, dt);
         return rc;
     }
-    char *data = contig ? (char *)ubuf + xb_dt_true_lb(dt) : xb_coll_sched_tmp(s, bytes, byte);
+    char *data = xb_coll_bytes(s, ubuf, count, dt, me);   /* packed, then in chunks */
     if (data == NULL)
         return XB_ERR_NO_MEM;
-    if (!contig && me)                              /* packed, then in chunks */
-        rc = xb_coll_sched_copy(s, ubuf, count, dt, data, bytes, byte);
     for (MPI_Count off = 0; off < bytes && rc == XB_OK; off += chunk) {
         MPI_Count len = bytes - off < chunk ? bytes - off : chunk;
         void *buf = xb_coll_node_area(xb_coll_node_parity());
@@ -298,7 +296,7 @@ int xb_coll_node_bcast(xb_coll_sched_t *s, const xb_comm_t *comm, int head, void
         if (rc == XB_OK && !me)
             rc = xb_coll_sched_copy(s, buf, len, byte, data + off, len, byte);
     }
-    if (rc == XB_OK && !contig && !me)
-        rc = xb_coll_sched_copy(s, data, bytes, byte, ubuf, count, dt);
+    if (rc == XB_OK && !me)
+        rc = xb_coll_bytes_store(s, data, ubuf, count, dt);
     return rc;
 }
