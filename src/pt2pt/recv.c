@@ -183,12 +183,11 @@ int xb_pt2pt_recv_start(xb_request_t *r)
  * mq.next): a record goes back to the channel it arrived on (hdr.chan). */
 static int unexp_class(size_t len)
 {
+    if (len <= XB_UNEXP_SMALL)
+        return 0;
     if (len > XB_UNEXP_LARGEST)
         return XB_UNEXP_EXACT;
-    int k = 0;
-    while ((size_t)XB_UNEXP_SMALL << k < len)
-        k++;
-    return k;
+    return 64 - __builtin_clzll((unsigned long long)len - 1) - 8;   /* 256 = 1 << 8 */
 }
 
 static int unexp_keep(int k)
