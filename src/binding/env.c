@@ -103,7 +103,7 @@ static int init_common(int required, int *provided)
     main_thread = pthread_self();
     bool threads = thread_level == MPI_THREAD_MULTIPLE || xb_progress_async_wanted();
     /* before the locks are on: the agreement waits like a single thread */
-    if ((rc = xb_coll_agree_threads(threads)) != XB_OK)
+    if ((rc = xb_coll_agree(threads)) != XB_OK)
         return rc;
     if (threads)
         xb_progress_threads(true);

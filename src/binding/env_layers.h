@@ -16,7 +16,7 @@
 int  xb_coll_init(void);
 void xb_coll_fini(void);
 int  xb_coll_barrier(xb_comm_t *comm);
-int  xb_coll_agree_threads(bool threads);
+int  xb_coll_agree(bool threads);
 
 /* src/dpm: the parent intercommunicator of a spawned job (after COMM_WORLD
  * and the collectives), ports and the parent at finalize. */

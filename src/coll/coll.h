@@ -48,8 +48,10 @@ void xb_coll_fini(void);
  * agreed by an allreduce over COMM_WORLD. The node and two-stage
  * algorithms are off on every rank when one runs with threads, since the
  * ranks of a communicator must pick the same algorithm and processes may
- * ask for different thread levels. Until then they are off. */
-int  xb_coll_agree_threads(bool threads);
+ * ask for different thread levels. Until then they are off. The same
+ * call agrees whether broadcasts across nodes use multicast (XB_MCAST,
+ * coll_agree.c). */
+int  xb_coll_agree(bool threads);
 /* The selection table and the forced algorithms, for crossbar-info. */
 void xb_coll_print_table(FILE *f);
 

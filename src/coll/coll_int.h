@@ -195,9 +195,13 @@ static inline int xb_coll_flow_apply_k(const xb_coll_red_t *red, xb_op_kernel_t 
     }
     return xb_coll_flow_apply(red, in, acc);
 }
-/* Some process of the job runs with threads (xb_coll_agree_threads,
- * node_shm.c): no node or two-stage algorithm anywhere. */
+/* Some process of the job runs with threads (xb_coll_agree,
+ * coll_agree.c): no node or two-stage algorithm anywhere. */
 extern bool xb_coll_threads;
+/* The job broadcasts across nodes by multicast (coll_agree.c), in windows
+ * of at most xb_coll_mcast_window bytes (bcast_mcast.c). */
+extern bool   xb_coll_mcast;
+extern size_t xb_coll_mcast_window;
 
 /* hierarchical (two-stage) collectives (hier.c) */
 typedef struct xb_coll_nodeset {
@@ -332,6 +336,7 @@ XB_COLL_DIRECT_DECL(reduce_flow);
 XB_COLL_DIRECT_DECL(gather_flow);
 XB_COLL_DIRECT_DECL(scatter_flow);
 XB_COLL_DIRECT_DECL(bcast_stream);
+XB_COLL_DIRECT_DECL(bcast_mcast);
 XB_COLL_DIRECT_DECL(reduce_stream);
 XB_COLL_DIRECT_DECL(gather_stream);
 XB_COLL_DIRECT_DECL(scatter_stream);

@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "coll/coll_int.h"
+#include "method/mcast/mcast.h"
 #include "runtime/tunable.h"
 
 static int xb_coll_force_changed(xb_tunable_t *t);
@@ -69,7 +70,8 @@ enum { NEED_COMMUTE = 1, NEED_POF2 = 2, NEED_BLOCKING = 4,
        NEED_FLOW = 128 /* node flow cells: xb_coll_flow_fits() */,
        NEED_STREAM = 256 /* node rings: xb_coll_stream_fits() */,
        NEED_CHAIN = 512 /* node chain rings: xb_coll_chain_fits() */,
-       NEED_ONE_NODE = 1024 /* every member on this node: xb_coll_one_node() */ };
+       NEED_ONE_NODE = 1024 /* every member on this node: xb_coll_one_node() */,
+       NEED_MCAST = 2048 /* the job agreed on multicast: xb_coll_mcast */ };
 
 /* A schedule builder (fn), a direct algorithm (direct: blocking only,
  * never inside another algorithm's schedule), or both (the blocking form
@@ -94,6 +96,7 @@ static const algo_t algos[] = {
     D(BCAST, "flow", bcast_flow, NEED_FLOW),
     D(BCAST, "stream", bcast_stream, NEED_STREAM),
     A(BCAST, "shm", bcast_shm, NEED_NODE),
+    D(BCAST, "mcast", bcast_mcast, NEED_HIER | NEED_MCAST),
     A(BCAST, "hier", bcast_hier, NEED_HIER),
     AD(BCAST, "binomial", bcast_binomial, 0),
     A(BCAST, "scatter_allgather", bcast_scatter_allgather, 0),
@@ -221,6 +224,9 @@ static const rule_t rules[] = {
      * 8 ranks, 32 KiB: 5.5 us, shm 13.9, Open MPI 35.5 (2026-11-24) */
     { XB_COLL_BCAST,     3, 1 << 30, 0, 0, "stream", 0 },    /* blocking, whole node, fits a slot */
     { XB_COLL_BCAST,     3, 1 << 30, 32 KiB, 0, "shm", 0 },  /* whole node */
+    /* XB_MCAST=1: from one frame's worth up, the root's datagrams reach
+     * every node at once (bcast_mcast.c) */
+    { XB_COLL_BCAST,     ANY_P, 8 KiB, 0, "mcast", 0 },  /* blocking, several nodes */
     { XB_COLL_BCAST,     ANY_P, 0, 0, "hier", 0 },     /* blocking, several nodes */
     /* One node, 3-16 ranks (the message algorithms there serve the
      * nonblocking and persistent forms, MPI_THREAD_MULTIPLE and the
@@ -414,6 +420,8 @@ static bool needs_hold(int needs, xb_coll_kind_t kind, const xb_coll_args_t *a)
         return false;
     if ((needs & NEED_ONE_NODE) && !xb_coll_one_node(a->comm))
         return false;
+    if ((needs & NEED_MCAST) && !xb_coll_mcast)
+        return false;
     return true;
 }
 
@@ -595,6 +603,8 @@ void xb_coll_fini(void)
     xb_coll_flow_fini();
     xb_coll_hier_fini();
     xb_coll_sched_cache_fini();
+    xb_coll_mcast = false;
+    xb_mcast_close();
 }
 
 void xb_coll_print_table(FILE *f)

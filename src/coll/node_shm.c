@@ -35,21 +35,6 @@
 
 static unsigned parity;
 
-bool xb_coll_threads = true;
-
-int xb_coll_agree_threads(bool threads)
-{
-    xb_comm_t *world = xb_comm_world();
-    int any = threads;
-    int rc = XB_OK;
-    xb_coll_threads = true;             /* the agreement runs by messages */
-    if (world->size > 1)
-        rc = xb_coll_allreduce(MPI_IN_PLACE, &any, 1, xb_dt_from_handle(MPI_INT),
-                               xb_op_from_handle(MPI_MAX), world);
-    xb_coll_threads = any != 0;
-    return rc;
-}
-
 bool xb_coll_node_complete(const xb_comm_t *comm)
 {
     return comm->size == xb_rt()->local_size && xb_method_has_node_barrier() &&

@@ -51,6 +51,12 @@ int xb_tcp_peer_describe(int rank, char *buf, size_t len);
 uint64_t xb_tcp_job_key(void);
 int  xb_tcp_dpm_blob(void *buf, size_t *len_p);
 int  xb_tcp_foreign(int rank, const xb_proc_id_t *id, const void *blob, size_t len);
+/* The IPv4 address of the interface this process's tcp listens on, for
+ * multicast (src/method/mcast): the first one that is not loopback, else
+ * the loopback one (jobs whose "hosts" share this machine). XB_OK or an
+ * error saying why there is none. */
+struct in_addr;
+int  xb_tcp_mcast_if(struct in_addr *addr);
 /* Foreign or unauthenticated connections closed so far (tests). */
 unsigned long xb_tcp_rejected(void);
 

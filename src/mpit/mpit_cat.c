@@ -30,6 +30,7 @@ static const struct { const char *prefix, *cat; } by_prefix[] = {
     { "SELF_", "method_self" }, { "METHODS", "method" }, { "COLL_", "coll" },
     { "PT2PT_", "pt2pt" },    { "DT_", "datatype" },     { "SPIN_", "progress" },
     { "SLEEP_", "progress" }, { "ASYNC_", "progress" }, { "PROGRESS_", "progress" },
+    { "MCAST", "method_mcast" },
 };
 
 static void add(const char *name, const char *desc, int parent)
@@ -57,6 +58,8 @@ int xb_mpit_cat_build(void)
         snprintf(name, sizeof name, "method_%s", xb_method_get(m)->ops->name);
         add(name, "One communication method: its tunables and counters", method);
     }
+    if (ncats < MAX_CATS)
+        add("method_mcast", "UDP multicast for broadcasts across nodes (XB_MCAST)", method);
     return MPI_SUCCESS;
 }
 

@@ -25,6 +25,7 @@
 #include <string.h>
 #include "mpit/mpit.h"
 #include "method/method.h"
+#include "method/mcast/mcast.h"
 #include "pt2pt/pt2pt_stats.h"
 #include "pt2pt/pt2pt.h"
 #include "runtime/tunable.h"
@@ -114,6 +115,27 @@ static void add_contexts(void)
     }
 }
 
+static void add_mcast(void)
+{
+    static const struct { const char *name, *desc; const uint64_t *src; } v[] = {
+        { "method_mcast_datagrams_sent", "Datagrams multicast (frames of broadcasts)",
+          &xb_mcast_stats.sent },
+        { "method_mcast_bytes_sent", "Payload bytes of the datagrams multicast",
+          &xb_mcast_stats.sent_bytes },
+        { "method_mcast_datagrams_received", "Datagrams of this job read from the group",
+          &xb_mcast_stats.received },
+        { "method_mcast_datagrams_dropped", "Datagrams discarded on purpose (XB_MCAST_DROP)",
+          &xb_mcast_stats.dropped },
+        { "method_mcast_send_refused", "Datagrams the kernel refused to send (lost)",
+          &xb_mcast_stats.send_refused },
+        { "method_mcast_repaired_bytes", "Bytes of broadcasts this process received by "
+          "point-to-point because their datagrams were lost", &xb_mcast_stats.repaired_bytes },
+    };
+    for (size_t i = 0; i < XB_ARRAY_LEN(v); i++)
+        add(v[i].name, v[i].desc, MPI_T_VERBOSITY_TUNER_DETAIL, COUNTER, v[i].src,
+            "method_mcast");
+}
+
 int xb_mpit_pvar_build(void)
 {
     static char cats[8][32];
@@ -131,6 +153,7 @@ int xb_mpit_pvar_build(void)
         "communicator the handle is bound to (point-to-point, not collectives)",
         MPI_T_VERBOSITY_TUNER_DETAIL, LEVEL, NULL, "pt2pt")->comm_queue = 1;
     add_contexts();
+    add_mcast();
     for (int m = 0; m < xb_method_count() && m < 8; m++) {
         const char *mn = xb_method_get(m)->ops->name;
         snprintf(cats[m], sizeof cats[m], "method_%s", mn);

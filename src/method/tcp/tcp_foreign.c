@@ -131,3 +131,25 @@ int xb_method_contact_addrs(struct sockaddr_storage *out, int max)
         out[n++] = st->lis[i].sa;
     return n;
 }
+
+int xb_tcp_mcast_if(struct in_addr *addr)
+{
+    const xb_tcp_t *st = &xb_tcp;
+    int loop = -1;
+    for (int i = 0; st->m != NULL && i < st->nlis; i++) {
+        const struct sockaddr *sa = (const struct sockaddr *)&st->lis[i].sa;
+        if (sa->sa_family != AF_INET)
+            continue;
+        if (!xb_tcp_sa_loopback(sa)) {
+            *addr = ((const struct sockaddr_in *)sa)->sin_addr;
+            return XB_OK;
+        }
+        if (loop < 0)
+            loop = i;
+    }
+    if (loop < 0)
+        return xb_err_set(XB_ERR_OTHER, "tcp listens on no IPv4 address "
+                          "(multicast is IPv4 only)");
+    *addr = ((const struct sockaddr_in *)&st->lis[loop].sa)->sin_addr;
+    return XB_OK;
+}
