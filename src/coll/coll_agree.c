@@ -121,5 +121,8 @@ int xb_coll_agree(bool threads)
     }
     xb_coll_mcast = true;
     xb_coll_mcast_window = (size_t)-v[3];
+    if (rt->rank == 0)
+        xb_log(XB_LOG_COLL, XB_LOG_INFO, "multicast: %s, windows of %zu bytes",
+               xb_mcast_describe(), xb_coll_mcast_window);
     return XB_OK;
 }

@@ -8,7 +8,7 @@
 # ssh). Ranks of one host talk over shared memory, ranks of different hosts
 # over tcp through the bridge.
 #
-# Usage: run.sh CASE   (pt2pt, coll, methods, hydra, ipv6, fail)
+# Usage: run.sh CASE   (pt2pt, coll, mcast, methods, hydra, ipv6, fail)
 # Environment: MPIEXEC (our mpiexec), MPITESTS (the build's tests/mpi).
 # Exit 0 pass, 1 fail (with the reason), 77 skipped (no root, no
 # CAP_NET_ADMIN, or namespaces/veth/bridges not allowed here: says which).
@@ -112,6 +112,17 @@ coll)
     make_hosts 3
     suite coll 2 barrier bcast reduce_ops gather_scatter allgather_alltoall
     suite coll 3 barrier bcast reduce_ops gather_scatter allgather_alltoall ;;
+mcast)
+    # XB_MCAST=1: broadcasts multicast over the bridge (the namespaces'
+    # eth0), then repaired when frames are dropped
+    make_hosts 3
+    XB_MCAST=1 XB_LOG=coll:info; export XB_MCAST XB_LOG
+    suite coll 3 mcast bcast
+    grep -q "coll: multicast: .* on 10\.213\.0\.1," "$T/err" ||
+        fail "rank 0 did not multicast through its namespace's eth0"
+    XB_MCAST_DROP=4 XB_TEST_MCAST=repair; export XB_MCAST_DROP XB_TEST_MCAST
+    suite coll 2 mcast
+    unset XB_MCAST XB_LOG XB_MCAST_DROP XB_TEST_MCAST ;;
 methods)
     # shm inside a host, tcp across, over the namespaces' eth0 addresses
     make_hosts 2
