@@ -12,7 +12,9 @@
 # link, then the host's shared memory) and with XB_COLL_BCAST=binomial (flat:
 # a binomial tree over all ranks, whose edges cross the link whenever they
 # join ranks of different hosts), interleaved for BENCH_ROUNDS rounds. Prints
-# a markdown table: the median round time of each and flat/hier.
+# a markdown table: the median round time of each and flat/hier. With
+# XB_MCAST=1 too (mcast: the root multicasts one datagram per frame to every
+# other host at once, bcast_mcast.c). BENCH_HOSTS hosts (default 2).
 #
 #   sh bench/run_hier.sh            (root: ip netns, tc)   ~1-3 minutes
 # Exit 77 when namespaces or shaping cannot be set up here.
@@ -25,10 +27,12 @@ link=${BENCH_LINK-1gbit}
 ppn=${BENCH_PPN:-4}
 size=1048576
 build_all apps
-netns_hosts 2 10.215.0 "$link" || exit $?
+nh=${BENCH_HOSTS:-2}
+netns_hosts "$nh" 10.215.0 "$link" || exit $?
+hosts=h0; i=1; while [ $i -lt "$nh" ]; do hosts="$hosts,h$i"; i=$((i + 1)); done
 xb="$build/bin/mpiexec --bind-to none --launcher-exec $root/tests/hosts/nsexec.sh"
-xb="$xb -n $((2 * ppn)) -ppn $ppn -hosts h0,h1"
-echo "bench: 2 hosts x $ppn ranks, links ${link:-unshaped}, $rounds round(s)" >&2
+xb="$xb -n $((nh * ppn)) -ppn $ppn -hosts $hosts"
+echo "bench: $nh hosts x $ppn ranks, links ${link:-unshaped}, $rounds round(s)" >&2
 
 # one run: the median microseconds of the round (apps prints "size median min max n")
 run() {
@@ -38,8 +42,12 @@ run() {
 }
 r=1
 while [ $r -le "$rounds" ]; do
-    for v in hier flat; do
-        [ $v = flat ] && env="-x XB_COLL_BCAST=binomial" || env=""
+    for v in hier mcast flat; do
+        case $v in
+        flat) env="-x XB_COLL_BCAST=binomial" ;;
+        mcast) env="-x XB_MCAST=1" ;;
+        *) env="" ;;
+        esac
         t=$(run "$env")
         [ -n "$t" ] || { echo "bench: $v run failed:" >&2; cat "$out/raw/err" >&2; exit 1; }
         echo "$t" >>"$out/raw/$v"
@@ -50,8 +58,9 @@ done
 med() { sort -g "$1" | awk '{a[NR]=$1} END {print (NR % 2) ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2}'; }
 h=$(med "$out/raw/hier")
 f=$(med "$out/raw/flat")
+m=$(med "$out/raw/mcast")
 echo "Measured $(date -u '+%Y-%m-%d %H:%M') UTC; $(uname -sr); $(nproc) CPUs; load $(cut -d' ' -f1-3 /proc/loadavg); $rounds round(s)."
 echo
-echo "| 2 hosts x $ppn ranks, links ${link:-unshaped} | hier (us) | flat binomial (us) | flat / hier |"
-echo "|---|---|---|---|"
-awk -v h="$h" -v f="$f" -v s="$size" 'BEGIN { printf "| broadcast round, %d B | %.0f | %.0f | %.2f |\n", s, h, f, f / h }'
+echo "| $nh hosts x $ppn ranks, links ${link:-unshaped} | hier (us) | mcast (us) | flat binomial (us) | flat / hier | hier / mcast |"
+echo "|---|---|---|---|---|---|"
+awk -v h="$h" -v m="$m" -v f="$f" -v s="$size" 'BEGIN { printf "| broadcast round, %d B | %.0f | %.0f | %.0f | %.2f | %.2f |\n", s, h, m, f, f / h, h / m }'

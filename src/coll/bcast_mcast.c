@@ -156,7 +156,6 @@ typedef struct {
     mc_t          *m;
     uint32_t       w;
     uint32_t      *got;       /* bitmap of the window's frames in hand */
-    char          *scratch;   /* one frame */
     xb_request_t  *end;
     int            rc;
 } drain_t;
@@ -167,13 +166,14 @@ static void drain(drain_t *d)
     const mc_t *m = d->m;
     uint32_t first = win_first(m, d->w), n = win_frames(m, d->w);
     xb_mcast_hdr_t h;
+    const void *payload;
     int got;
-    while ((got = xb_mcast_recv(&h, d->scratch, m->frame)) > 0) {
+    while ((got = xb_mcast_next(&h, &payload)) > 0) {
         uint32_t i = h.index - first;
         if (h.ctx != m->comm->ctx || h.tag != (uint32_t)m->tag || h.index < first ||
             i >= n || h.len != frame_len(m, h.index) || (d->got[i / 32] & (1u << (i % 32))))
             continue;
-        memcpy(m->buf + (size_t)h.index * m->frame, d->scratch, h.len);
+        memcpy(m->buf + (size_t)h.index * m->frame, payload, h.len);
         d->got[i / 32] |= 1u << (i % 32);
     }
     if (got < 0 && d->rc == XB_OK)
@@ -193,8 +193,7 @@ static int leader_stage(mc_t *m, int root)
     drain_t d = { .m = m, .w = UINT32_MAX };
     uint32_t *st = calloc(words, sizeof *st);
     d.got = calloc(words, sizeof *d.got);
-    d.scratch = malloc(m->frame);
-    int rc = st != NULL && d.got != NULL && d.scratch != NULL ? XB_OK
+    int rc = st != NULL && d.got != NULL ? XB_OK
            : xb_err_set(XB_ERR_NO_MEM, "no memory for a multicast receive");
     if (rc == XB_OK)
         drain(&d);                      /* stale datagrams: d.w matches none */
@@ -228,7 +227,6 @@ static int leader_stage(mc_t *m, int root)
     }
     free(st);
     free(d.got);
-    free(d.scratch);
     return rc;
 }
 

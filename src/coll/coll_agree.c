@@ -57,11 +57,11 @@ static bool probe(bool receiver)
     if (!receiver || rt->node_of[0] == rt->my_node)
         return true;
     xb_mcast_hdr_t h;
-    char buf[16];
+    const void *payload;
     int left = (int)xb_tn_MCAST_PROBE_MS.v.i;
     for (;;) {
         int got;
-        while ((got = xb_mcast_recv(&h, buf, sizeof buf)) > 0)
+        while ((got = xb_mcast_next(&h, &payload)) > 0)
             if (h.tag == PROBE_TAG && h.ctx == 0)
                 return true;
         if (got < 0 || left <= 0)

@@ -13,8 +13,10 @@
 #include <limits.h>
 #include <net/if.h>
 #include <netinet/in.h>
+#include <netinet/udp.h>
 #include <poll.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/socket.h>
@@ -40,7 +42,7 @@ XB_TUNABLE(MCAST_DROP, XB_TT_INT, "0", XB_TL_DEV,
            "Tests: a multicast receiver discards every N-th datagram, as if "
            "lost (0: none)");
 
-enum { IP_UDP_HEAD = 28, SEND_BATCH = 64 };
+enum { IP_UDP_HEAD = 28, SEND_BATCH = 64, BATCH_BYTES = 65536 };
 
 xb_mcast_stats_t xb_mcast_stats;
 
@@ -53,6 +55,9 @@ static struct {
     size_t             rcvbuf;
     uint64_t           job;
     uint64_t           nread;       /* for XB_MCAST_DROP */
+    bool               gso;         /* the kernel cuts our sends (UDP_SEGMENT) */
+    char              *batch;       /* a receiver's datagrams, GRO-merged    */
+    size_t             blen, boff, bseg;
     char               desc[96];
 } mc = { .fd = -1 };
 
@@ -166,6 +171,8 @@ int xb_mcast_open(bool receiver, const char **why)
         return fail(why, "IP_MULTICAST_TTL/LOOP", errno);
     mc.receiver = receiver;
     mc.rcvbuf = 0;
+    mc.gso = true;                    /* until a send says otherwise */
+    mc.blen = mc.boff = 0;
     if (receiver) {
         int one = 1, got = 0;
         int want = xb_tn_MCAST_RCVBUF.v.size < INT_MAX / 2 ? (int)xb_tn_MCAST_RCVBUF.v.size : INT_MAX / 2;
@@ -181,6 +188,10 @@ int xb_mcast_open(bool receiver, const char **why)
         struct ip_mreq mr = { .imr_multiaddr = mc.group.sin_addr, .imr_interface = mc.ifaddr };
         if (setsockopt(mc.fd, IPPROTO_IP, IP_ADD_MEMBERSHIP, &mr, sizeof mr) != 0)
             return fail(why, "IP_ADD_MEMBERSHIP", errno);
+        /* take runs of datagrams as one (without: one recvmsg each) */
+        (void)setsockopt(mc.fd, SOL_UDP, UDP_GRO, &one, sizeof one);
+        if ((mc.batch = malloc(BATCH_BYTES)) == NULL)
+            return fail(why, "no memory for the receive batch", ENOMEM);
     }
     char g[INET_ADDRSTRLEN], i[INET_ADDRSTRLEN];
     inet_ntop(AF_INET, &mc.group.sin_addr, g, sizeof g);
@@ -195,36 +206,78 @@ void xb_mcast_close(void)
     if (mc.fd >= 0)
         close(mc.fd);              /* also leaves the group */
     mc.fd = -1;
+    free(mc.batch);
+    mc.batch = NULL;
+    mc.blen = mc.boff = 0;
     mc.receiver = false;
+}
+
+/* One sendmsg of k frames from `first` as UDP GSO segments of one size
+ * (head + frame; only the last may be shorter): the kernel cuts them, so
+ * 44 frames of an Ethernet MTU cross the stack and the bridge as one
+ * packet. Returns the frames sent, 0 when the kernel refused them (lost),
+ * or -1 when it does not do UDP GSO here. */
+static int send_gso(xb_mcast_hdr_t *hdr, struct iovec *iov, uint32_t k)
+{
+    union { char buf[CMSG_SPACE(sizeof(uint16_t))]; struct cmsghdr align; } c;
+    struct msghdr m = { .msg_name = &mc.group, .msg_namelen = sizeof mc.group,
+                        .msg_iov = iov, .msg_iovlen = 2 * k,
+                        .msg_control = c.buf, .msg_controllen = sizeof c.buf };
+    struct cmsghdr *cm = CMSG_FIRSTHDR(&m);
+    cm->cmsg_level = SOL_UDP;
+    cm->cmsg_type = UDP_SEGMENT;
+    cm->cmsg_len = CMSG_LEN(sizeof(uint16_t));
+    uint16_t seg = (uint16_t)(sizeof *hdr + mc.frame);
+    memcpy(CMSG_DATA(cm), &seg, sizeof seg);
+    for (;;) {
+        if (sendmsg(mc.fd, &m, 0) >= 0)
+            return (int)k;
+        if (errno == EINTR)
+            continue;
+        if (errno == EINVAL || errno == EIO || errno == EOPNOTSUPP || errno == ENOPROTOOPT)
+            return -1;
+        return 0;
+    }
 }
 
 int xb_mcast_send(uint32_t ctx, uint32_t tag, const void *msg, size_t len,
                   uint32_t first, uint32_t n)
 {
     xb_mcast_hdr_t hdr[SEND_BATCH];
-    struct iovec iov[SEND_BATCH][2];
+    struct iovec iov[2 * SEND_BATCH];
     struct mmsghdr mm[SEND_BATCH];
     const char *base = msg;
+    /* frames per GSO send: at most 64 KiB of datagram payload */
+    uint32_t per = mc.gso ? (uint32_t)((65507 - 8) / (sizeof(xb_mcast_hdr_t) + mc.frame)) : 1;
+    per = per > SEND_BATCH ? SEND_BATCH : per < 1 ? 1 : per;
     while (n > 0) {
-        uint32_t k = n < SEND_BATCH ? n : SEND_BATCH;
+        uint32_t k = n < per ? n : per;
         for (uint32_t j = 0; j < k; j++) {
             size_t off = (size_t)(first + j) * mc.frame;
             size_t fl = len - off < mc.frame ? len - off : mc.frame;
             hdr[j] = (xb_mcast_hdr_t){ .job = mc.job, .ctx = ctx, .tag = tag,
                                        .index = first + j, .len = (uint32_t)fl };
-            iov[j][0] = (struct iovec){ &hdr[j], sizeof hdr[j] };
-            iov[j][1] = (struct iovec){ (void *)(base + off), fl };
-            memset(&mm[j], 0, sizeof mm[j]);
-            mm[j].msg_hdr.msg_name = &mc.group;
-            mm[j].msg_hdr.msg_namelen = sizeof mc.group;
-            mm[j].msg_hdr.msg_iov = iov[j];
-            mm[j].msg_hdr.msg_iovlen = 2;
+            iov[2 * j] = (struct iovec){ &hdr[j], sizeof hdr[j] };
+            iov[2 * j + 1] = (struct iovec){ (void *)(base + off), fl };
         }
-        int got = sendmmsg(mc.fd, mm, k, 0);
-        if (got < 0) {
-            if (errno == EINTR)
+        int got;
+        if (mc.gso && k > 1) {
+            if ((got = send_gso(hdr, iov, k)) < 0) {
+                mc.gso = false;         /* not here: a datagram each from now on */
+                per = SEND_BATCH;
                 continue;
-            /* ENOBUFS, a full queue, a route gone: this frame is lost */
+            }
+        } else {
+            for (uint32_t j = 0; j < k; j++) {
+                memset(&mm[j], 0, sizeof mm[j]);
+                mm[j].msg_hdr = (struct msghdr){ .msg_name = &mc.group,
+                    .msg_namelen = sizeof mc.group, .msg_iov = &iov[2 * j], .msg_iovlen = 2 };
+            }
+            if ((got = sendmmsg(mc.fd, mm, k, 0)) < 0 && errno == EINTR)
+                continue;
+            got = got < 0 ? 0 : got;
+        }
+        if (got == 0) {             /* ENOBUFS, a full queue, a route gone: lost */
             xb_mcast_stats.send_refused++;
             got = 1;
         } else {
@@ -239,11 +292,41 @@ int xb_mcast_send(uint32_t ctx, uint32_t tag, const void *msg, size_t len,
     return XB_OK;
 }
 
-int xb_mcast_recv(xb_mcast_hdr_t *h, void *buf, size_t cap)
+/* The next frame of the GRO batch in hand: XB_OK, or XB_ERR_AGAIN when
+ * the batch is used up. */
+static int next_in_batch(xb_mcast_hdr_t *h, const void **payload)
+{
+    while (mc.boff < mc.blen) {
+        size_t seg = mc.bseg != 0 ? mc.bseg : mc.blen;
+        size_t n = mc.blen - mc.boff < seg ? mc.blen - mc.boff : seg;
+        const char *p = mc.batch + mc.boff;
+        mc.boff += n;
+        if (n < sizeof *h)
+            continue;
+        memcpy(h, p, sizeof *h);
+        if (h->job != mc.job || h->len != n - sizeof *h)
+            continue;                       /* another job's, or damaged */
+        long drop = xb_tn_MCAST_DROP.v.i;
+        if (drop > 0 && ++mc.nread % (uint64_t)drop == 0) {
+            xb_mcast_stats.dropped++;
+            continue;
+        }
+        xb_mcast_stats.received++;
+        *payload = p + sizeof *h;
+        return XB_OK;
+    }
+    return XB_ERR_AGAIN;
+}
+
+int xb_mcast_next(xb_mcast_hdr_t *h, const void **payload)
 {
     for (;;) {
-        struct iovec iov[2] = { { h, sizeof *h }, { buf, cap } };
-        struct msghdr m = { .msg_iov = iov, .msg_iovlen = 2 };
+        if (next_in_batch(h, payload) == XB_OK)
+            return 1;
+        union { char buf[CMSG_SPACE(sizeof(int))]; struct cmsghdr align; } c;
+        struct iovec iov = { mc.batch, BATCH_BYTES };
+        struct msghdr m = { .msg_iov = &iov, .msg_iovlen = 1,
+                            .msg_control = c.buf, .msg_controllen = sizeof c.buf };
         ssize_t got = recvmsg(mc.fd, &m, MSG_DONTWAIT);
         if (got < 0) {
             if (errno == EAGAIN || errno == EWOULDBLOCK)
@@ -252,16 +335,15 @@ int xb_mcast_recv(xb_mcast_hdr_t *h, void *buf, size_t cap)
                 continue;
             return xb_err_sys(XB_ERR_OTHER, errno, "multicast: recvmsg");
         }
-        if ((size_t)got < sizeof *h || h->job != mc.job || (m.msg_flags & MSG_TRUNC) ||
-            h->len != (size_t)got - sizeof *h)
-            continue;                       /* another job's, or damaged */
-        long drop = xb_tn_MCAST_DROP.v.i;
-        if (drop > 0 && ++mc.nread % (uint64_t)drop == 0) {
-            xb_mcast_stats.dropped++;
-            continue;
-        }
-        xb_mcast_stats.received++;
-        return 1;
+        mc.blen = (m.msg_flags & MSG_TRUNC) ? 0 : (size_t)got;
+        mc.boff = 0;
+        mc.bseg = 0;            /* one datagram, unless GRO says how it cut them */
+        for (struct cmsghdr *cm = CMSG_FIRSTHDR(&m); cm != NULL; cm = CMSG_NXTHDR(&m, cm))
+            if (cm->cmsg_level == SOL_UDP && cm->cmsg_type == UDP_GRO) {
+                int seg;
+                memcpy(&seg, CMSG_DATA(cm), sizeof seg);
+                mc.bseg = seg > 0 ? (size_t)seg : 0;
+            }
     }
 }
 

@@ -58,14 +58,17 @@ size_t xb_mcast_rcvbuf(void);
 /* Multicast frames first .. first+n-1 of the message msg (len bytes, cut
  * in frames of xb_mcast_frame() bytes). Blocks while the socket's send
  * queue is full. A datagram the kernel refused counts as lost (the
- * receivers repair it), not as an error. */
+ * receivers repair it), not as an error. Where the kernel does UDP
+ * GSO, one send hands it up to 64 KiB of frames, which it cuts. */
 int    xb_mcast_send(uint32_t ctx, uint32_t tag, const void *msg, size_t len,
                      uint32_t first, uint32_t n);
-/* One arrived datagram of this job, without waiting: its head into *h and
- * its payload into buf (cap bytes, a frame's worth). 1: got one; 0: none
- * waiting; negative: error. XB_MCAST_DROP=k discards every k-th one here
- * (a loss, for tests of the repair path). */
-int    xb_mcast_recv(xb_mcast_hdr_t *h, void *buf, size_t cap);
+/* The next arrived frame of this job, without waiting: its head into *h,
+ * and *payload points at its h->len bytes, valid until the next call.
+ * 1: got one; 0: none waiting; negative: error. Receivers take runs of
+ * datagrams in one read where the kernel merges them (UDP_GRO).
+ * XB_MCAST_DROP=k discards every k-th frame here (a loss, for tests of
+ * the repair path). */
+int    xb_mcast_next(xb_mcast_hdr_t *h, const void **payload);
 /* Wait up to timeout_ms for a datagram (the probe at init). */
 bool   xb_mcast_wait(int timeout_ms);
 /* The group, "239.255.12.34:41234 on 10.0.0.2" (crossbar-info, errors). */
