@@ -15,6 +15,8 @@
 # a markdown table: the median round time of each and flat/hier. With
 # XB_MCAST=1 too (mcast: the root multicasts one datagram per frame to every
 # other host at once, bcast_mcast.c). BENCH_HOSTS hosts (default 2).
+# BENCH_SWEEP=1: then MPI_Bcast from rank 0 by size (bench/coll.c, 8 KiB -
+# 4 MiB), hier against mcast, interleaved, the median of the rounds.
 #
 #   sh bench/run_hier.sh            (root: ip netns, tc)   ~1-3 minutes
 # Exit 77 when namespaces or shaping cannot be set up here.
@@ -26,7 +28,7 @@ bench_setup bench-hier 3
 link=${BENCH_LINK-1gbit}
 ppn=${BENCH_PPN:-4}
 size=1048576
-build_all apps
+build_all apps coll
 nh=${BENCH_HOSTS:-2}
 netns_hosts "$nh" 10.215.0 "$link" || exit $?
 hosts=h0; i=1; while [ $i -lt "$nh" ]; do hosts="$hosts,h$i"; i=$((i + 1)); done
@@ -64,3 +66,23 @@ echo
 echo "| $nh hosts x $ppn ranks, links ${link:-unshaped} | hier (us) | mcast (us) | flat binomial (us) | flat / hier | hier / mcast |"
 echo "|---|---|---|---|---|---|"
 awk -v h="$h" -v m="$m" -v f="$f" -v s="$size" 'BEGIN { printf "| broadcast round, %d B | %.0f | %.0f | %.0f | %.2f | %.2f |\n", s, h, m, f, f / h, h / m }'
+
+[ "${BENCH_SWEEP:-0}" = 1 ] || exit 0
+r=1
+while [ $r -le "$rounds" ]; do
+    for v in hier mcast; do
+        [ $v = mcast ] && env="-x XB_MCAST=1" || env=""
+        # shellcheck disable=SC2086
+        timeout -k 5 300 $xb $env "$out/crossbar/coll" -c bcast -s 8192 $quick \
+            2>"$out/raw/err" | awk -v r=$r '$1 ~ /^[0-9]+$/ { print $1, $2 }' >>"$out/raw/sweep-$v"
+    done
+    r=$((r + 1))
+done
+echo
+echo "| MPI_Bcast, $nh hosts x $ppn ranks, links ${link:-unshaped} | hier (us) | mcast (us) | hier / mcast |"
+echo "|---|---|---|---|"
+for s in $(awk '{ print $1 }' "$out/raw/sweep-hier" | sort -gu); do
+    h=$(awk -v s="$s" '$1 == s { print $2 }' "$out/raw/sweep-hier" | sort -g | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}')
+    m=$(awk -v s="$s" '$1 == s { print $2 }' "$out/raw/sweep-mcast" | sort -g | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}')
+    awk -v s="$s" -v h="$h" -v m="$m" 'BEGIN { printf "| %d B | %.1f | %.1f | %.2f |\n", s, h, m, h / m }'
+done

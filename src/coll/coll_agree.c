@@ -26,8 +26,9 @@
 #include "runtime/tunable.h"
 
 XB_TUNABLE(MCAST, XB_TT_BOOL, "0", XB_TL_USER,
-           "Broadcast across nodes by UDP multicast (bcast from XB_MCAST_MIN "
-           "bytes, on jobs of several nodes whose LAN forwards multicast)");
+           "Broadcast across nodes by UDP multicast: blocking MPI_Bcast from 8 "
+           "KiB on communicators over 3 nodes or more (XB_COLL_BCAST=mcast: "
+           "from 2), where the LAN forwards multicast");
 XB_TUNABLE(MCAST_PROBE_MS, XB_TT_INT, "500", XB_TL_TUNER,
            "At MPI_Init with XB_MCAST=1: how long each node waits for rank 0's "
            "probe datagram before the job gives multicast up");

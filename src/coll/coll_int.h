@@ -213,6 +213,9 @@ typedef struct xb_coll_nodeset {
 } xb_coll_nodeset_t;
 /* Blocking, several nodes, node barrier and slots, commutative op, fits. */
 bool xb_coll_hier_fits(xb_coll_kind_t kind, const xb_coll_args_t *a);
+/* The nodes of the job the communicator's members are on (0 beyond 4096
+ * nodes: not counted). O(p). */
+int  xb_coll_comm_nodes(const xb_comm_t *comm);
 /* XB_ERR_AGAIN: the comm is not node-whole (then use a flat algorithm). */
 int  xb_coll_hier_plan(xb_coll_sched_t *s, const xb_comm_t *comm, int root,
                        xb_coll_nodeset_t *ns);

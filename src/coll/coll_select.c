@@ -71,7 +71,8 @@ enum { NEED_COMMUTE = 1, NEED_POF2 = 2, NEED_BLOCKING = 4,
        NEED_STREAM = 256 /* node rings: xb_coll_stream_fits() */,
        NEED_CHAIN = 512 /* node chain rings: xb_coll_chain_fits() */,
        NEED_ONE_NODE = 1024 /* every member on this node: xb_coll_one_node() */,
-       NEED_MCAST = 2048 /* the job agreed on multicast: xb_coll_mcast */ };
+       NEED_MCAST = 2048 /* the job agreed on multicast: xb_coll_mcast */,
+       NEED_3_NODES = 4096 /* the communicator spans 3 nodes or more */ };
 
 /* A schedule builder (fn), a direct algorithm (direct: blocking only,
  * never inside another algorithm's schedule), or both (the blocking form
@@ -224,9 +225,12 @@ static const rule_t rules[] = {
      * 8 ranks, 32 KiB: 5.5 us, shm 13.9, Open MPI 35.5 (2026-11-24) */
     { XB_COLL_BCAST,     3, 1 << 30, 0, 0, "stream", 0 },    /* blocking, whole node, fits a slot */
     { XB_COLL_BCAST,     3, 1 << 30, 32 KiB, 0, "shm", 0 },  /* whole node */
-    /* XB_MCAST=1: from one frame's worth up, the root's datagrams reach
-     * every node at once (bcast_mcast.c) */
-    { XB_COLL_BCAST,     ANY_P, 8 KiB, 0, "mcast", 0 },  /* blocking, several nodes */
+    /* XB_MCAST=1, 3 nodes or more: the root's datagrams reach every node
+     * at once (bcast_mcast.c). Broadcast round of 1 MiB, 2 ranks per
+     * "host", links shaped to 1 Gbit/s (docs/PERFORMANCE.md, 2026-11-25):
+     * 3 hosts 56.7 ms, hier 104.6; 4 hosts 85.7, 154.7; 2 hosts 37.1, 35.1
+     * (one receiver: nothing to share, the windows' round trips to pay) */
+    { XB_COLL_BCAST,     ANY_P, 8 KiB, 0, "mcast", NEED_MCAST | NEED_3_NODES },
     { XB_COLL_BCAST,     ANY_P, 0, 0, "hier", 0 },     /* blocking, several nodes */
     /* One node, 3-16 ranks (the message algorithms there serve the
      * nonblocking and persistent forms, MPI_THREAD_MULTIPLE and the
@@ -421,6 +425,8 @@ static bool needs_hold(int needs, xb_coll_kind_t kind, const xb_coll_args_t *a)
     if ((needs & NEED_ONE_NODE) && !xb_coll_one_node(a->comm))
         return false;
     if ((needs & NEED_MCAST) && !xb_coll_mcast)
+        return false;
+    if ((needs & NEED_3_NODES) && xb_coll_comm_nodes(a->comm) < 3)
         return false;
     return true;
 }
@@ -631,10 +637,11 @@ void xb_coll_print_table(FILE *f)
         else
             snprintf(by, sizeof by, "any");
         int needs = (al != NULL ? al->needs : 0) | ru->needs;
-        fprintf(f, "  %-21s %-11s %-12s %-14s %s%s%s%s\n", kind_names[ru->kind], sz,
+        fprintf(f, "  %-21s %-11s %-12s %-14s %s%s%s%s%s%s\n", kind_names[ru->kind], sz,
                 by, ru->algo, needs & NEED_COMMUTE ? "commutative op " : "",
                 needs & NEED_POF2 ? "power-of-two size " : "",
                 needs & NEED_ONE_NODE ? "one node " : "",
+                needs & NEED_MCAST ? "XB_MCAST=1 " : "", needs & NEED_3_NODES ? ">= 3 nodes " : "",
                 needs & NEED_BLOCKING ? "blocking form" : "");
     }
     fprintf(f, "  all algorithms:");

@@ -105,6 +105,24 @@ int xb_coll_hier_plan(xb_coll_sched_t *s, const xb_comm_t *comm, int root,
     return XB_OK;
 }
 
+int xb_coll_comm_nodes(const xb_comm_t *comm)
+{
+    const xb_rt_info_t *rt = xb_rt();
+    const int *job = per_node();
+    if (job == NULL || rt->nnodes > 4096)
+        return 0;
+    uint8_t seen[4096 / 8] = { 0 };
+    int n = 0;
+    for (int r = 0; r < comm->size; r++) {
+        int nd = node_of_rank(comm, r);
+        if (nd >= 0 && !(seen[nd / 8] & (1u << (nd % 8)))) {
+            seen[nd / 8] |= (uint8_t)(1u << (nd % 8));
+            n++;
+        }
+    }
+    return n;
+}
+
 bool xb_coll_hier_fits(xb_coll_kind_t kind, const xb_coll_args_t *a)
 {
     const xb_rt_info_t *rt = xb_rt();

@@ -37,6 +37,7 @@
 #include <string.h>
 #include <time.h>
 #include "method/method_int.h"
+#include "method/mcast/mcast.h"
 #include "runtime/tunable.h"
 #include "util/xb_mt.h"
 #include "util/xb_lanes.h"
@@ -584,5 +585,12 @@ int xb_method_describe_all(char *buf, size_t len)
     }
     for (int i = 0; i < XB_METHOD_NREG; i++)
         off = describe_one(i, buf, len, off);
+    /* not a peer method: blocking broadcasts across nodes (src/method/mcast) */
+    if (xb_mcast_is_open())
+        off = xb_method_bprintf(buf, len, off, "mcast: on (bcast across nodes), %s\n",
+                                xb_mcast_describe());
+    else
+        off = xb_method_bprintf(buf, len, off, "mcast: off (collectives only: XB_MCAST=1 "
+                                "multicasts blocking broadcasts across nodes of a LAN)\n");
     return XB_OK;
 }
