@@ -21,8 +21,12 @@
  *   2. the root, once it has every status, sends each leader the runs of
  *      frames it lacks by point-to-point (the repair), multicasts the
  *      window's frames, then sends each leader END;
- *   3. a leader drains its socket while it waits for END, then once more,
- *      and notes the frames still missing for its next status.
+ *   3. a leader drains its socket until it holds the whole window or END
+ *      has come (then once more), and notes the frames still missing for
+ *      its next status; an END that was not needed is waited for at the
+ *      end of the call.
+ * The waits sleep on the sockets (xb_progress_wait_net), not on shared
+ * memory: every event they wait for comes from another node.
  * A last round of statuses and repairs ends the call. Point-to-point is
  * reliable, so a broadcast completes whatever the network loses: with no
  * multicast at all every frame comes by repair. Messages use the
@@ -82,15 +86,6 @@ static int push(mc_t *m, xb_request_t *r)
     return XB_OK;
 }
 
-static int wait_free(int n, xb_request_t **r)
-{
-    int rc = xb_request_waitall(n, r);
-    for (int i = 0; i < n; i++)
-        if (r[i] != NULL)
-            xb_request_free(r[i]);
-    return rc;
-}
-
 /* Repair the runs of frames set in bitmap (window w) between the root and
  * peer: the root sends them, a leader receives them. */
 static int repair(mc_t *m, uint32_t w, const uint32_t *bits, int peer, bool send)
@@ -119,6 +114,34 @@ static int repair(mc_t *m, uint32_t w, const uint32_t *bits, int peer, bool send
     return rc;
 }
 
+typedef struct { int n; xb_request_t **r; } reqs_t;
+
+static bool all_done(void *arg)
+{
+    const reqs_t *q = arg;
+    for (int i = 0; i < q->n; i++)
+        if (q->r[i] != NULL && !xb_request_is_done(q->r[i]))
+            return false;
+    return true;
+}
+
+/* Wait for n requests whose completion comes from other nodes (statuses,
+ * END), then free them; the first error. */
+static int wait_net(int n, xb_request_t **r, const char *what)
+{
+    reqs_t q = { n, r };
+    xb_progress_wait_net(xb_progress_default(), all_done, &q, what, -1);
+    int rc = XB_OK;
+    for (int i = 0; i < n; i++)
+        if (r[i] != NULL) {
+            int e = xb_request_status_rc(r[i]);
+            rc = rc == XB_OK ? e : rc;
+            xb_request_free(r[i]);
+            r[i] = NULL;
+        }
+    return rc;
+}
+
 static int root_stage(mc_t *m, const int *leaders, int nl)
 {
     uint32_t *st = malloc((size_t)nl * m->sbytes);
@@ -130,9 +153,8 @@ static int root_stage(mc_t *m, const int *leaders, int nl)
         for (int i = 0; i < nl && rc == XB_OK; i++)
             rc = xb_pt2pt_irecv(st + i * words, (MPI_Count)m->sbytes, m->byte, leaders[i],
                                 m->tag, m->comm, 1, &rq[i]);
-        int wr = wait_free(nl, rq);
+        int wr = wait_net(nl, rq, "MPI_Bcast (multicast: the leaders' statuses)");
         rc = rc == XB_OK ? wr : rc;
-        memset(rq, 0, (size_t)nl * sizeof *rq);
         for (int i = 0; i < nl && rc == XB_OK && w > 0; i++) {
             if (st[i * words] != w - 1)
                 rc = xb_err_set(XB_ERR_INTERN, "multicast bcast: leader %d reported "
@@ -144,8 +166,8 @@ static int root_stage(mc_t *m, const int *leaders, int nl)
             break;
         rc = xb_mcast_send(m->comm->ctx, (uint32_t)m->tag, m->buf, m->len,
                            win_first(m, w), win_frames(m, w));
-        for (int i = 0; i < nl && rc == XB_OK; i++)
-            rc = xb_pt2pt_send(&w, sizeof w, m->byte, leaders[i], m->tag, m->comm, 1);
+        for (int i = 0; i < nl && rc == XB_OK; i++)       /* END: no bytes */
+            rc = xb_pt2pt_send(NULL, 0, m->byte, leaders[i], m->tag, m->comm, 1);
     }
     free(st);
     free(rq);
@@ -156,6 +178,7 @@ typedef struct {
     mc_t          *m;
     uint32_t       w;
     uint32_t      *got;       /* bitmap of the window's frames in hand */
+    uint32_t       have;      /* frames in hand                        */
     xb_request_t  *end;
     int            rc;
 } drain_t;
@@ -175,16 +198,18 @@ static void drain(drain_t *d)
             continue;
         memcpy(m->buf + (size_t)h.index * m->frame, payload, h.len);
         d->got[i / 32] |= 1u << (i % 32);
+        d->have++;
     }
     if (got < 0 && d->rc == XB_OK)
         d->rc = got;
 }
 
-static bool end_arrived(void *arg)
+/* The window is complete, or END says no more of it will come. */
+static bool window_done(void *arg)
 {
     drain_t *d = arg;
     drain(d);
-    return xb_request_is_done(d->end);
+    return d->have == win_frames(d->m, d->w) || xb_request_is_done(d->end);
 }
 
 static int leader_stage(mc_t *m, int root)
@@ -198,28 +223,31 @@ static int leader_stage(mc_t *m, int root)
     if (rc == XB_OK)
         drain(&d);                      /* stale datagrams: d.w matches none */
     for (uint32_t w = 0; w <= m->nwin && rc == XB_OK; w++) {
-        uint32_t endw = 0;
         st[0] = w - 1;                  /* UINT32_MAX: the scout */
         if (w > 0)
             rc = repair(m, w - 1, st + 1, root, false);
         if (rc == XB_OK && w < m->nwin)
-            rc = xb_pt2pt_irecv(&endw, sizeof endw, m->byte, root, m->tag, m->comm, 1, &d.end);
+            rc = xb_pt2pt_irecv(NULL, 0, m->byte, root, m->tag, m->comm, 1, &d.end);
         if (rc == XB_OK)
             rc = xb_pt2pt_send(st, (MPI_Count)m->sbytes, m->byte, root, m->tag, m->comm, 1);
         if (rc != XB_OK || w == m->nwin)
             break;
         d.w = w;
+        d.have = 0;
         memset(d.got, 0, words * sizeof *d.got);
-        xb_progress_wait_until(xb_progress_default(), end_arrived, &d,
-                               "MPI_Bcast (multicast: the root's END)");
-        rc = xb_request_status_rc(d.end);
-        xb_request_free(d.end);
-        d.end = NULL;
+        xb_progress_wait_net(xb_progress_default(), window_done, &d,
+                             "MPI_Bcast (multicast: the root's frames)", xb_mcast_fd());
         drain(&d);
-        rc = rc == XB_OK ? d.rc : rc;
-        if (rc == XB_OK && endw != w)
-            rc = xb_err_set(XB_ERR_INTERN, "multicast bcast: END of window %u, not %u",
-                            endw, w);
+        rc = d.rc;
+        /* a complete window need not wait for END: it is waited with the repairs */
+        if (xb_request_is_done(d.end)) {
+            int e = xb_request_status_rc(d.end);
+            rc = rc == XB_OK ? e : rc;
+            xb_request_free(d.end);
+        } else if (rc == XB_OK) {
+            rc = push(m, d.end);
+        }
+        d.end = NULL;
         memset(st + 1, 0, (words - 1) * sizeof *st);
         for (uint32_t i = 0; i < win_frames(m, w); i++)
             if (!(d.got[i / 32] & (1u << (i % 32))))
@@ -293,7 +321,7 @@ int xb_coll_bcast_mcast(const xb_coll_args_t *a, int tag)
         } else if (rc == XB_OK) {
             rc = leader_stage(&m, a->root);
         }
-        int wr = m.nreqs > 0 ? wait_free(m.nreqs, m.reqs) : XB_OK;
+        int wr = wait_net(m.nreqs, m.reqs, "MPI_Bcast (multicast: the repairs)");
         rc = rc == XB_OK ? wr : rc;
         if (rc == XB_OK && !contig && !root)
             rc = xb_dt_copy(m.buf, (MPI_Count)len, m.byte, a->rbuf, a->rcount, a->rdt);

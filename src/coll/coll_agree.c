@@ -121,6 +121,7 @@ int xb_coll_agree(bool threads)
         return XB_OK;
     }
     xb_coll_mcast = true;
+    xb_mcast_stats.active = 1;
     xb_coll_mcast_window = (size_t)-v[3];
     if (rt->rank == 0)
         xb_log(XB_LOG_COLL, XB_LOG_INFO, "multicast: %s, windows of %zu bytes",

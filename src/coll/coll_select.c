@@ -610,6 +610,7 @@ void xb_coll_fini(void)
     xb_coll_hier_fini();
     xb_coll_sched_cache_fini();
     xb_coll_mcast = false;
+    xb_mcast_stats.active = 0;
     xb_mcast_close();
 }
 

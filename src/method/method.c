@@ -32,6 +32,7 @@
  * futex cannot see a socket, so it sleeps in shm for at most
  * XB_TCP_MIXED_SLEEP_MS and then looks at the sockets without waiting.
  */
+#include <poll.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -501,6 +502,23 @@ void xb_method_block(int timeout_ms)
     /* Nothing can sleep on an event: nap briefly and let the caller poll. */
     struct timespec ts = { 0, (timeout_ms > 1 ? 1 : timeout_ms) * 1000000L };
     nanosleep(&ts, NULL);
+}
+
+void xb_method_block_net(int fd, int timeout_ms)
+{
+    struct pollfd p[2];
+    nfds_t n = 0;
+    int epfd = xb_tcp_epoll_fd();
+    if (epfd >= 0)
+        p[n++] = (struct pollfd){ .fd = epfd, .events = POLLIN };
+    if (fd >= 0)
+        p[n++] = (struct pollfd){ .fd = fd, .events = POLLIN };
+    if (n == 0) {
+        xb_method_block(timeout_ms);
+        return;
+    }
+    (void)poll(p, n, timeout_ms);
+    xb_method_costly_due();         /* the next poll reads the sockets */
 }
 
 /* ---- crossbar-info --------------------------------------------------------- */

@@ -236,6 +236,12 @@ void xb_method_costly_due(void);
 /* Sleep until woken or timeout: in the one method in use that can sleep;
  * with several (shm and tcp), in the cheap one in short slices. */
 void xb_method_block(int timeout_ms);
+/* Sleep until the network has something (tcp, or the descriptor fd when
+ * fd >= 0: the multicast socket) or timeout_ms passed, for a wait whose
+ * event comes from another node (the head stage of a collective): the
+ * shm-and-tcp sleep above notices tcp only between its futex slices, up to
+ * a slice late. Shared-memory arrivals are not seen until the timeout. */
+void xb_method_block_net(int fd, int timeout_ms);
 /* A waiting rank's CPU is shared with a peer that has work (crowded above,
  * of any enabled method): the wait should yield the CPU between polls. */
 bool xb_method_crowded(void);

@@ -57,6 +57,9 @@ int  xb_tcp_foreign(int rank, const xb_proc_id_t *id, const void *blob, size_t l
  * error saying why there is none. */
 struct in_addr;
 int  xb_tcp_mcast_if(struct in_addr *addr);
+/* tcp's epoll set (readable when a connection has something), or -1 when
+ * tcp is off: for xb_method_block_net. */
+int  xb_tcp_epoll_fd(void);
 /* Foreign or unauthenticated connections closed so far (tests). */
 unsigned long xb_tcp_rejected(void);
 

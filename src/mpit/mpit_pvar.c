@@ -134,6 +134,9 @@ static void add_mcast(void)
     for (size_t i = 0; i < XB_ARRAY_LEN(v); i++)
         add(v[i].name, v[i].desc, MPI_T_VERBOSITY_TUNER_DETAIL, COUNTER, v[i].src,
             "method_mcast");
+    add("method_mcast_active", "1 while the job broadcasts across nodes by multicast "
+        "(XB_MCAST=1, agreed at MPI_Init), else 0", MPI_T_VERBOSITY_USER_BASIC, LEVEL,
+        &xb_mcast_stats.active, "method_mcast");
 }
 
 int xb_mpit_pvar_build(void)

@@ -253,6 +253,23 @@ int xb_progress_wait_until(xb_progress_t *pc, bool (*ready)(void *), void *arg,
     return XB_OK;
 }
 
+int xb_progress_wait_net(xb_progress_t *pc, bool (*ready)(void *), void *arg,
+                         const char *what, int fd)
+{
+    if (XB_UNLIKELY(xb_mt_on) || spin_until(pc, ready, arg))
+        return xb_progress_wait_until(pc, ready, arg, what);
+    xb_rt_set_waiting(what);
+    while (!ready(arg)) {
+        if (xb_progress_poll(pc) > 0)
+            continue;
+        if (ready(arg))
+            break;
+        xb_method_block_net(fd, 1);
+    }
+    xb_rt_set_waiting("");
+    return XB_OK;
+}
+
 static bool req_ready(void *arg) { return xb_request_is_done(arg); }
 
 XB_NOINLINE static int wait_slow(xb_progress_t *pc, xb_request_t *r)

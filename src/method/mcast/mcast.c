@@ -62,6 +62,7 @@ static struct {
 } mc = { .fd = -1 };
 
 bool xb_mcast_is_open(void) { return mc.fd >= 0; }
+int xb_mcast_fd(void) { return mc.fd; }
 size_t xb_mcast_frame(void) { return mc.frame; }
 void xb_mcast_set_frame(size_t frame) { mc.frame = frame; }
 size_t xb_mcast_rcvbuf(void) { return mc.rcvbuf; }

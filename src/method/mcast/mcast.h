@@ -69,6 +69,8 @@ int    xb_mcast_send(uint32_t ctx, uint32_t tag, const void *msg, size_t len,
  * XB_MCAST_DROP=k discards every k-th frame here (a loss, for tests of
  * the repair path). */
 int    xb_mcast_next(xb_mcast_hdr_t *h, const void **payload);
+/* The socket, to sleep on (xb_progress_wait_net); -1 when closed. */
+int    xb_mcast_fd(void);
 /* Wait up to timeout_ms for a datagram (the probe at init). */
 bool   xb_mcast_wait(int timeout_ms);
 /* The group, "239.255.12.34:41234 on 10.0.0.2" (crossbar-info, errors). */
@@ -76,6 +78,7 @@ const char *xb_mcast_describe(void);
 
 /* MPI_T counters (category method_mcast); plain increments under the lock. */
 typedef struct xb_mcast_stats {
+    uint64_t active;          /* 1 while the job broadcasts by multicast */
     uint64_t sent;            /* datagrams multicast                  */
     uint64_t sent_bytes;      /* their payload bytes                  */
     uint64_t received;        /* datagrams of this job read           */

@@ -153,3 +153,8 @@ int xb_tcp_mcast_if(struct in_addr *addr)
     *addr = ((const struct sockaddr_in *)&st->lis[loop].sa)->sin_addr;
     return XB_OK;
 }
+
+int xb_tcp_epoll_fd(void)
+{
+    return xb_tcp.m != NULL && xb_tcp.m->priv != NULL ? xb_tcp.epfd : -1;
+}

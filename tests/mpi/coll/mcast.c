@@ -17,6 +17,9 @@
  *   repair  the same, and (XB_MCAST_DROP) some frames were dropped and
  *           repaired by point-to-point
  *   none    no datagram (multicast off or refused: the job fell back)
+ * A machine whose loopback does not carry multicast makes the job go
+ * without (method_mcast_active 0): the test then says so and checks the
+ * broadcasts only.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -78,6 +81,14 @@ int main(int argc, char **argv)
         ct_pvar_counter(ses, "method_mcast_bytes_sent"),
     };
 
+    int idx = -1, count;
+    unsigned long long active = 0;
+    MPI_T_pvar_handle ah = MPI_T_PVAR_HANDLE_NULL;
+    CHECK_RC(MPI_T_pvar_get_index("method_mcast_active", MPI_T_PVAR_CLASS_LEVEL, &idx));
+    CHECK_RC(MPI_T_pvar_handle_alloc(ses, idx, NULL, &ah, &count));
+    CHECK_RC(MPI_T_pvar_read(ses, ah, &active));
+    CHECK_RC(MPI_T_pvar_handle_free(ses, &ah));
+
     MPI_Comm dup, rev, half;
     CHECK_RC(MPI_Comm_dup(MPI_COMM_WORLD, &dup));
     CHECK_RC(MPI_Comm_split(MPI_COMM_WORLD, 0, ct_size - ct_rank, &rev));
@@ -106,7 +117,11 @@ int main(int argc, char **argv)
     if (ct_rank == 0)
         printf("mcast: %llu datagrams sent, %llu received, %llu dropped, %llu bytes "
                "repaired (expected: %s)\n", sum[0], sum[1], sum[3], sum[2], want);
-    if (strcmp(want, "none") == 0) {
+    if (strcmp(want, "none") != 0 && !active) {
+        if (ct_rank == 0)
+            printf("mcast: multicast does not work here (the job went without it); "
+                   "only the broadcasts were checked\n");
+    } else if (strcmp(want, "none") == 0) {
         CHECK(sum[0] == 0 && sum[1] == 0, "multicast should be off, but %llu datagrams "
               "were sent and %llu received", sum[0], sum[1]);
     } else {
