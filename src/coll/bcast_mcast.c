@@ -13,30 +13,34 @@
  * the number of nodes.
  *
  * How, per window of at most xb_coll_mcast_window bytes (what the
- * smallest receive buffer holds, so a receiver that is busy elsewhere
- * loses nothing to overflow):
- *   1. every leader sends the root a status: for the first window an empty
- *      one (the "scout": it is in the call and its socket is drained), then
- *      the frames of the previous window it lacks (a bitmap);
- *   2. the root, once it has every status, sends each leader the runs of
- *      frames it lacks by point-to-point (the repair), multicasts the
- *      window's frames, then sends each leader END;
- *   3. a leader drains its socket until it holds the whole window or END
- *      has come (then once more), and notes the frames still missing for
- *      its next status; an END that was not needed is waited for at the
- *      end of the call.
+ * smallest receive buffer holds, so a leader that is not in the call yet,
+ * or busy elsewhere, loses nothing to overflow):
+ *   1. the root multicasts the window's frames, then sends each leader END
+ *      (no bytes) by point-to-point;
+ *   2. a leader drains its socket until it holds the whole window or END
+ *      has come (then once more), posts receives for the runs of frames it
+ *      lacks, and sends the root its status: a bitmap of those frames;
+ *   3. the root waits for every status and sends each leader the runs it
+ *      lacks by point-to-point (the repair), straight from the message;
+ *      only then does it multicast the next window (the statuses are the
+ *      flow control).
+ * A window needs no scout: frames that reach a leader before it enters
+ * the call wait in its socket, which holds a window, and its first drain
+ * keeps those of this call (it drops what earlier calls left). Frames that
+ * come while the leader is in another communicator's multicast broadcast
+ * are dropped there and repaired here. An END that a complete window did
+ * not need is waited for at the end of the call, with the repairs.
+ * Point-to-point is reliable, so a broadcast completes whatever the
+ * network loses: with no multicast at all every frame comes by repair.
+ * Messages use the collective context and the call's tag; a leader posts
+ * END's receive, then its repairs', in the order the root sends them.
+ * Datagrams carry the context id and the tag.
  * The waits sleep on the sockets (xb_progress_wait_net), not on shared
  * memory: every event they wait for comes from another node.
- * A last round of statuses and repairs ends the call. Point-to-point is
- * reliable, so a broadcast completes whatever the network loses: with no
- * multicast at all every frame comes by repair. Messages use the
- * collective context and the call's tag; a leader posts its repair
- * receives, then END's, in the order the root sends them. Datagrams carry
- * the context id and the tag, so those of an earlier call or of another
- * communicator are dropped.
  *
- * Cost per window: one status and one END per leader (linear at the root:
- * meant for the tens of nodes of one LAN) around one multicast.
+ * Cost per window: one END and one status per leader (linear at the root:
+ * meant for the tens of nodes of one LAN) around one multicast; a call of
+ * one window is two one-way latencies plus the frames' time on the wire.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -149,25 +153,23 @@ static int root_stage(mc_t *m, const int *leaders, int nl)
     int rc = st != NULL && rq != NULL ? XB_OK
            : xb_err_set(XB_ERR_NO_MEM, "no memory for %d multicast statuses", nl);
     size_t words = m->sbytes / sizeof(uint32_t);
-    for (uint32_t w = 0; w <= m->nwin && rc == XB_OK; w++) {
+    for (uint32_t w = 0; w < m->nwin && rc == XB_OK; w++) {
+        rc = xb_mcast_send(m->comm->ctx, (uint32_t)m->tag, m->buf, m->len,
+                           win_first(m, w), win_frames(m, w));
+        for (int i = 0; i < nl && rc == XB_OK; i++)       /* END: no bytes */
+            rc = xb_pt2pt_send(NULL, 0, m->byte, leaders[i], m->tag, m->comm, 1);
         for (int i = 0; i < nl && rc == XB_OK; i++)
             rc = xb_pt2pt_irecv(st + i * words, (MPI_Count)m->sbytes, m->byte, leaders[i],
                                 m->tag, m->comm, 1, &rq[i]);
         int wr = wait_net(nl, rq, "MPI_Bcast (multicast: the leaders' statuses)");
         rc = rc == XB_OK ? wr : rc;
-        for (int i = 0; i < nl && rc == XB_OK && w > 0; i++) {
-            if (st[i * words] != w - 1)
+        for (int i = 0; i < nl && rc == XB_OK; i++) {
+            if (st[i * words] != w)
                 rc = xb_err_set(XB_ERR_INTERN, "multicast bcast: leader %d reported "
-                                "window %u, not %u", leaders[i], st[i * words], w - 1);
+                                "window %u, not %u", leaders[i], st[i * words], w);
             else
-                rc = repair(m, w - 1, st + i * words + 1, leaders[i], true);
+                rc = repair(m, w, st + i * words + 1, leaders[i], true);
         }
-        if (rc != XB_OK || w == m->nwin)
-            break;
-        rc = xb_mcast_send(m->comm->ctx, (uint32_t)m->tag, m->buf, m->len,
-                           win_first(m, w), win_frames(m, w));
-        for (int i = 0; i < nl && rc == XB_OK; i++)       /* END: no bytes */
-            rc = xb_pt2pt_send(NULL, 0, m->byte, leaders[i], m->tag, m->comm, 1);
     }
     free(st);
     free(rq);
@@ -215,26 +217,19 @@ static bool window_done(void *arg)
 static int leader_stage(mc_t *m, int root)
 {
     size_t words = m->sbytes / sizeof(uint32_t);
-    drain_t d = { .m = m, .w = UINT32_MAX };
+    drain_t d = { .m = m };
     uint32_t *st = calloc(words, sizeof *st);
     d.got = calloc(words, sizeof *d.got);
     int rc = st != NULL && d.got != NULL ? XB_OK
            : xb_err_set(XB_ERR_NO_MEM, "no memory for a multicast receive");
-    if (rc == XB_OK)
-        drain(&d);                      /* stale datagrams: d.w matches none */
-    for (uint32_t w = 0; w <= m->nwin && rc == XB_OK; w++) {
-        st[0] = w - 1;                  /* UINT32_MAX: the scout */
-        if (w > 0)
-            rc = repair(m, w - 1, st + 1, root, false);
-        if (rc == XB_OK && w < m->nwin)
-            rc = xb_pt2pt_irecv(NULL, 0, m->byte, root, m->tag, m->comm, 1, &d.end);
-        if (rc == XB_OK)
-            rc = xb_pt2pt_send(st, (MPI_Count)m->sbytes, m->byte, root, m->tag, m->comm, 1);
-        if (rc != XB_OK || w == m->nwin)
+    for (uint32_t w = 0; w < m->nwin && rc == XB_OK; w++) {
+        rc = xb_pt2pt_irecv(NULL, 0, m->byte, root, m->tag, m->comm, 1, &d.end);
+        if (rc != XB_OK)
             break;
         d.w = w;
         d.have = 0;
         memset(d.got, 0, words * sizeof *d.got);
+        /* the first drain also drops what earlier calls left in the socket */
         xb_progress_wait_net(xb_progress_default(), window_done, &d,
                              "MPI_Bcast (multicast: the root's frames)", xb_mcast_fd());
         drain(&d);
@@ -248,10 +243,15 @@ static int leader_stage(mc_t *m, int root)
             rc = push(m, d.end);
         }
         d.end = NULL;
+        st[0] = w;
         memset(st + 1, 0, (words - 1) * sizeof *st);
         for (uint32_t i = 0; i < win_frames(m, w); i++)
             if (!(d.got[i / 32] & (1u << (i % 32))))
                 st[1 + i / 32] |= 1u << (i % 32);
+        if (rc == XB_OK)
+            rc = repair(m, w, st + 1, root, false);
+        if (rc == XB_OK)
+            rc = xb_pt2pt_send(st, (MPI_Count)m->sbytes, m->byte, root, m->tag, m->comm, 1);
     }
     free(st);
     free(d.got);
