@@ -26,7 +26,7 @@
 #include "runtime/tunable.h"
 
 XB_TUNABLE(MCAST, XB_TT_BOOL, "0", XB_TL_USER,
-           "Broadcast across nodes by UDP multicast: blocking MPI_Bcast from 8 "
+           "Broadcast across nodes by UDP multicast: blocking MPI_Bcast from 64 "
            "KiB on communicators over 3 nodes or more (XB_COLL_BCAST=mcast: "
            "from 2), where the LAN forwards multicast");
 XB_TUNABLE(MCAST_PROBE_MS, XB_TT_INT, "500", XB_TL_TUNER,

@@ -226,11 +226,13 @@ static const rule_t rules[] = {
     { XB_COLL_BCAST,     3, 1 << 30, 0, 0, "stream", 0 },    /* blocking, whole node, fits a slot */
     { XB_COLL_BCAST,     3, 1 << 30, 32 KiB, 0, "shm", 0 },  /* whole node */
     /* XB_MCAST=1, 3 nodes or more: the root's datagrams reach every node
-     * at once (bcast_mcast.c). Broadcast round of 1 MiB, 2 ranks per
-     * "host", links shaped to 1 Gbit/s (docs/PERFORMANCE.md, 2026-11-25):
-     * 3 hosts 56.7 ms, hier 104.6; 4 hosts 85.7, 154.7; 2 hosts 37.1, 35.1
-     * (one receiver: nothing to share, the windows' round trips to pay) */
-    { XB_COLL_BCAST,     ANY_P, 8 KiB, 0, "mcast", NEED_MCAST | NEED_3_NODES },
+     * at once (bcast_mcast.c). 3 namespace "hosts" x 2 ranks, links shaped
+     * to 1 Gbit/s (docs/PERFORMANCE.md, 2026-11-25): 32 KiB 771 us, hier
+     * 539 (the root waits for the leaders' statuses, one more one-way
+     * latency); 256 KiB 2243, 4481; 1 MiB 9364, 18062: the crossing is
+     * near 52 KiB. 2 hosts, 1 MiB round: 37.1 ms, hier 35.1 (one receiver:
+     * nothing to share) */
+    { XB_COLL_BCAST,     ANY_P, 64 KiB, 0, "mcast", NEED_MCAST | NEED_3_NODES },
     { XB_COLL_BCAST,     ANY_P, 0, 0, "hier", 0 },     /* blocking, several nodes */
     /* One node, 3-16 ranks (the message algorithms there serve the
      * nonblocking and persistent forms, MPI_THREAD_MULTIPLE and the
