@@ -504,6 +504,8 @@ void xb_method_block(int timeout_ms)
     nanosleep(&ts, NULL);
 }
 
+int xb_method_operand;
+
 void xb_method_block_net(int fd, int timeout_ms)
 {
     struct pollfd p[2];

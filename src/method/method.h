@@ -236,6 +236,14 @@ void xb_method_costly_due(void);
 /* Sleep until woken or timeout: in the one method in use that can sleep;
  * with several (shm and tcp), in the cheap one in short slices. */
 void xb_method_block(int timeout_ms);
+/* While > 0, the data of the receives under way is an operand that this
+ * rank reads at once (a reduction's, src/coll/pair.c): a method then
+ * copies it with this CPU only. shm asks no help of the sender
+ * (shm_help.c), which would write half of it from the other CPU, whose
+ * cache the op would then read: 2 ranks, MPI_Reduce of 256 KiB, 32.5 us
+ * with help, 19.5 without (2026-11-24). A count, raised and lowered
+ * around the receive by one thread (MULTIPLE: under the lock). */
+extern int xb_method_operand;
 /* Sleep until the network has something (tcp, or the descriptor fd when
  * fd >= 0: the multicast socket) or timeout_ms passed, for a wait whose
  * event comes from another node (the head stage of a collective): the

@@ -180,7 +180,7 @@ static bool can_help(const xb_ep_t *ep, int local_cnt, size_t len)
 {
     size_t min = xb_tn_SHM_HELP_MIN.v.size, chunk = xb_tn_SHM_HELP_CHUNK.v.size;
     if (min == 0 || len < min || chunk == 0 || local_cnt != 1 ||
-        len / chunk >= UINT32_MAX || ep->st->my_ctl == NULL)
+        len / chunk >= UINT32_MAX || ep->st->my_ctl == NULL || xb_method_operand > 0)
         return false;
     xb_shm_t *st = ep->st;
     if (xb_tn_SHM_HELP_ALWAYS.v.b)
