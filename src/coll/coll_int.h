@@ -213,6 +213,16 @@ typedef struct xb_coll_nodeset {
 } xb_coll_nodeset_t;
 /* Blocking, several nodes, node barrier and slots, commutative op, fits. */
 bool xb_coll_hier_fits(xb_coll_kind_t kind, const xb_coll_args_t *a);
+/* Reductions of any length in the two-stage algorithms: the node stage
+ * holds one segment in a slot. red_fits: the working type is predefined
+ * and one element's working copy fits a slot (alike on every rank: it
+ * depends on the type signature). red_segment: user elements per segment
+ * (s->red set up; the whole count when it fits). red_part: s->red for
+ * the next n elements of whole (the builders read s->red's counts when
+ * they add steps; the steps keep them). */
+bool      xb_coll_hier_red_fits(const xb_coll_args_t *a);
+MPI_Count xb_coll_hier_red_segment(const xb_coll_sched_t *s);
+void      xb_coll_hier_red_part(xb_coll_sched_t *s, const xb_coll_red_t *whole, MPI_Count n);
 /* The nodes of the job the communicator's members are on (0 beyond 4096
  * nodes: not counted). O(p). */
 int  xb_coll_comm_nodes(const xb_comm_t *comm);
@@ -255,8 +265,11 @@ int xb_coll_hier_tree_blocks(xb_coll_sched_t *s, const xb_coll_nodeset_t *ns, co
  * part first; scatter: top's caller fills every part first, and a head
  * finds its own part at offset 0 after the call. */
 MPI_Count xb_coll_hier_tree_span(const xb_coll_nodeset_t *ns, int top, const MPI_Count *len);
+/* tree_reduce receives the children's parts into part[] (32 entries, NULL
+ * on the first call: it allocates them; a later segment's call reuses
+ * them). */
 int  xb_coll_hier_tree_reduce(xb_coll_sched_t *s, const xb_coll_nodeset_t *ns, int top,
-                              void *acc);
+                              void *acc, void **part);
 int  xb_coll_hier_tree_bcast(xb_coll_sched_t *s, const xb_coll_nodeset_t *ns, int top,
                              void *buf, MPI_Count count, xb_datatype_t *dt);
 int  xb_coll_hier_tree_gather(xb_coll_sched_t *s, const xb_coll_nodeset_t *ns, int top,

@@ -129,8 +129,8 @@ bool xb_coll_hier_fits(xb_coll_kind_t kind, const xb_coll_args_t *a)
     if (a->form != XB_COLL_BLOCKING || xb_coll_threads || a->comm->remote != NULL || rt->nnodes < 2 ||
         !xb_method_has_node_barrier() || xb_coll_node_slot_size() == 0)
         return false;
-    if ((kind == XB_COLL_REDUCE || kind == XB_COLL_ALLREDUCE) && !a->op->commute)
-        return false;
+    if (kind == XB_COLL_REDUCE || kind == XB_COLL_ALLREDUCE)  /* segments of a slot */
+        return a->op->commute && xb_coll_hier_red_fits(a);
     /* Every rank must decide alike, and nodes differ in size: check the
      * node stage against the smallest possible node (one rank). */
     return kind == XB_COLL_BARRIER || xb_coll_node_slot_need_fits(kind, a, 1);
@@ -246,13 +246,13 @@ MPI_Count xb_coll_hier_tree_span(const xb_coll_nodeset_t *ns, int top, const MPI
 }
 
 int xb_coll_hier_tree_reduce(xb_coll_sched_t *s, const xb_coll_nodeset_t *ns, int top,
-                             void *acc)
+                             void *acc, void **part)
 {
     MPI_Count n = s->red.wcount;
     int L = ns->nheads, v = tree_v(ns, top), low = tree_low(v, L), k = 0, rc = XB_OK;
-    void *part[32];
     for (int m = 1; m < low && v + m < L && rc == XB_OK; m <<= 1) {
-        part[k] = xb_coll_sched_wtmp(s, -1);
+        if (part[k] == NULL)
+            part[k] = xb_coll_sched_wtmp(s, -1);
         rc = part[k] != NULL ? xb_coll_sched_recv(s, part[k], n, s->red.wdt,
                                                   tree_head(ns, top, v + m))
                              : XB_ERR_NO_MEM;
@@ -326,4 +326,35 @@ int xb_coll_hier_tree_scatter(xb_coll_sched_t *s, const xb_coll_nodeset_t *ns, i
             rc = xb_coll_sched_send(s, buf + at, b, byte, tree_head(ns, top, v + m));
     }
     return rc;
+}
+
+bool xb_coll_hier_red_fits(const xb_coll_args_t *a)
+{
+    xb_coll_red_t red;
+    if (xb_coll_red_init(&red, a->rcount, a->rdt, a->op) != XB_OK) {
+        xb_err_clear();
+        return false;
+    }
+    return xb_dt_is_predefined(red.wdt) &&
+           (red.count == 0 || (size_t)((red.wcount / red.count) * xb_dt_extent(red.wdt)) <=
+                              xb_coll_node_slot_size());
+}
+
+MPI_Count xb_coll_hier_red_segment(const xb_coll_sched_t *s)
+{
+    const xb_coll_red_t *r = &s->red;
+    if (r->count == 0)
+        return 1;
+    MPI_Count per = (MPI_Count)xb_coll_node_slot_size() /
+                    ((r->wcount / r->count) * xb_dt_extent(r->wdt));
+    return per < 1 ? 1 : per < r->count ? per : r->count;
+}
+
+void xb_coll_hier_red_part(xb_coll_sched_t *s, const xb_coll_red_t *whole, MPI_Count n)
+{
+    s->red = *whole;
+    if (whole->count > 0) {
+        s->red.wcount = whole->wcount / whole->count * n;
+        s->red.count = n;
+    }
 }

@@ -196,7 +196,9 @@ bool xb_coll_node_slot_need_fits(xb_coll_kind_t kind, const xb_coll_args_t *a, i
  * right to left (x0 op (x1 op (... op x_last))): rank order, so
  * non-commutative ops are right and every rank that combines gets
  * bit-identical results. The result goes to rbuf (user layout), or, when
- * acc_p is not NULL, stays in a working buffer returned there. s->red is
+ * acc_p is not NULL, stays in a working buffer returned there (*acc_p
+ * itself when it is not NULL on entry: a buffer of an earlier segment,
+ * reused). s->red is
  * set up (xb_coll_sched_red) and its working type is predefined. */
 int xb_coll_node_reduce(xb_coll_sched_t *s, const xb_comm_t *comm, const int *ranks, int n,
                         const void *src, bool combine, void *rbuf, void **acc_p)
@@ -212,7 +214,7 @@ int xb_coll_node_reduce(xb_coll_sched_t *s, const xb_comm_t *comm, const int *ra
         rc = xb_coll_sched_node_barrier(s);
     if (rc != XB_OK || !combine)
         return rc;
-    void *acc = xb_coll_sched_wtmp(s, -1);
+    void *acc = acc_p != NULL && *acc_p != NULL ? *acc_p : xb_coll_sched_wtmp(s, -1);
     if (acc == NULL)
         return XB_ERR_NO_MEM;
     rc = xb_coll_sched_copy(s, xb_coll_node_slot(comm, par, RANK(n - 1)), w, s->red.wdt,

@@ -4,8 +4,10 @@
  * reduce_hier.c - two-stage reduce for commutative ops (hier.c): each node
  * reduces into its head through shared memory (xb_coll_node_reduce; the
  * root heads its own node), then the partial results go up a binomial
- * tree over the heads (xb_coll_hier_tree_reduce) to the root. Communicators
- * that are not node-whole run the binomial reduce.
+ * tree over the heads (xb_coll_hier_tree_reduce) to the root. A vector
+ * whose working copy exceeds a slot goes in segments of a slot
+ * (xb_coll_hier_red_segment). Communicators that are not node-whole run
+ * the binomial reduce.
  */
 #include "coll/coll_int.h"
 
@@ -18,13 +20,23 @@ int xb_coll_reduce_hier(xb_coll_sched_t *s, const xb_coll_args_t *a)
     bool root = a->comm->rank == a->root, head = a->comm->rank == ns.head;
     if (rc == XB_OK)
         rc = xb_coll_sched_red(s, a->rcount, a->rdt, a->op);
-    void *acc = NULL;
-    if (rc == XB_OK)
-        rc = xb_coll_node_reduce(s, a->comm, ns.ranks, ns.n,
-                                 root && a->sbuf == MPI_IN_PLACE ? a->rbuf : a->sbuf, head,
-                                 NULL, &acc);
-    if (rc != XB_OK || !head)
+    if (rc != XB_OK)
         return rc;
-    rc = xb_coll_hier_tree_reduce(s, &ns, ns.rootnode, acc);
-    return rc == XB_OK && root ? xb_coll_red_store(s, acc, a->rbuf) : rc;
+    const xb_coll_red_t whole = s->red;
+    MPI_Count per = xb_coll_hier_red_segment(s), ext = xb_dt_extent(a->rdt);
+    const char *src = root && a->sbuf == MPI_IN_PLACE ? a->rbuf : a->sbuf;
+    void *acc = NULL, *part[32] = { NULL };
+    MPI_Count e = 0;
+    do {                             /* count 0: one empty segment, as before */
+        MPI_Count n = whole.count - e < per ? whole.count - e : per;
+        xb_coll_hier_red_part(s, &whole, n);
+        rc = xb_coll_node_reduce(s, a->comm, ns.ranks, ns.n, src + e * ext, head, NULL, &acc);
+        if (rc == XB_OK && head)
+            rc = xb_coll_hier_tree_reduce(s, &ns, ns.rootnode, acc, part);
+        if (rc == XB_OK && root)
+            rc = xb_coll_red_store(s, acc, (char *)a->rbuf + e * ext);
+        e += n;
+    } while (rc == XB_OK && e < whole.count);
+    s->red = whole;
+    return rc;
 }

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* Copyright (c) 2026 The Crossbar authors */
 /*
- * large.c - MPI_Allreduce, MPI_Bcast, MPI_Allgather and MPI_Alltoall from 0
- * bytes to 8 MiB, MPI_Scan and MPI_Exscan to 2.4 MiB, the sizes where the node algorithms work in rounds of
+ * large.c - MPI_Allreduce, MPI_Reduce, MPI_Bcast, MPI_Allgather and
+ * MPI_Alltoall from 0 bytes to 8 MiB, MPI_Scan and MPI_Exscan to 2.4 MiB, the sizes where the node algorithms work in rounds of
  * the shared slots (allreduce_shm_rsag.c ...): with and without
  * MPI_IN_PLACE, a derived type (strided, or a contiguous run of doubles:
  * working copies), a non-commutative user op on a predefined pair type
@@ -19,9 +19,10 @@ static int me, p;
 /* Elements of the allreduce vectors: small integers, so sums are exact. */
 #define XV(r, k) ((double)(((k) * 7 + (r) * 13) % 1001))
 
-/* allreduce of n doubles (SUM), as plain doubles or as triples (a derived
- * type of one basic type), in place or not */
-static void t_allreduce_sum(long n, int inplace, int triples)
+/* allreduce (root < 0) or reduce to root of n doubles (SUM), as plain
+ * doubles or as triples (a derived type of one basic type), in place or
+ * not */
+static void t_reduce_sum(long n, int root, int inplace, int triples)
 {
     MPI_Datatype dt = MPI_DOUBLE;
     long cnt = n;
@@ -37,15 +38,19 @@ static void t_allreduce_sum(long n, int inplace, int triples)
         sb[k] = XV(me, k);
         rb[k] = inplace ? sb[k] : -1.0;
     }
-    CHECK_RC(MPI_Allreduce(inplace ? MPI_IN_PLACE : sb, rb, (int)cnt, dt, MPI_SUM,
-                           MPI_COMM_WORLD));
-    for (long k = 0; k < n; k++) {
+    if (root < 0)
+        CHECK_RC(MPI_Allreduce(inplace ? MPI_IN_PLACE : sb, rb, (int)cnt, dt, MPI_SUM,
+                               MPI_COMM_WORLD));
+    else
+        CHECK_RC(MPI_Reduce(inplace && me == root ? MPI_IN_PLACE : sb, rb, (int)cnt, dt,
+                            MPI_SUM, root, MPI_COMM_WORLD));
+    for (long k = 0; k < n && (root < 0 || me == root); k++) {
         double want = 0;
         for (int r = 0; r < p; r++)
             want += XV(r, k);
         if (rb[k] != want) {
-            CHECK(0, "allreduce sum n=%ld inplace=%d triples=%d: [%ld] = %g, want %g",
-                  n, inplace, triples, k, rb[k], want);
+            CHECK(0, "%s sum n=%ld inplace=%d triples=%d: [%ld] = %g, want %g",
+                  root < 0 ? "allreduce" : "reduce", n, inplace, triples, k, rb[k], want);
             break;
         }
     }
@@ -239,10 +244,16 @@ int main(int argc, char **argv)
     static const long dn[] = { 0, 1, 5, 4099, 21845, 32768, 65537, 131075, 1L << 20 };
     for (size_t i = 0; i < sizeof dn / sizeof dn[0]; i++)
         for (int inplace = 0; inplace < 2; inplace++) {
-            t_allreduce_sum(dn[i], inplace, 0);
+            t_reduce_sum(dn[i], -1, inplace, 0);
             if (dn[i] < (1L << 20))
-                t_allreduce_sum(dn[i], inplace, 1);
+                t_reduce_sum(dn[i], -1, inplace, 1);
         }
+    /* reduce: the two-stage one goes in segments of a slot beyond 1 MiB */
+    static const long rn[] = { 0, 5, 131075, 300001, 1L << 20 };
+    for (size_t i = 0; i < sizeof rn / sizeof rn[0]; i++)
+        for (int inplace = 0; inplace < 2; inplace++)
+            t_reduce_sum(rn[i], (int)((i + (size_t)inplace) % (size_t)p), inplace,
+                         (int)(i % 2));
     static const long an[] = { 0, 3, 70001 };
     for (size_t i = 0; i < sizeof an / sizeof an[0]; i++)
         for (int inplace = 0; inplace < 2; inplace++)
