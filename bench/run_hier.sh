@@ -15,8 +15,9 @@
 # a markdown table: the median round time of each and flat/hier. With
 # XB_MCAST=1 too (mcast: the root multicasts one datagram per frame to every
 # other host at once, bcast_mcast.c). BENCH_HOSTS hosts (default 2).
-# BENCH_SWEEP=1: then MPI_Bcast from rank 0 by size (bench/coll.c, 8 KiB -
-# 4 MiB), hier against mcast, interleaved, the median of the rounds.
+# BENCH_SWEEP=bcast|allreduce|reduce (1: bcast): then that collective by
+# size (bench/coll.c, 32 KiB - 4 MiB), hier against mcast (bcast) or the
+# flat algorithm, interleaved, the median of the rounds.
 #
 #   sh bench/run_hier.sh            (root: ip netns, tc)   ~1-3 minutes
 # Exit 77 when namespaces or shaping cannot be set up here.
@@ -67,22 +68,33 @@ echo "| $nh hosts x $ppn ranks, links ${link:-unshaped} | hier (us) | mcast (us)
 echo "|---|---|---|---|---|---|"
 awk -v h="$h" -v m="$m" -v f="$f" -v s="$size" 'BEGIN { printf "| broadcast round, %d B | %.0f | %.0f | %.0f | %.2f | %.2f |\n", s, h, m, f, f / h, h / m }'
 
-[ "${BENCH_SWEEP:-0}" = 1 ] || exit 0
+# BENCH_SWEEP: the collective by size, the default selection against
+# the other form (bcast: XB_MCAST=1; allreduce, reduce: the flat
+# rabenseifner / binomial), interleaved.
+sweep=${BENCH_SWEEP:-}
+[ -n "$sweep" ] && [ "$sweep" != 0 ] || exit 0
+[ "$sweep" = 1 ] && sweep=bcast
+case $sweep in
+bcast) other=mcast; oenv="-x XB_MCAST=1" ;;
+allreduce) other=flat; oenv="-x XB_COLL_ALLREDUCE=rabenseifner" ;;
+reduce) other=flat; oenv="-x XB_COLL_REDUCE=binomial" ;;
+*) echo "bench: BENCH_SWEEP=$sweep: bcast, allreduce or reduce" >&2; exit 2 ;;
+esac
 r=1
 while [ $r -le "$rounds" ]; do
-    for v in hier mcast; do
-        [ $v = mcast ] && env="-x XB_MCAST=1" || env=""
+    for v in hier $other; do
+        [ $v = hier ] && env="" || env=$oenv
         # shellcheck disable=SC2086
-        timeout -k 5 300 $xb $env "$out/crossbar/coll" -c bcast -s 8192 $quick \
-            2>"$out/raw/err" | awk -v r=$r '$1 ~ /^[0-9]+$/ { print $1, $2 }' >>"$out/raw/sweep-$v"
+        timeout -k 5 300 $xb $env "$out/crossbar/coll" -c "$sweep" -s 32768 $quick \
+            2>"$out/raw/err" | awk '$1 ~ /^[0-9]+$/ { print $1, $2 }' >>"$out/raw/sweep-$v"
     done
     r=$((r + 1))
 done
 echo
-echo "| MPI_Bcast, $nh hosts x $ppn ranks, links ${link:-unshaped} | hier (us) | mcast (us) | hier / mcast |"
+echo "| MPI_$sweep, $nh hosts x $ppn ranks, links ${link:-unshaped} | hier (us) | $other (us) | $other / hier |"
 echo "|---|---|---|---|"
 for s in $(awk '{ print $1 }' "$out/raw/sweep-hier" | sort -gu); do
     h=$(awk -v s="$s" '$1 == s { print $2 }' "$out/raw/sweep-hier" | sort -g | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}')
-    m=$(awk -v s="$s" '$1 == s { print $2 }' "$out/raw/sweep-mcast" | sort -g | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}')
-    awk -v s="$s" -v h="$h" -v m="$m" 'BEGIN { printf "| %d B | %.1f | %.1f | %.2f |\n", s, h, m, h / m }'
+    m=$(awk -v s="$s" '$1 == s { print $2 }' "$out/raw/sweep-$other" | sort -g | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}')
+    awk -v s="$s" -v h="$h" -v m="$m" 'BEGIN { printf "| %d B | %.1f | %.1f | %.2f |\n", s, h, m, m / h }'
 done
