@@ -9,6 +9,7 @@
 #include "util/xb_mt.h"
 #include "method/method.h"
 #include "pt2pt/pt2pt.h"
+#include "runtime/runtime.h"
 
 /* One temporary buffer: a header, then the data (16-byte aligned). */
 struct xb_coll_mem {
@@ -416,6 +417,20 @@ static xb_request_t *first_pending(const xb_coll_sched_t *s)
     return NULL;
 }
 
+/* The request's peer is on another node: what it waits for comes through
+ * the sockets. */
+static bool remote_peer(const xb_request_t *r)
+{
+    const xb_rt_info_t *rt = xb_rt();
+    if (rt->nnodes < 2 || r->comm == NULL || r->peer < 0)
+        return false;
+    xb_gpid_t g = xb_comm_gpid(r->comm, r->peer);
+    return xb_gpid_job(g) != 0 || xb_gpid_rank(g) >= (uint32_t)rt->size ||
+           rt->node_of[xb_gpid_rank(g)] != rt->my_node;
+}
+
+static bool req_done(void *arg) { return xb_request_is_done(arg); }
+
 int xb_coll_sched_run(xb_coll_sched_t *s)
 {
     xb_coll_sched_restart(s);
@@ -424,7 +439,15 @@ int xb_coll_sched_run(xb_coll_sched_t *s)
         if (rc != XB_INPROGRESS)
             return rc;
         xb_request_t *r = first_pending(s);
-        if (r != NULL)
+        /* a message from another node (the heads' stage of a two-stage
+         * collective) wakes a rank that sleeps on the sockets at once; the
+         * shm-and-tcp sleep would notice it only between its futex slices
+         * (3 hosts x 2 ranks, 1 Gbit/s, allreduce of 256 KiB: docs/
+         * PERFORMANCE.md) */
+        if (r != NULL && remote_peer(r))
+            xb_progress_wait_net(xb_progress_default(), req_done, r,
+                                 "a collective (a message from another node)", -1);
+        else if (r != NULL)
             xb_progress_wait(xb_progress_default(), r);
         else if (s->arrived)
             xb_progress_wait_until(xb_progress_default(), released, &s->ticket,

@@ -227,8 +227,12 @@ bool xb_progress_spin_done(xb_progress_t *pc, unsigned i, xb_spin_t *sp)
 }
 
 /* The sleep phase: poll, and sleep in the method when nothing happened. */
+/* NET_NONE: sleep in the methods (xb_method_block); else on the sockets
+ * and that descriptor (-1: none), xb_method_block_net. */
+enum { NET_NONE = -2 };
+
 static void sleep_until(xb_progress_t *pc, bool (*ready)(void *), void *arg,
-                        const char *what)
+                        const char *what, int net_fd)
 {
     xb_rt_set_waiting(what);
     while (!ready(arg)) {
@@ -236,7 +240,10 @@ static void sleep_until(xb_progress_t *pc, bool (*ready)(void *), void *arg,
             continue;
         if (ready(arg))
             break;
-        xb_method_block(pc->backlog > 0 ? 1 : pc->sleep_ms);
+        if (net_fd == NET_NONE)
+            xb_method_block(pc->backlog > 0 ? 1 : pc->sleep_ms);
+        else
+            xb_method_block_net(net_fd, 1);
     }
     xb_rt_set_waiting("");
 }
@@ -249,7 +256,7 @@ int xb_progress_wait_until(xb_progress_t *pc, bool (*ready)(void *), void *arg,
         return XB_OK;
     }
     if (!spin_until(pc, ready, arg))
-        sleep_until(pc, ready, arg, what);
+        sleep_until(pc, ready, arg, what, NET_NONE);
     return XB_OK;
 }
 
@@ -258,15 +265,7 @@ int xb_progress_wait_net(xb_progress_t *pc, bool (*ready)(void *), void *arg,
 {
     if (XB_UNLIKELY(xb_mt_on) || spin_until(pc, ready, arg))
         return xb_progress_wait_until(pc, ready, arg, what);
-    xb_rt_set_waiting(what);
-    while (!ready(arg)) {
-        if (xb_progress_poll(pc) > 0)
-            continue;
-        if (ready(arg))
-            break;
-        xb_method_block_net(fd, 1);
-    }
-    xb_rt_set_waiting("");
+    sleep_until(pc, ready, arg, what, fd < 0 ? -1 : fd);
     return XB_OK;
 }
 
@@ -282,7 +281,7 @@ XB_NOINLINE static int wait_slow(xb_progress_t *pc, xb_request_t *r)
         return XB_OK;
     char what[200];                 /* only for a wait that goes to sleep */
     xb_progress_describe(r, what, sizeof(what));
-    sleep_until(pc, req_ready, r, what);
+    sleep_until(pc, req_ready, r, what, NET_NONE);
     return XB_OK;
 }
 
