@@ -43,47 +43,31 @@ static int exchange_heads(xb_coll_sched_t *s, const xb_coll_nodeset_t *ns, void 
  * scatter then allgather, in acc (= *res_p). Each head sends 2 (L-1)/L of
  * the vector, where the tree's first head takes L-1 vectors in and sends
  * as many out one after the other (3 hosts x 2 ranks, 1 Gbit/s, 1 MiB:
- * the tree 36.2 ms, the flat rabenseifner 27.7; docs/PERFORMANCE.md).
- * Every chunk is combined at one head and copied to the others: all get
- * bit-identical results. */
+ * the tree 36.2 ms, the ring 15.5; docs/PERFORMANCE.md). Every chunk is
+ * combined at one head and copied to the others: all get bit-identical
+ * results. */
 static int ring_heads(xb_coll_sched_t *s, const xb_coll_nodeset_t *ns, void *acc,
                       void **part, void **res_p)
 {
-    int L = ns->nheads, me = ns->mynode, rc = XB_OK;
+    int L = ns->nheads, me = ns->mynode;
     int next = ns->heads[(me + 1) % L], prev = ns->heads[(me + L - 1) % L];
-    MPI_Count n = s->red.wcount, ext = xb_dt_extent(s->red.wdt);
-    if (part[0] == NULL && (part[0] = xb_coll_sched_wtmp(s, -1)) == NULL)
-        return XB_ERR_NO_MEM;
-    char *a = acc, *t = part[0];
-#define LO(c) ((MPI_Count)(c) * n / L)
-#define LEN(c) (LO((c) + 1) - LO(c))
-    for (int k = 0; k < L - 1 && rc == XB_OK; k++) {        /* reduce-scatter */
-        int sc = (me - k + L) % L, rcv = (me - k - 1 + 2 * L) % L;
-        rc = xb_coll_sched_send(s, a + LO(sc) * ext, LEN(sc), s->red.wdt, next);
-        if (rc == XB_OK)
-            rc = xb_coll_sched_recv(s, t, LEN(rcv), s->red.wdt, prev);
-        if (rc == XB_OK)
-            rc = xb_coll_sched_fence(s);
-        if (rc == XB_OK)
-            rc = xb_coll_sched_reduce(s, t, a + LO(rcv) * ext, LEN(rcv));
-    }
+    MPI_Count ext = xb_dt_extent(s->red.wdt), len;
+    char *a = acc;
+    int rc = xb_coll_hier_ring_rs(s, ns, acc, part);
     for (int k = 0; k < L - 1 && rc == XB_OK; k++) {        /* allgather */
         int sc = (me + 1 - k + L) % L, rcv = (me - k + L) % L;
-        rc = xb_coll_sched_send(s, a + LO(sc) * ext, LEN(sc), s->red.wdt, next);
+        MPI_Count so = xb_coll_hier_chunk(s, L, sc, &len);
+        rc = xb_coll_sched_send(s, a + so * ext, len, s->red.wdt, next);
+        MPI_Count ro = xb_coll_hier_chunk(s, L, rcv, &len);
         if (rc == XB_OK)
-            rc = xb_coll_sched_recv(s, a + LO(rcv) * ext, LEN(rcv), s->red.wdt, prev);
+            rc = xb_coll_sched_recv(s, a + ro * ext, len, s->red.wdt, prev);
         if (rc == XB_OK)
             rc = xb_coll_sched_fence(s);
     }
-#undef LO
-#undef LEN
     *res_p = acc;
     return rc;
 }
 
-/* From this many bytes of a vector, three heads or more take the ring
- * (2 (L-1) rounds, where the tree takes 2 ceil(log2 L)). */
-enum { RING_MIN = 128 * 1024 };
 
 /* The heads' stage: reduced up the heads' tree to the first head, the
  * result broadcast down it again (into *res_p; the first head's is acc;
@@ -94,7 +78,7 @@ static int combine_heads(xb_coll_sched_t *s, const xb_coll_nodeset_t *ns, void *
 {
     if (ns->nheads == 2)
         return exchange_heads(s, ns, acc, part, res_p);
-    if (s->red.wcount * xb_dt_extent(s->red.wdt) >= RING_MIN)
+    if (s->red.wcount * xb_dt_extent(s->red.wdt) >= XB_COLL_HIER_RING_MIN)
         return ring_heads(s, ns, acc, part, res_p);
     int rc = xb_coll_hier_tree_reduce(s, ns, 0, acc, part);
     void *res = ns->mynode == 0 ? acc : *res_p != NULL ? *res_p : xb_coll_sched_wtmp(s, -1);

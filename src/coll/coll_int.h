@@ -265,6 +265,16 @@ int xb_coll_hier_tree_blocks(xb_coll_sched_t *s, const xb_coll_nodeset_t *ns, co
  * part first; scatter: top's caller fills every part first, and a head
  * finds its own part at offset 0 after the call. */
 MPI_Count xb_coll_hier_tree_span(const xb_coll_nodeset_t *ns, int top, const MPI_Count *len);
+/* The ring over the heads (head index order) for large vectors of three
+ * heads or more (from XB_COLL_HIER_RING_MIN bytes): ring_rs reduce-
+ * scatters acc (s->red's working elements, commutative op), after which
+ * head j holds the finished chunk (j + 1) % L; part[0] is its receive
+ * buffer (allocated when NULL). chunk: where chunk c of L starts, in
+ * working elements, and its length. */
+enum { XB_COLL_HIER_RING_MIN = 128 * 1024 };
+int       xb_coll_hier_ring_rs(xb_coll_sched_t *s, const xb_coll_nodeset_t *ns, void *acc,
+                               void **part);
+MPI_Count xb_coll_hier_chunk(const xb_coll_sched_t *s, int L, int c, MPI_Count *len);
 /* tree_reduce receives the children's parts into part[] (32 entries, NULL
  * on the first call: it allocates them; a later segment's call reuses
  * them). */

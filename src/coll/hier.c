@@ -358,3 +358,34 @@ void xb_coll_hier_red_part(xb_coll_sched_t *s, const xb_coll_red_t *whole, MPI_C
         s->red.count = n;
     }
 }
+
+MPI_Count xb_coll_hier_chunk(const xb_coll_sched_t *s, int L, int c, MPI_Count *len)
+{
+    MPI_Count n = s->red.wcount, lo = (MPI_Count)c * n / L;
+    *len = (MPI_Count)(c + 1) * n / L - lo;
+    return lo;
+}
+
+int xb_coll_hier_ring_rs(xb_coll_sched_t *s, const xb_coll_nodeset_t *ns, void *acc,
+                         void **part)
+{
+    int L = ns->nheads, me = ns->mynode, rc = XB_OK;
+    int next = ns->heads[(me + 1) % L], prev = ns->heads[(me + L - 1) % L];
+    MPI_Count ext = xb_dt_extent(s->red.wdt), len;
+    if (part[0] == NULL && (part[0] = xb_coll_sched_wtmp(s, -1)) == NULL)
+        return XB_ERR_NO_MEM;
+    char *a = acc;
+    for (int k = 0; k < L - 1 && rc == XB_OK; k++) {
+        int sc = (me - k + L) % L, rcv = (me - k - 1 + 2 * L) % L;
+        MPI_Count so = xb_coll_hier_chunk(s, L, sc, &len);
+        rc = xb_coll_sched_send(s, a + so * ext, len, s->red.wdt, next);
+        MPI_Count ro = xb_coll_hier_chunk(s, L, rcv, &len);
+        if (rc == XB_OK)
+            rc = xb_coll_sched_recv(s, part[0], len, s->red.wdt, prev);
+        if (rc == XB_OK)
+            rc = xb_coll_sched_fence(s);
+        if (rc == XB_OK)
+            rc = xb_coll_sched_reduce(s, part[0], a + ro * ext, len);
+    }
+    return rc;
+}
