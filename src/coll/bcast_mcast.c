@@ -16,10 +16,13 @@
  * smallest receive buffer holds, so a leader that is not in the call yet,
  * or busy elsewhere, loses nothing to overflow):
  *   1. the root multicasts the window's frames, then sends each leader END
- *      (no bytes) by point-to-point;
- *   2. a leader drains its socket until it holds the whole window or END
- *      has come (then once more), posts receives for the runs of frames it
- *      lacks, and sends the root its status: a bitmap of those frames;
+ *      by point-to-point: the message's number, which its frames carry
+ *      too (the root's count of its multicast messages);
+ *   2. a leader drains its socket until END has come (then once more),
+ *      keeping the frames from the root (the latest of an index wins),
+ *      posts receives for the runs of frames it lacks or holds with
+ *      another number (stale: an earlier message of the root), and sends
+ *      the root its status: a bitmap of those frames;
  *   3. the root waits for every status and sends each leader the runs it
  *      lacks by point-to-point (the repair), straight from the message;
  *      only then does it multicast the next window (the statuses are the
@@ -28,13 +31,14 @@
  * the call wait in its socket, which holds a window, and its first drain
  * keeps those of this call (it drops what earlier calls left). Frames that
  * come while the leader is in another communicator's multicast broadcast
- * are dropped there and repaired here. An END that a complete window did
- * not need is waited for at the end of the call, with the repairs.
+ * are dropped there and repaired here.
  * Point-to-point is reliable, so a broadcast completes whatever the
  * network loses: with no multicast at all every frame comes by repair.
  * Messages use the collective context and the call's tag; a leader posts
  * END's receive, then its repairs', in the order the root sends them.
- * Datagrams carry the context id and the tag.
+ * Datagrams carry the sender's world rank and its number for the message:
+ * unique in the job, where a context id and a tag come back (a
+ * communicator freed and made again, split halves that share an id).
  * The waits sleep on the sockets (xb_progress_wait_net), not on shared
  * memory: every event they wait for comes from another node.
  *
@@ -50,9 +54,14 @@
 #include "pt2pt/pt2pt.h"
 #include "runtime/runtime.h"
 
+/* This process's multicast messages as root, numbered: the number goes in
+ * every frame and in END, so a leader keeps only this message's frames. */
+static uint32_t calls;
+
 typedef struct {
     xb_comm_t     *comm;
     int            tag;
+    uint32_t       root;          /* the root's world rank                 */
     char          *buf;           /* the message as bytes                  */
     size_t         len, frame;
     uint32_t       nframes, wframes, nwin;
@@ -109,8 +118,11 @@ static int repair(mc_t *m, uint32_t w, const uint32_t *bits, int peer, bool send
                                    m->comm, 1, &r)
                   : xb_pt2pt_irecv(m->buf + off, (MPI_Count)bytes, m->byte, peer, m->tag,
                                    m->comm, 1, &r);
-        if (rc == XB_OK)
-            rc = push(m, r);
+        if (rc == XB_OK && push(m, r) != XB_OK) {
+            rc = xb_progress_wait(xb_progress_default(), r);   /* no room: done here */
+            xb_request_free(r);
+            rc = rc == XB_OK ? XB_ERR_NO_MEM : rc;
+        }
         if (!send)
             xb_mcast_stats.repaired_bytes += bytes;
         i = j;
@@ -153,11 +165,11 @@ static int root_stage(mc_t *m, const int *leaders, int nl)
     int rc = st != NULL && rq != NULL ? XB_OK
            : xb_err_set(XB_ERR_NO_MEM, "no memory for %d multicast statuses", nl);
     size_t words = m->sbytes / sizeof(uint32_t);
+    uint32_t call = calls++;
     for (uint32_t w = 0; w < m->nwin && rc == XB_OK; w++) {
-        rc = xb_mcast_send(m->comm->ctx, (uint32_t)m->tag, m->buf, m->len,
-                           win_first(m, w), win_frames(m, w));
-        for (int i = 0; i < nl && rc == XB_OK; i++)       /* END: no bytes */
-            rc = xb_pt2pt_send(NULL, 0, m->byte, leaders[i], m->tag, m->comm, 1);
+        rc = xb_mcast_send(call, m->buf, m->len, win_first(m, w), win_frames(m, w));
+        for (int i = 0; i < nl && rc == XB_OK; i++)       /* END: the message's number */
+            rc = xb_pt2pt_send(&call, sizeof call, m->byte, leaders[i], m->tag, m->comm, 1);
         for (int i = 0; i < nl && rc == XB_OK; i++)
             rc = xb_pt2pt_irecv(st + i * words, (MPI_Count)m->sbytes, m->byte, leaders[i],
                                 m->tag, m->comm, 1, &rq[i]);
@@ -180,12 +192,16 @@ typedef struct {
     mc_t          *m;
     uint32_t       w;
     uint32_t      *got;       /* bitmap of the window's frames in hand */
-    uint32_t       have;      /* frames in hand                        */
+    uint32_t      *call;      /* [wframes] the number each came with    */
     xb_request_t  *end;
+    uint32_t       endcall;   /* END: the root's number for the message */
     int            rc;
 } drain_t;
 
-/* Take every datagram waiting; keep the frames of window d->w. */
+/* Take every datagram waiting; keep the root's frames of window d->w.
+ * Until END says which message is this one, a frame of an earlier message
+ * of the root (late, or left in the socket) looks the same: the latest
+ * frame of an index wins, and the check after END drops the others. */
 static void drain(drain_t *d)
 {
     const mc_t *m = d->m;
@@ -195,23 +211,24 @@ static void drain(drain_t *d)
     int got;
     while ((got = xb_mcast_next(&h, &payload)) > 0) {
         uint32_t i = h.index - first;
-        if (h.ctx != m->comm->ctx || h.tag != (uint32_t)m->tag || h.index < first ||
-            i >= n || h.len != frame_len(m, h.index) || (d->got[i / 32] & (1u << (i % 32))))
+        if (h.sender != m->root || h.index < first || i >= n ||
+            h.len != frame_len(m, h.index) ||
+            ((d->got[i / 32] & (1u << (i % 32))) && d->call[i] == h.call))
             continue;
         memcpy(m->buf + (size_t)h.index * m->frame, payload, h.len);
         d->got[i / 32] |= 1u << (i % 32);
-        d->have++;
+        d->call[i] = h.call;
     }
     if (got < 0 && d->rc == XB_OK)
         d->rc = got;
 }
 
-/* The window is complete, or END says no more of it will come. */
-static bool window_done(void *arg)
+/* END has come (the frames keep being drained meanwhile). */
+static bool end_arrived(void *arg)
 {
     drain_t *d = arg;
     drain(d);
-    return d->have == win_frames(d->m, d->w) || xb_request_is_done(d->end);
+    return xb_request_is_done(d->end);
 }
 
 static int leader_stage(mc_t *m, int root)
@@ -220,34 +237,29 @@ static int leader_stage(mc_t *m, int root)
     drain_t d = { .m = m };
     uint32_t *st = calloc(words, sizeof *st);
     d.got = calloc(words, sizeof *d.got);
-    int rc = st != NULL && d.got != NULL ? XB_OK
+    d.call = calloc(m->wframes, sizeof *d.call);
+    int rc = st != NULL && d.got != NULL && d.call != NULL ? XB_OK
            : xb_err_set(XB_ERR_NO_MEM, "no memory for a multicast receive");
     for (uint32_t w = 0; w < m->nwin && rc == XB_OK; w++) {
-        rc = xb_pt2pt_irecv(NULL, 0, m->byte, root, m->tag, m->comm, 1, &d.end);
+        rc = xb_pt2pt_irecv(&d.endcall, sizeof d.endcall, m->byte, root, m->tag, m->comm, 1,
+                            &d.end);
         if (rc != XB_OK)
             break;
         d.w = w;
-        d.have = 0;
         memset(d.got, 0, words * sizeof *d.got);
         /* the first drain also drops what earlier calls left in the socket */
-        xb_progress_wait_net(xb_progress_default(), window_done, &d,
-                             "MPI_Bcast (multicast: the root's frames)", xb_mcast_fd());
+        xb_progress_wait_net(xb_progress_default(), end_arrived, &d,
+                             "MPI_Bcast (multicast: the root's frames and END)", xb_mcast_fd());
         drain(&d);
-        rc = d.rc;
-        /* a complete window need not wait for END: it is waited with the repairs */
-        if (xb_request_is_done(d.end)) {
-            int e = xb_request_status_rc(d.end);
-            rc = rc == XB_OK ? e : rc;
-            xb_request_free(d.end);
-        } else if (rc == XB_OK) {
-            rc = push(m, d.end);
-        }
+        rc = xb_request_status_rc(d.end);
+        xb_request_free(d.end);
         d.end = NULL;
+        rc = rc == XB_OK ? d.rc : rc;
         st[0] = w;
         memset(st + 1, 0, (words - 1) * sizeof *st);
         for (uint32_t i = 0; i < win_frames(m, w); i++)
-            if (!(d.got[i / 32] & (1u << (i % 32))))
-                st[1 + i / 32] |= 1u << (i % 32);
+            if (!(d.got[i / 32] & (1u << (i % 32))) || d.call[i] != d.endcall)
+                st[1 + i / 32] |= 1u << (i % 32);           /* missing, or stale */
         if (rc == XB_OK)
             rc = repair(m, w, st + 1, root, false);
         if (rc == XB_OK)
@@ -255,6 +267,7 @@ static int leader_stage(mc_t *m, int root)
     }
     free(st);
     free(d.got);
+    free(d.call);
     return rc;
 }
 
@@ -301,7 +314,8 @@ int xb_coll_bcast_mcast(const xb_coll_args_t *a, int tag)
     if (rc == XB_OK && len > 0 && comm->rank == head) {
         bool contig = xb_dt_is_contig(a->rdt, a->rcount), root = comm->rank == a->root;
         mc_t m = { .comm = comm, .tag = tag, .len = len, .frame = xb_mcast_frame(),
-                   .byte = xb_dt_from_handle(MPI_BYTE) };
+                   .byte = xb_dt_from_handle(MPI_BYTE),
+                   .root = xb_gpid_rank(xb_comm_gpid(comm, a->root)) };
         m.nframes = (uint32_t)((len + m.frame - 1) / m.frame);
         m.wframes = (uint32_t)(xb_coll_mcast_window / m.frame);
         m.wframes = m.wframes < 1 ? 1 : m.wframes;

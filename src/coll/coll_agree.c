@@ -20,6 +20,8 @@
  * so no node algorithm runs).
  */
 #include <limits.h>
+#include <time.h>
+#include <unistd.h>
 #include "coll/coll_int.h"
 #include "method/mcast/mcast.h"
 #include "runtime/runtime.h"
@@ -37,7 +39,7 @@ bool   xb_coll_threads = true;
 bool   xb_coll_mcast;
 size_t xb_coll_mcast_window;
 
-enum { PROBE_TAG = 0xffffffffu, PROBE_COPIES = 3 };
+enum { PROBE_CALL = 0xffffffffu, PROBE_COPIES = 3, PROBE_GAP_US = 5000 };
 
 static int allreduce_max(int *v, int n)
 {
@@ -50,25 +52,31 @@ static int allreduce_max(int *v, int n)
 static bool probe(bool receiver)
 {
     const xb_rt_info_t *rt = xb_rt();
-    if (rt->rank == 0) {
+    if (rt->rank == 0) {           /* spaced: a switch may still be taking the joins */
         char b = 'p';
-        for (int i = 0; i < PROBE_COPIES; i++)
-            (void)xb_mcast_send(0, PROBE_TAG, &b, 1, 0, 1);
+        for (int i = 0; i < PROBE_COPIES; i++) {
+            if (i > 0)
+                usleep(PROBE_GAP_US);
+            (void)xb_mcast_send(PROBE_CALL, &b, 1, 0, 1);
+        }
     }
     if (!receiver || rt->node_of[0] == rt->my_node)
         return true;
     xb_mcast_hdr_t h;
     const void *payload;
-    int left = (int)xb_tn_MCAST_PROBE_MS.v.i;
+    struct timespec t0, t;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
     for (;;) {
         int got;
         while ((got = xb_mcast_next(&h, &payload)) > 0)
-            if (h.tag == PROBE_TAG && h.ctx == 0)
+            if (h.sender == 0 && h.call == PROBE_CALL)
                 return true;
+        clock_gettime(CLOCK_MONOTONIC, &t);
+        long left = (long)xb_tn_MCAST_PROBE_MS.v.i -
+                    ((t.tv_sec - t0.tv_sec) * 1000 + (t.tv_nsec - t0.tv_nsec) / 1000000);
         if (got < 0 || left <= 0)
             return false;
-        (void)xb_mcast_wait(left < 50 ? left : 50);
-        left -= 50;
+        (void)xb_mcast_wait((int)(left < 50 ? left : 50));
     }
 }
 
@@ -79,12 +87,12 @@ int xb_coll_agree(bool threads)
     bool want = xb_tn_MCAST.v.b && rt->nnodes > 1;
     bool receiver = rt->local_ranks[0] == rt->rank;
     const char *why = NULL;
-    /* v: threads, a failure to open, minus the frame, minus the window */
-    int v[4] = { threads, 0, INT_MIN, INT_MIN };
+    /* v: threads, no socket here (not asked for, or it failed), minus the
+     * frame, minus the window */
+    int v[4] = { threads, 1, INT_MIN, INT_MIN };
     if (want && !threads) {
-        if (xb_mcast_open(receiver, &why) != XB_OK)
-            v[1] = 1;
-        else {
+        if (xb_mcast_open(receiver, &why) == XB_OK) {
+            v[1] = 0;
             v[2] = -(int)xb_mcast_frame();
             if (receiver)
                 v[3] = -(int)(xb_mcast_rcvbuf() / 4 < INT_MAX ? xb_mcast_rcvbuf() / 4 : INT_MAX);
@@ -93,13 +101,14 @@ int xb_coll_agree(bool threads)
     int rc = XB_OK;
     xb_coll_threads = true;             /* the agreement runs by messages */
     xb_coll_mcast = false;
-    if (world->size > 1)
-        rc = allreduce_max(v, want ? 4 : 1);
+    if (world->size > 1)           /* always 4: XB_MCAST may differ between processes */
+        rc = allreduce_max(v, 4);
     xb_coll_threads = v[0] != 0;
     if (rc != XB_OK || !want)
-        return rc;
+        return rc;                 /* a process that did not ask stays quiet */
     const char *off = v[0] ? "a process runs with threads"
-                    : v[1] ? "a process could not open its multicast socket"
+                    : v[1] ? "a process has no multicast socket (XB_MCAST=0 there, or "
+                             "it could not open one)"
                     : v[3] == INT_MIN || -v[3] < -v[2] ? "a receive buffer holds no frame"
                     : NULL;
     int lost = 0;

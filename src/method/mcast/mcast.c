@@ -54,6 +54,7 @@ static struct {
     size_t             frame;
     size_t             rcvbuf;
     uint64_t           job;
+    uint32_t           me;          /* world rank, in every head we send */
     uint64_t           nread;       /* for XB_MCAST_DROP */
     bool               gso;         /* the kernel cuts our sends (UDP_SEGMENT) */
     char              *batch;       /* a receiver's datagrams, GRO-merged    */
@@ -141,6 +142,7 @@ int xb_mcast_open(bool receiver, const char **why)
     if (mc.fd >= 0)
         return XB_OK;
     mc.job = xb_tcp_job_key();
+    mc.me = (uint32_t)xb_method_rt()->rank;
     int rc = group_of(mc.job, &mc.group, why);
     if (rc != XB_OK)
         return rc;
@@ -159,6 +161,8 @@ int xb_mcast_open(bool receiver, const char **why)
         mtu = cap;
     if (mtu < 576)
         mtu = 576;
+    if (mtu > 65535)                  /* an IPv4 datagram's limit (loopback) */
+        mtu = 65535;
     mc.frame = mtu - IP_UDP_HEAD - sizeof(xb_mcast_hdr_t);
 
     mc.fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
@@ -235,28 +239,29 @@ static int send_gso(xb_mcast_hdr_t *hdr, struct iovec *iov, uint32_t k)
             return (int)k;
         if (errno == EINTR)
             continue;
-        if (errno == EINVAL || errno == EIO || errno == EOPNOTSUPP || errno == ENOPROTOOPT)
+        if (errno == EINVAL || errno == EIO || errno == EOPNOTSUPP || errno == ENOPROTOOPT ||
+            errno == EMSGSIZE)
             return -1;
         return 0;
     }
 }
 
-int xb_mcast_send(uint32_t ctx, uint32_t tag, const void *msg, size_t len,
-                  uint32_t first, uint32_t n)
+int xb_mcast_send(uint32_t call, const void *msg, size_t len, uint32_t first, uint32_t n)
 {
     xb_mcast_hdr_t hdr[SEND_BATCH];
     struct iovec iov[2 * SEND_BATCH];
     struct mmsghdr mm[SEND_BATCH];
     const char *base = msg;
     /* frames per GSO send: at most 64 KiB of datagram payload */
-    uint32_t per = mc.gso ? (uint32_t)((65507 - 8) / (sizeof(xb_mcast_hdr_t) + mc.frame)) : 1;
+    uint32_t per = mc.gso ? (uint32_t)((65507 - 8) / (sizeof(xb_mcast_hdr_t) + mc.frame))
+                          : SEND_BATCH;
     per = per > SEND_BATCH ? SEND_BATCH : per < 1 ? 1 : per;
     while (n > 0) {
         uint32_t k = n < per ? n : per;
         for (uint32_t j = 0; j < k; j++) {
             size_t off = (size_t)(first + j) * mc.frame;
             size_t fl = len - off < mc.frame ? len - off : mc.frame;
-            hdr[j] = (xb_mcast_hdr_t){ .job = mc.job, .ctx = ctx, .tag = tag,
+            hdr[j] = (xb_mcast_hdr_t){ .job = mc.job, .sender = mc.me, .call = call,
                                        .index = first + j, .len = (uint32_t)fl };
             iov[2 * j] = (struct iovec){ &hdr[j], sizeof hdr[j] };
             iov[2 * j + 1] = (struct iovec){ (void *)(base + off), fl };

@@ -35,8 +35,9 @@
 
 typedef struct xb_mcast_hdr {     /* the head of every datagram */
     uint64_t job;                 /* job key                          */
-    uint32_t ctx;                 /* context id of the communicator   */
-    uint32_t tag;                 /* the call: its collective tag     */
+    uint32_t sender;              /* world rank of the sender         */
+    uint32_t call;                /* the sender's number for the message
+                                     (never reused in the job)        */
     uint32_t index;               /* frame number in the message      */
     uint32_t len;                 /* payload bytes of this frame      */
 } xb_mcast_hdr_t;
@@ -56,11 +57,13 @@ void   xb_mcast_set_frame(size_t frame);
 /* Receive buffer the kernel granted a receiver (0 for a sender). */
 size_t xb_mcast_rcvbuf(void);
 /* Multicast frames first .. first+n-1 of the message msg (len bytes, cut
- * in frames of xb_mcast_frame() bytes). Blocks while the socket's send
+ * in frames of xb_mcast_frame() bytes), as message number `call` of this
+ * process (the caller numbers its messages; the head carries the number
+ * and this process's world rank). Blocks while the socket's send
  * queue is full. A datagram the kernel refused counts as lost (the
  * receivers repair it), not as an error. Where the kernel does UDP
  * GSO, one send hands it up to 64 KiB of frames, which it cuts. */
-int    xb_mcast_send(uint32_t ctx, uint32_t tag, const void *msg, size_t len,
+int    xb_mcast_send(uint32_t call, const void *msg, size_t len,
                      uint32_t first, uint32_t n);
 /* The next arrived frame of this job, without waiting: its head into *h,
  * and *payload points at its h->len bytes, valid until the next call.

@@ -8,7 +8,9 @@
  * processes that joined the group) and on halves that are not node-whole
  * (the fallback), with a strided layout at the root against contiguous
  * bytes elsewhere. Calls on two communicators alternate, so datagrams of
- * another communicator and of earlier calls reach the receivers.
+ * another communicator and of earlier calls reach the receivers, and a
+ * communicator freed and made again repeats context id, tags and lengths
+ * with other bytes.
  *
  * Then it checks, summed over the job, what MPI_T says the library did,
  * as XB_TEST_MCAST asks:
@@ -107,6 +109,16 @@ int main(int argc, char **argv)
     strided(rev, 3000, 0, call++);
     for (int i = 0; i < 50; i++)                 /* back to back, roots moving */
         contig(i % 2 ? dup : MPI_COMM_WORLD, 20000 + (size_t)i * 997, i % ct_size, call++);
+    /* a communicator freed and made again gets its context id back and
+     * starts its calls over: the same id, tag and length, other bytes,
+     * while frames of the earlier ones may still sit in a socket */
+    for (int i = 0; i < 8; i++) {
+        MPI_Comm again;
+        CHECK_RC(MPI_Comm_dup(MPI_COMM_WORLD, &again));
+        contig(again, 200000, i % 2 ? 0 : ct_size - 1, call++);
+        contig(again, 200000, i % 3, call++);
+        CHECK_RC(MPI_Comm_free(&again));
+    }
 
     unsigned long long mine[5], sum[5];
     for (int i = 0; i < 5; i++)
