@@ -65,7 +65,22 @@ static struct {
 bool xb_mcast_is_open(void) { return mc.fd >= 0; }
 int xb_mcast_fd(void) { return mc.fd; }
 size_t xb_mcast_frame(void) { return mc.frame; }
-void xb_mcast_set_frame(size_t frame) { mc.frame = frame; }
+/* mc.desc: group, interface and frame. */
+static void describe(void)
+{
+    char g[INET_ADDRSTRLEN], i[INET_ADDRSTRLEN];
+    inet_ntop(AF_INET, &mc.group.sin_addr, g, sizeof g);
+    inet_ntop(AF_INET, &mc.ifaddr, i, sizeof i);
+    snprintf(mc.desc, sizeof mc.desc, "%s:%u on %s, %zu-byte frames", g,
+             (unsigned)ntohs(mc.group.sin_port), i, mc.frame);
+}
+
+void xb_mcast_set_frame(size_t frame)
+{
+    mc.frame = frame;
+    describe();
+}
+
 size_t xb_mcast_rcvbuf(void) { return mc.rcvbuf; }
 const char *xb_mcast_describe(void) { return mc.desc; }
 
@@ -198,11 +213,7 @@ int xb_mcast_open(bool receiver, const char **why)
         if ((mc.batch = malloc(BATCH_BYTES)) == NULL)
             return fail(why, "no memory for the receive batch", ENOMEM);
     }
-    char g[INET_ADDRSTRLEN], i[INET_ADDRSTRLEN];
-    inet_ntop(AF_INET, &mc.group.sin_addr, g, sizeof g);
-    inet_ntop(AF_INET, &mc.ifaddr, i, sizeof i);
-    snprintf(mc.desc, sizeof mc.desc, "%s:%u on %s, %zu-byte frames", g,
-             (unsigned)ntohs(mc.group.sin_port), i, mc.frame);
+    describe();
     return XB_OK;
 }
 
