@@ -430,7 +430,7 @@ static int frame(lx_job_t *job, lx_proxy_t *p, int type, int rank, const char *b
 long lx_remote_readable(lx_job_t *job, lx_proxy_t *p)
 {
     long got = lx_chan_fill(&p->ch);
-    int type, rank, rc;
+    int type = 0, rank = -1, rc;
     const char *b;
     size_t len;
     while (!p->done && (rc = lx_chan_next(&p->ch, &type, &rank, &b, &len)) != 0) {
