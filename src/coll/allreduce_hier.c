@@ -39,36 +39,6 @@ static int exchange_heads(xb_coll_sched_t *s, const xb_coll_nodeset_t *ns, void 
     return rc;
 }
 
-/* Three heads or more, a large vector: a ring over the heads, reduce-
- * scatter then allgather, in acc (= *res_p). Each head sends 2 (L-1)/L of
- * the vector, where the tree's first head takes L-1 vectors in and sends
- * as many out one after the other (3 hosts x 2 ranks, 1 Gbit/s, 1 MiB:
- * the tree 36.2 ms, the ring 15.5; docs/PERFORMANCE.md). Every chunk is
- * combined at one head and copied to the others: all get bit-identical
- * results. */
-static int ring_heads(xb_coll_sched_t *s, const xb_coll_nodeset_t *ns, void *acc,
-                      void **part, void **res_p)
-{
-    int L = ns->nheads, me = ns->mynode;
-    int next = ns->heads[(me + 1) % L], prev = ns->heads[(me + L - 1) % L];
-    MPI_Count ext = xb_dt_extent(s->red.wdt), len;
-    char *a = acc;
-    int rc = xb_coll_hier_ring_rs(s, ns, acc, part);
-    for (int k = 0; k < L - 1 && rc == XB_OK; k++) {        /* allgather */
-        int sc = (me + 1 - k + L) % L, rcv = (me - k + L) % L;
-        MPI_Count so = xb_coll_hier_chunk(s, L, sc, &len);
-        rc = xb_coll_sched_send(s, a + so * ext, len, s->red.wdt, next);
-        MPI_Count ro = xb_coll_hier_chunk(s, L, rcv, &len);
-        if (rc == XB_OK)
-            rc = xb_coll_sched_recv(s, a + ro * ext, len, s->red.wdt, prev);
-        if (rc == XB_OK)
-            rc = xb_coll_sched_fence(s);
-    }
-    *res_p = acc;
-    return rc;
-}
-
-
 /* The heads' stage: reduced up the heads' tree to the first head, the
  * result broadcast down it again (into *res_p; the first head's is acc;
  * a buffer in *res_p is reused). Two heads exchange instead; more take
@@ -78,8 +48,14 @@ static int combine_heads(xb_coll_sched_t *s, const xb_coll_nodeset_t *ns, void *
 {
     if (ns->nheads == 2)
         return exchange_heads(s, ns, acc, part, res_p);
-    if (s->red.wcount * xb_dt_extent(s->red.wdt) >= XB_COLL_HIER_RING_MIN)
-        return ring_heads(s, ns, acc, part, res_p);
+    if (s->red.wcount * xb_dt_extent(s->red.wdt) >= XB_COLL_HIER_RING_MIN) {
+        /* each head sends 2 (L-1)/L of the vector, where the tree's first
+         * head takes L-1 vectors in and sends as many out one after the
+         * other (3 hosts x 2 ranks, 1 Gbit/s, 1 MiB: the tree 36.2 ms, the
+         * ring 15.5; docs/PERFORMANCE.md) */
+        *res_p = acc;
+        return xb_coll_hier_ring(s, ns, acc, part, true);
+    }
     int rc = xb_coll_hier_tree_reduce(s, ns, 0, acc, part);
     void *res = ns->mynode == 0 ? acc : *res_p != NULL ? *res_p : xb_coll_sched_wtmp(s, -1);
     if (rc == XB_OK && res == NULL)

@@ -284,11 +284,11 @@ static int leaders_of(xb_coll_sched_t *s, const xb_comm_t *comm, int root, int *
     for (int i = 0; i < rt->nnodes; i++)
         lead[i] = -1, low[i] = rt->size;
     for (int r = 0; r < comm->size; r++) {
-        int w = (int)xb_gpid_rank(xb_comm_gpid(comm, r)), nd = (int)rt->node_of[w];
+        int w = (int)xb_gpid_rank(xb_comm_gpid(comm, r)), nd = xb_coll_node_of(comm, r);
         if (w < low[nd])
             low[nd] = w, lead[nd] = r;
     }
-    lead[rt->node_of[xb_gpid_rank(xb_comm_gpid(comm, root))]] = root;
+    lead[xb_coll_node_of(comm, root)] = root;
     *lead_p = lead;
     return XB_OK;
 }
@@ -308,7 +308,7 @@ int xb_coll_bcast_mcast(const xb_coll_args_t *a, int tag)
     }
     if (rc == XB_OK)
         rc = leaders_of(&s, comm, a->root, &lead);
-    int rootnode = (int)rt->node_of[xb_gpid_rank(xb_comm_gpid(comm, a->root))];
+    int rootnode = xb_coll_node_of(comm, a->root);
     int head = lead != NULL ? lead[rt->my_node] : -1;
     size_t len = (size_t)(a->rcount * xb_dt_size(a->rdt));
     if (rc == XB_OK && len > 0 && comm->rank == head) {

@@ -223,6 +223,9 @@ bool xb_coll_hier_fits(xb_coll_kind_t kind, const xb_coll_args_t *a);
 bool      xb_coll_hier_red_fits(const xb_coll_args_t *a);
 MPI_Count xb_coll_hier_red_segment(const xb_coll_sched_t *s);
 void      xb_coll_hier_red_part(xb_coll_sched_t *s, const xb_coll_red_t *whole, MPI_Count n);
+/* The node of the job that comm rank r is on; -1 for a process of
+ * another job. */
+int  xb_coll_node_of(const xb_comm_t *comm, int r);
 /* The nodes of the job the communicator's members are on (0 beyond 4096
  * nodes: not counted). O(p). */
 int  xb_coll_comm_nodes(const xb_comm_t *comm);
@@ -266,14 +269,17 @@ int xb_coll_hier_tree_blocks(xb_coll_sched_t *s, const xb_coll_nodeset_t *ns, co
  * finds its own part at offset 0 after the call. */
 MPI_Count xb_coll_hier_tree_span(const xb_coll_nodeset_t *ns, int top, const MPI_Count *len);
 /* The ring over the heads (head index order) for large vectors of three
- * heads or more (from XB_COLL_HIER_RING_MIN bytes): ring_rs reduce-
- * scatters acc (s->red's working elements, commutative op), after which
- * head j holds the finished chunk (j + 1) % L; part[0] is its receive
- * buffer (allocated when NULL). chunk: where chunk c of L starts, in
- * working elements, and its length. */
+ * heads or more (from XB_COLL_HIER_RING_MIN bytes): ring reduce-scatters
+ * acc (s->red's working elements, commutative op), after which head j
+ * holds the finished chunk (j + 1) % L, then, with allgather, passes the
+ * finished chunks round so every head holds the whole result in acc.
+ * part[0] is the reduce-scatter's receive buffer (allocated when NULL).
+ * Every chunk is combined at one head and copied to the others: all get
+ * bit-identical results. chunk: where chunk c of L starts, in working
+ * elements, and its length. */
 enum { XB_COLL_HIER_RING_MIN = 128 * 1024 };
-int       xb_coll_hier_ring_rs(xb_coll_sched_t *s, const xb_coll_nodeset_t *ns, void *acc,
-                               void **part);
+int       xb_coll_hier_ring(xb_coll_sched_t *s, const xb_coll_nodeset_t *ns, void *acc,
+                            void **part, bool allgather);
 MPI_Count xb_coll_hier_chunk(const xb_coll_sched_t *s, int L, int c, MPI_Count *len);
 /* tree_reduce receives the children's parts into part[] (32 entries, NULL
  * on the first call: it allocates them; a later segment's call reuses

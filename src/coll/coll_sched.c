@@ -422,11 +422,8 @@ static xb_request_t *first_pending(const xb_coll_sched_t *s)
 static bool remote_peer(const xb_request_t *r)
 {
     const xb_rt_info_t *rt = xb_rt();
-    if (rt->nnodes < 2 || r->comm == NULL || r->peer < 0)
-        return false;
-    xb_gpid_t g = xb_comm_gpid(r->comm, r->peer);
-    return xb_gpid_job(g) != 0 || xb_gpid_rank(g) >= (uint32_t)rt->size ||
-           rt->node_of[xb_gpid_rank(g)] != rt->my_node;
+    return rt->nnodes > 1 && r->comm != NULL && r->peer >= 0 &&
+           xb_coll_node_of(r->comm, r->peer) != (int)rt->my_node;
 }
 
 static bool req_done(void *arg) { return xb_request_is_done(arg); }

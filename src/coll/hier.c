@@ -48,7 +48,7 @@ void xb_coll_hier_fini(void)
     job_per_node = NULL;
 }
 
-static int node_of_rank(const xb_comm_t *comm, int r)
+int xb_coll_node_of(const xb_comm_t *comm, int r)
 {
     xb_gpid_t g = xb_comm_gpid(comm, r);
     const xb_rt_info_t *rt = xb_rt();
@@ -75,7 +75,7 @@ int xb_coll_hier_plan(xb_coll_sched_t *s, const xb_comm_t *comm, int root,
         count[i] = 0, head[i] = -1;
     ns->n = 0;
     for (int r = 0; r < comm->size; r++) {
-        int nd = node_of_rank(comm, r);
+        int nd = xb_coll_node_of(comm, r);
         if (nd < 0)
             return XB_ERR_AGAIN;
         if (count[nd]++ == 0)
@@ -84,7 +84,7 @@ int xb_coll_hier_plan(xb_coll_sched_t *s, const xb_comm_t *comm, int root,
             ns->ranks[ns->n++] = r;
     }
     if (root >= 0)
-        head[node_of_rank(comm, root)] = root;
+        head[xb_coll_node_of(comm, root)] = root;
     ns->nheads = 0;
     ns->mynode = -1;
     for (int i = 0; i < rt->nnodes; i++) {
@@ -114,7 +114,7 @@ int xb_coll_comm_nodes(const xb_comm_t *comm)
     uint8_t seen[4096 / 8] = { 0 };
     int n = 0;
     for (int r = 0; r < comm->size; r++) {
-        int nd = node_of_rank(comm, r);
+        int nd = xb_coll_node_of(comm, r);
         if (nd >= 0 && !(seen[nd / 8] & (1u << (nd % 8)))) {
             seen[nd / 8] |= (uint8_t)(1u << (nd % 8));
             n++;
@@ -148,17 +148,17 @@ int xb_coll_hier_order(xb_coll_sched_t *s, const xb_comm_t *comm,
     if (idx == NULL || start == NULL || next == NULL || order == NULL)
         return XB_ERR_NO_MEM;
     for (int j = 0; j < ns->nheads; j++)
-        idx[node_of_rank(comm, ns->heads[j])] = j;
+        idx[xb_coll_node_of(comm, ns->heads[j])] = j;
     for (int j = 0; j <= ns->nheads; j++)
         start[j] = 0;
     for (int r = 0; r < comm->size; r++)
-        start[idx[node_of_rank(comm, r)] + 1]++;
+        start[idx[xb_coll_node_of(comm, r)] + 1]++;
     for (int j = 0; j < ns->nheads; j++)
         start[j + 1] += start[j];
     for (int j = 0; j < ns->nheads; j++)
         next[j] = start[j];
     for (int r = 0; r < comm->size; r++)
-        order[next[idx[node_of_rank(comm, r)]]++] = r;
+        order[next[idx[xb_coll_node_of(comm, r)]]++] = r;
     *order_p = order;
     *start_p = start;
     return XB_OK;
@@ -366,8 +366,8 @@ MPI_Count xb_coll_hier_chunk(const xb_coll_sched_t *s, int L, int c, MPI_Count *
     return lo;
 }
 
-int xb_coll_hier_ring_rs(xb_coll_sched_t *s, const xb_coll_nodeset_t *ns, void *acc,
-                         void **part)
+int xb_coll_hier_ring(xb_coll_sched_t *s, const xb_coll_nodeset_t *ns, void *acc,
+                      void **part, bool allgather)
 {
     int L = ns->nheads, me = ns->mynode, rc = XB_OK;
     int next = ns->heads[(me + 1) % L], prev = ns->heads[(me + L - 1) % L];
@@ -375,17 +375,22 @@ int xb_coll_hier_ring_rs(xb_coll_sched_t *s, const xb_coll_nodeset_t *ns, void *
     if (part[0] == NULL && (part[0] = xb_coll_sched_wtmp(s, -1)) == NULL)
         return XB_ERR_NO_MEM;
     char *a = acc;
-    for (int k = 0; k < L - 1 && rc == XB_OK; k++) {
-        int sc = (me - k + L) % L, rcv = (me - k - 1 + 2 * L) % L;
-        MPI_Count so = xb_coll_hier_chunk(s, L, sc, &len);
-        rc = xb_coll_sched_send(s, a + so * ext, len, s->red.wdt, next);
-        MPI_Count ro = xb_coll_hier_chunk(s, L, rcv, &len);
-        if (rc == XB_OK)
-            rc = xb_coll_sched_recv(s, part[0], len, s->red.wdt, prev);
-        if (rc == XB_OK)
-            rc = xb_coll_sched_fence(s);
-        if (rc == XB_OK)
-            rc = xb_coll_sched_reduce(s, part[0], a + ro * ext, len);
-    }
+    /* step k of the reduce-scatter (phase 0) sends chunk me - k and
+     * combines chunk me - k - 1 into acc; of the allgather (phase 1) sends
+     * chunk me + 1 - k and receives chunk me - k into place */
+    for (int phase = 0; phase < (allgather ? 2 : 1); phase++)
+        for (int k = 0; k < L - 1 && rc == XB_OK; k++) {
+            int sc = (me + phase - k + L) % L, rcv = (me + phase - k - 1 + L) % L;
+            MPI_Count so = xb_coll_hier_chunk(s, L, sc, &len);
+            rc = xb_coll_sched_send(s, a + so * ext, len, s->red.wdt, next);
+            MPI_Count ro = xb_coll_hier_chunk(s, L, rcv, &len);
+            void *in = phase == 0 ? part[0] : a + ro * ext;
+            if (rc == XB_OK)
+                rc = xb_coll_sched_recv(s, in, len, s->red.wdt, prev);
+            if (rc == XB_OK)
+                rc = xb_coll_sched_fence(s);
+            if (rc == XB_OK && phase == 0)
+                rc = xb_coll_sched_reduce(s, part[0], a + ro * ext, len);
+        }
     return rc;
 }

@@ -23,7 +23,7 @@ static int ring_to_root(xb_coll_sched_t *s, const xb_coll_nodeset_t *ns, void *a
     int L = ns->nheads, me = ns->mynode, top = ns->rootnode;
     MPI_Count ext = xb_dt_extent(s->red.wdt), len;
     char *a = acc;
-    int rc = xb_coll_hier_ring_rs(s, ns, acc, part);
+    int rc = xb_coll_hier_ring(s, ns, acc, part, false);
     for (int j = 0; j < L && rc == XB_OK; j++) {
         if (j == top || (me != top && j != me))
             continue;

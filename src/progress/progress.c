@@ -263,9 +263,10 @@ int xb_progress_wait_until(xb_progress_t *pc, bool (*ready)(void *), void *arg,
 int xb_progress_wait_net(xb_progress_t *pc, bool (*ready)(void *), void *arg,
                          const char *what, int fd)
 {
-    if (XB_UNLIKELY(xb_mt_on) || spin_until(pc, ready, arg))
+    if (XB_UNLIKELY(xb_mt_on))
         return xb_progress_wait_until(pc, ready, arg, what);
-    sleep_until(pc, ready, arg, what, fd < 0 ? -1 : fd);
+    if (!spin_until(pc, ready, arg))
+        sleep_until(pc, ready, arg, what, fd < 0 ? -1 : fd);
     return XB_OK;
 }
 
