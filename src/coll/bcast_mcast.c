@@ -312,7 +312,8 @@ int xb_coll_bcast_mcast(const xb_coll_args_t *a, int tag)
     int head = lead != NULL ? lead[rt->my_node] : -1;
     size_t len = (size_t)(a->rcount * xb_dt_size(a->rdt));
     if (rc == XB_OK && len > 0 && comm->rank == head) {
-        bool contig = xb_dt_is_contig(a->rdt, a->rcount), root = comm->rank == a->root;
+        bool root = comm->rank == a->root;
+        char *tmp;
         mc_t m = { .comm = comm, .tag = tag, .len = len, .frame = xb_mcast_frame(),
                    .byte = xb_dt_from_handle(MPI_BYTE),
                    .root = xb_gpid_rank(xb_comm_gpid(comm, a->root)) };
@@ -321,11 +322,7 @@ int xb_coll_bcast_mcast(const xb_coll_args_t *a, int tag)
         m.wframes = m.wframes < 1 ? 1 : m.wframes;
         m.nwin = (m.nframes + m.wframes - 1) / m.wframes;
         m.sbytes = sizeof(uint32_t) * (1 + (m.wframes + 31) / 32);
-        m.buf = contig ? (char *)a->rbuf + xb_dt_true_lb(a->rdt) : malloc(len);
-        if (m.buf == NULL)
-            rc = xb_err_set(XB_ERR_NO_MEM, "no memory to pack a %zu-byte broadcast", len);
-        else if (!contig && root)
-            rc = xb_dt_copy(a->rbuf, a->rcount, a->rdt, m.buf, (MPI_Count)len, m.byte);
+        m.buf = xb_coll_bytes_now(a->rbuf, a->rcount, a->rdt, root, &tmp, &rc);
         if (rc == XB_OK && root) {
             int nl = 0;
             for (int nd = 0; nd < rt->nnodes; nd++)
@@ -337,10 +334,7 @@ int xb_coll_bcast_mcast(const xb_coll_args_t *a, int tag)
         }
         int wr = wait_net(m.nreqs, m.reqs, "MPI_Bcast (multicast: the repairs)");
         rc = rc == XB_OK ? wr : rc;
-        if (rc == XB_OK && !contig && !root)
-            rc = xb_dt_copy(m.buf, (MPI_Count)len, m.byte, a->rbuf, a->rcount, a->rdt);
-        if (!contig)
-            free(m.buf);
+        rc = xb_coll_bytes_now_done(tmp, a->rbuf, a->rcount, a->rdt, !root, rc);
         free(m.reqs);
     }
     if (rc == XB_OK)

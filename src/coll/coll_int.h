@@ -430,6 +430,14 @@ char *xb_coll_bytes(xb_coll_sched_t *s, const void *buf, MPI_Count count, xb_dat
                     bool load);
 int   xb_coll_bytes_store(xb_coll_sched_t *s, const char *bytes, void *buf, MPI_Count count,
                           xb_datatype_t *dt);
+/* The same for the direct algorithms, at once: the buffer itself, or a
+ * malloc'd copy in *tmp (packed now when `load`; NULL and *rc set when
+ * there is no memory; a failed pack sets *rc). bytes_now_done unpacks
+ * *tmp into buf when `store` and rc is XB_OK, frees it, returns rc. */
+char *xb_coll_bytes_now(void *buf, MPI_Count count, xb_datatype_t *dt, bool load,
+                        char **tmp, int *rc);
+int   xb_coll_bytes_now_done(char *tmp, void *buf, MPI_Count count, xb_datatype_t *dt,
+                             bool store, int rc);
 /* Where a reduction whose result lands in a->rbuf may accumulate: the
  * receive buffer itself when the working type is the user's (the send
  * buffer copied in by a step, unless in place), else a working copy

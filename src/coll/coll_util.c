@@ -4,6 +4,7 @@
  * coll_util.c - helpers the algorithm builders share: the working
  * representation of reductions, and loading/storing user buffers into it.
  */
+#include <stdlib.h>
 #include "coll/coll_int.h"
 
 int xb_coll_red_init(xb_coll_red_t *r, MPI_Count count, xb_datatype_t *dt,
@@ -86,6 +87,33 @@ int xb_coll_bytes_store(xb_coll_sched_t *s, const char *bytes, void *buf, MPI_Co
         return XB_OK;                        /* bytes is the buffer itself */
     return xb_coll_sched_copy(s, bytes, count * xb_dt_size(dt), xb_dt_from_handle(MPI_BYTE),
                               buf, count, dt);
+}
+
+char *xb_coll_bytes_now(void *buf, MPI_Count count, xb_datatype_t *dt, bool load,
+                        char **tmp, int *rc)
+{
+    *tmp = NULL;
+    if (xb_dt_is_contig(dt, count))
+        return (char *)buf + xb_dt_true_lb(dt);
+    MPI_Count n = count * xb_dt_size(dt);
+    if ((*tmp = malloc(n > 0 ? (size_t)n : 1)) == NULL) {
+        *rc = xb_err_set(XB_ERR_NO_MEM, "no memory to pack %lld bytes of a collective",
+                         (long long)n);
+        return NULL;
+    }
+    if (load)
+        *rc = xb_dt_copy(buf, count, dt, *tmp, n, xb_dt_from_handle(MPI_BYTE));
+    return *tmp;
+}
+
+int xb_coll_bytes_now_done(char *tmp, void *buf, MPI_Count count, xb_datatype_t *dt,
+                           bool store, int rc)
+{
+    if (tmp != NULL && store && rc == XB_OK)
+        rc = xb_dt_copy(tmp, count * xb_dt_size(dt), xb_dt_from_handle(MPI_BYTE), buf,
+                        count, dt);
+    free(tmp);
+    return rc;
 }
 
 int xb_coll_red_bufs(xb_coll_sched_t *s, const xb_coll_args_t *a, const char **src,

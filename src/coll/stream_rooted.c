@@ -275,26 +275,15 @@ int xb_coll_bcast_stream(const xb_coll_args_t *a, int tag)
     if (!beyond_slot(a))
         return bcast_one(a, tag);
     xb_coll_args_t b = *a;
-    MPI_Count bytes = a->rcount * xb_dt_size(a->rdt);
-    bool root = a->comm->rank == a->root, contig = xb_dt_is_contig(a->rdt, a->rcount);
-    xb_datatype_t *byte = xb_dt_from_handle(MPI_BYTE);
-    char *tmp = contig ? NULL : malloc((size_t)bytes);
+    bool root = a->comm->rank == a->root;
+    char *tmp;
     int rc = XB_OK;
-    b.rdt = byte;
-    b.rcount = bytes;
-    b.rbuf = contig ? (char *)a->rbuf + xb_dt_true_lb(a->rdt) : tmp;
-    if (!contig && tmp == NULL)
-        rc = xb_err_set(XB_ERR_NO_MEM, "MPI_Bcast: no memory to pack %lld bytes",
-                        (long long)bytes);
-    else if (!contig && root)
-        rc = xb_dt_copy(a->rbuf, a->rcount, a->rdt, tmp, bytes, byte);
+    b.rdt = xb_dt_from_handle(MPI_BYTE);
+    b.rcount = a->rcount * xb_dt_size(a->rdt);
+    b.rbuf = xb_coll_bytes_now(a->rbuf, a->rcount, a->rdt, root, &tmp, &rc);
     /* the segments run even after an error, so that the others stay in step */
     int r = b.rbuf != NULL ? segmented(bcast_one, &b, tag, false) : XB_OK;
-    rc = rc == XB_OK ? r : rc;
-    if (rc == XB_OK && !contig && !root)
-        rc = xb_dt_copy(tmp, bytes, byte, a->rbuf, a->rcount, a->rdt);
-    free(tmp);
-    return rc;
+    return xb_coll_bytes_now_done(tmp, a->rbuf, a->rcount, a->rdt, !root, rc == XB_OK ? r : rc);
 }
 
 int xb_coll_reduce_stream(const xb_coll_args_t *a, int tag)
