@@ -107,9 +107,7 @@ int xb_coll_hier_plan(xb_coll_sched_t *s, const xb_comm_t *comm, int root,
 
 int xb_coll_comm_nodes(const xb_comm_t *comm)
 {
-    const xb_rt_info_t *rt = xb_rt();
-    const int *job = per_node();
-    if (job == NULL || rt->nnodes > 4096)
+    if (xb_rt()->nnodes > 4096)
         return 0;
     uint8_t seen[4096 / 8] = { 0 };
     int n = 0;
