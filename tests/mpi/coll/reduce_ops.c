@@ -75,6 +75,7 @@ typedef struct { double v; double i; } dd_t;
     INT_CASES(X, ushort, unsigned short, MPI_UNSIGNED_SHORT)                 \
     INT_CASES(X, schar, signed char, MPI_SIGNED_CHAR)                        \
     INT_CASES(X, uchar, unsigned char, MPI_UNSIGNED_CHAR)                    \
+    INT_CASES(X, char, char, MPI_CHAR)           /* as Open MPI and MPICH */ \
     INT_CASES(X, llong, long long, MPI_LONG_LONG)                            \
     INT_CASES(X, ulong, unsigned long, MPI_UNSIGNED_LONG)                    \
     INT_CASES(X, ullong, unsigned long long, MPI_UNSIGNED_LONG_LONG)         \
