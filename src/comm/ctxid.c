@@ -29,6 +29,16 @@
  * (the parent's context id) among those in progress in the process, so the
  * lowest one in the whole job eventually owns the mask in every member and
  * succeeds: no livelock. Below MULTIPLE the first round always owns.
+ *
+ * An agreement among this process alone (a communicator or group of one)
+ * runs no round: it takes the lowest slot that is free and not offered by
+ * the round that owns the mask (`lent`). Waiting for ownership instead, it
+ * could wait for a round that waits on it: in MPICH's test suite
+ * (threads/comm/comm_dup_deadlock) a thread holds a user lock across
+ * MPI_Comm_dup(MPI_COMM_SELF) on each rank while the other thread's round
+ * needs its peer's locked thread. So that such agreements find a slot, the
+ * owner holds back the RESERVE highest free slots; if the round then finds
+ * no common slot, it runs again offering everything (word W_WHOLE).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -36,25 +46,31 @@
 #include "coll/coll.h"
 #include "pt2pt/pt2pt.h"
 
-static int lowest(const uint64_t *mask, uint32_t *ctx_p);
+static bool lowest(const uint64_t *mask, uint32_t *ctx_p);
+static bool hold_reserve(uint64_t *mask);
 
-/* the free-slot mask plus the "every contributor owned it" word */
-enum { AGREE_WORDS = XB_CTX_MASK_WORDS + 1 };
+/* the free-slot mask, the "every contributor owned it" word and the
+ * "no contributor held a reserve back" word */
+enum { W_OWNED = XB_CTX_MASK_WORDS, W_WHOLE, AGREE_WORDS };
 typedef uint64_t mask_t[AGREE_WORDS];
+enum { RESERVE = 4 };            /* slots kept for agreements of one process */
 
 typedef struct claim {
     struct claim *next;
     uint64_t      key;
     bool          own;
+    bool          whole;         /* offer every free slot (a retry) */
 } claim_t;
 
 static claim_t *claims;          /* agreements in progress in this process */
 static bool     mask_owned;
+static uint64_t lent[XB_CTX_MASK_WORDS];   /* what the owning round offered */
 
 static void claim_enter(claim_t *c, uint64_t key)
 {
     c->key = key;
     c->own = false;
+    c->whole = false;
     c->next = claims;
     claims = c;
 }
@@ -68,6 +84,23 @@ static void claim_leave(claim_t *c)
         }
 }
 
+/* Clear the RESERVE highest free slots of mask, when more than twice as
+ * many are free; true when it did. */
+static bool hold_reserve(uint64_t *mask)
+{
+    int nfree = 0;
+    for (int w = 0; w < XB_CTX_MASK_WORDS; w++)
+        nfree += __builtin_popcountll(mask[w]);
+    if (nfree <= 2 * RESERVE)
+        return false;
+    for (int w = XB_CTX_MASK_WORDS - 1, left = RESERVE; left > 0; w--)
+        while (mask[w] != 0 && left > 0) {
+            mask[w] &= ~(UINT64_C(1) << (63 - __builtin_clzll(mask[w])));
+            left--;
+        }
+    return true;
+}
+
 /* Start a round: own the mask if it is free and no lower key waits. */
 static void claim_round(claim_t *c, bool member, uint64_t *mask)
 {
@@ -77,42 +110,67 @@ static void claim_round(claim_t *c, bool member, uint64_t *mask)
             c->own = false;
     if (c->own)
         mask_owned = true;
+    mask[W_WHOLE] = ~UINT64_C(0);
     if (!member)
         memset(mask, 0xff, sizeof(mask_t));     /* restricts nothing */
-    else if (c->own)
+    else if (c->own) {
         memcpy(mask, xb_ctx_mask(), XB_CTX_MASK_WORDS * sizeof(uint64_t));
-    else
+        if (!c->whole && hold_reserve(mask))
+            mask[W_WHOLE] = 0;
+        memcpy(lent, mask, sizeof(lent));
+    } else
         memset(mask, 0, XB_CTX_MASK_WORDS * sizeof(uint64_t));
-    mask[XB_CTX_MASK_WORDS] = c->own || !member ? ~UINT64_C(0) : 0;
+    mask[W_OWNED] = c->own || !member ? ~UINT64_C(0) : 0;
 }
 
 /* End a round: true when it decided (then *ctx_p or the error is final). */
 static bool claim_done(claim_t *c, bool member, int *rc_p, const uint64_t *mask,
                        uint32_t *ctx_p)
 {
-    bool decided = *rc_p != XB_OK || mask[XB_CTX_MASK_WORDS] != 0;
+    bool decided = *rc_p != XB_OK || mask[W_OWNED] != 0;
     if (decided && *rc_p == XB_OK) {
-        *rc_p = lowest(mask, ctx_p);
-        if (*rc_p == XB_OK && member)
-            xb_ctx_take(*ctx_p);     /* before another agreement owns the mask */
+        if (lowest(mask, ctx_p)) {
+            if (member)
+                xb_ctx_take(*ctx_p); /* before another agreement owns the mask */
+        } else if (mask[W_WHOLE] == 0) {
+            c->whole = true;         /* a reserve was held back: offer it too */
+            decided = false;
+        } else
+            *rc_p = xb_err_set(XB_ERR_OTHER, "no free context id left: %d "
+                               "communicators exist on some member process; "
+                               "free some first", XB_CTX_SLOTS);
     }
-    if (c->own)
+    if (c->own) {
         mask_owned = false;
+        memset(lent, 0, sizeof(lent));
+    }
     c->own = false;
     return decided;
 }
 
-static int lowest(const uint64_t *mask, uint32_t *ctx_p)
+static bool lowest(const uint64_t *mask, uint32_t *ctx_p)
 {
     for (int w = 0; w < XB_CTX_MASK_WORDS; w++) {
         if (mask[w] != 0) {
             *ctx_p = 2u * (uint32_t)(w * 64 + __builtin_ctzll(mask[w]));
-            return XB_OK;
+            return true;
         }
     }
-    return xb_err_set(XB_ERR_OTHER, "no free context id left: %d communicators "
-                      "exist on some member process; free some first",
-                      XB_CTX_SLOTS);
+    return false;
+}
+
+/* An agreement of this process alone: the lowest free slot the owning
+ * round did not offer (see the top of the file); false when none. */
+static bool local_take(uint32_t *ctx_p)
+{
+    uint64_t m[XB_CTX_MASK_WORDS];
+    const uint64_t *free_mask = xb_ctx_mask();
+    for (int w = 0; w < XB_CTX_MASK_WORDS; w++)
+        m[w] = free_mask[w] & ~lent[w];
+    if (!lowest(m, ctx_p))
+        return false;
+    xb_ctx_take(*ctx_p);
+    return true;
 }
 
 static int reduce_mask(xb_comm_t *parent, uint64_t *mask)
@@ -127,6 +185,8 @@ int xb_comm_ctx_agree(xb_comm_t *parent, bool member, uint32_t *ctx_p)
     mask_t mask;
     claim_t c;
     int rc;
+    if (parent->size == 1 && member && local_take(ctx_p))
+        return XB_OK;
     claim_enter(&c, parent->ctx);
     do {
         claim_round(&c, member, mask);
@@ -193,6 +253,8 @@ int xb_comm_ctx_agree_group(const xb_group_t *g, int tag, uint32_t *ctx_p)
     mask_t mask;
     claim_t c;
     int rc;
+    if (g->size == 1 && local_take(ctx_p))
+        return XB_OK;
     claim_enter(&c, (UINT64_C(1) << 32) | (uint32_t)tag);   /* after every comm */
     do {
         claim_round(&c, true, mask);
