@@ -410,6 +410,16 @@ typedef MPI_File_errhandler_function    MPI_File_errhandler_fn;
 typedef MPI_Win_errhandler_function     MPI_Win_errhandler_fn;
 typedef MPI_Session_errhandler_function MPI_Session_errhandler_fn;
 
+/* The names of MPI-2's first I/O library for the request of a nonblocking
+ * file operation: still in I/O programs, and both Open MPI and MPICH
+ * define them as the standard's names. */
+#define MPIO_Request MPI_Request
+#define MPIO_USES_MPI_REQUEST
+#define MPIO_Wait    MPI_Wait
+#define MPIO_Test    MPI_Test
+#define PMPIO_Wait   PMPI_Wait
+#define PMPIO_Test   PMPI_Test
+
 /* predefined callbacks: null (0) and duplicate (1) */
 #define MPI_NULL_COPY_FN        ((MPI_Copy_function *)0x0)
 #define MPI_DUP_FN              ((MPI_Copy_function *)0x1)

@@ -157,6 +157,12 @@ static void nonblocking(MPI_File fh)
             break;
         }
     CHECK(a[0] == val(0, 0, 0), "iread_at %d", a[0]);
+    /* the MPIO_ names of older I/O programs (mpi.h) */
+    MPIO_Request mr;
+    a[0] = -1;
+    CHECK_RC(MPI_File_iread_at(fh, 0, a, 1, MPI_INT, &mr));
+    CHECK_RC(MPIO_Wait(&mr, &st[0]));
+    CHECK(a[0] == val(0, 0, 0) && mr == MPI_REQUEST_NULL, "MPIO_Wait: %d", a[0]);
     /* split collectives: read what the previous rank wrote in phase 0 */
     MPI_Status s;
     int n;
