@@ -22,13 +22,21 @@ void *xb_rma_target_ptr(xb_win_t *w, uint64_t addr, uint64_t len)
             return NULL;
         return (char *)w->base + addr;
     }
-    for (int i = 0; i < w->nregions; i++) {
-        const xb_rma_region_t *g = &w->regions[i];
-        if (addr >= g->base && len <= (uint64_t)g->size &&
-            addr - g->base <= (uint64_t)g->size - len)
-            return (void *)(uintptr_t)addr;
+    /* Every byte must be attached; the range may run on from one region
+     * into another that starts where it ends (two adjacent attaches). */
+    if (len > UINT64_MAX - addr)
+        return NULL;
+    uint64_t at = addr, end = addr + len;
+    while (at < end) {
+        int i = 0;
+        while (i < w->nregions && !(at >= w->regions[i].base &&
+                                    at - w->regions[i].base < (uint64_t)w->regions[i].size))
+            i++;
+        if (i == w->nregions)
+            return NULL;
+        at = w->regions[i].base + (uint64_t)w->regions[i].size;
     }
-    return NULL;
+    return (void *)(uintptr_t)addr;
 }
 
 /* Resolve every segment; MPI_SUCCESS or MPI_ERR_RMA_RANGE. */
