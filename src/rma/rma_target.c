@@ -99,9 +99,7 @@ static int apply_gapped(const xb_rma_hdr_t *h, const void *in, void *old, size_t
     size_t es = (size_t)xb_dt_size(dt), n = len / es, ext = (size_t)xb_dt_extent(dt);
     if (len % es != 0)
         return MPI_ERR_TYPE;
-    if (h->opk == XB_OPK_NO_OP)
-        return MPI_SUCCESS;
-    char *sin = malloc(2 * n * ext), *sold = sin + n * ext;
+    char *sin = malloc(n > 0 ? 2 * n * ext : 1), *sold = sin + n * ext;
     if (sin == NULL)
         return MPI_ERR_NO_MEM;
     size_t done = 0;
@@ -133,6 +131,8 @@ static void gather(const xb_rma_seg_t *seg, int nseg, void **ptr, char *buf, boo
 static int acc_gapped(const xb_rma_hdr_t *h, const xb_rma_seg_t *seg, void **ptr,
                       const char *data, size_t total)
 {
+    if (h->opk == XB_OPK_NO_OP)
+        return total % (size_t)basic_size(h->basic) == 0 ? MPI_SUCCESS : MPI_ERR_TYPE;
     char *tmp = malloc(total > 0 ? total : 1);
     if (tmp == NULL)
         return MPI_ERR_NO_MEM;
