@@ -98,12 +98,19 @@ static size_t target_segs(xb_win_t *w, const xb_rma_xfer_t *x, size_t p, size_t 
     for (k = 0; k < n && total < budget; k++) {
         size_t l = iov[k].iov_len;
         if (l > budget - total)
-            l = (budget - total) / x->es * x->es;
-        if (l == 0)
-            break;
+            l = budget - total;
         seg[k].addr = origin + (uint64_t)((char *)iov[k].iov_base - FAKE_BASE);
         seg[k].len = l;
         total += l;
+    }
+    /* Whole elements only: a pair type's fields may lie in two segments
+     * (MPI_SHORT_INT: 2 and 4 bytes), and SEG_MAX can fall between them. */
+    while (total % x->es != 0) {
+        size_t cut = total % x->es < seg[k - 1].len ? total % x->es : seg[k - 1].len;
+        seg[k - 1].len -= cut;
+        total -= cut;
+        if (seg[k - 1].len == 0)
+            k--;
     }
     *nseg = k;
     return total;

@@ -159,11 +159,14 @@ static int acc(const void *obuf, MPI_Count ocount, xb_datatype_t *odt, void *rbu
     const xb_datatype_t *basic = NULL;
     int rc = check_target(w, target, disp, tcount, tdt, fetch ? "a get_accumulate" :
                           "an accumulate", &skip);
-    if (rc == XB_OK && fetch && !noop && obuf == NULL && ocount > 0)
-        rc = xb_err_set(XB_ERR_BUFFER, "invalid argument origin_addr: NULL");
     if (rc == XB_OK && !noop && odt == NULL)
         rc = xb_err_set(XB_ERR_TYPE, "invalid argument origin_datatype: "
                         "MPI_DATATYPE_NULL");
+    /* NULL is MPI_BOTTOM for a derived type, and nothing is read when the
+     * buffer holds no bytes */
+    if (rc == XB_OK && fetch && !noop && obuf == NULL && xb_dt_is_predefined(odt) &&
+        ocount * xb_dt_size(odt) > 0)
+        rc = xb_err_set(XB_ERR_BUFFER, "invalid argument origin_addr: NULL");
     if (rc == XB_OK && !noop)
         rc = check_type("origin_datatype", odt);
     if (rc == XB_OK && !skip && tcount * xb_dt_size(tdt) == 0)

@@ -22,13 +22,21 @@ void *xb_rma_target_ptr(xb_win_t *w, uint64_t addr, uint64_t len)
             return NULL;
         return (char *)w->base + addr;
     }
-    for (int i = 0; i < w->nregions; i++) {
-        const xb_rma_region_t *g = &w->regions[i];
-        if (addr >= g->base && len <= (uint64_t)g->size &&
-            addr - g->base <= (uint64_t)g->size - len)
-            return (void *)(uintptr_t)addr;
+    /* Every byte must be attached; the range may run on from one region
+     * into another that starts where it ends (two adjacent attaches). */
+    if (len > UINT64_MAX - addr)
+        return NULL;
+    uint64_t at = addr, end = addr + len;
+    while (at < end) {
+        int i = 0;
+        while (i < w->nregions && !(at >= w->regions[i].base &&
+                                    at - w->regions[i].base < (uint64_t)w->regions[i].size))
+            i++;
+        if (i == w->nregions)
+            return NULL;
+        at = w->regions[i].base + (uint64_t)w->regions[i].size;
     }
-    return NULL;
+    return (void *)(uintptr_t)addr;
 }
 
 /* Resolve every segment; MPI_SUCCESS or MPI_ERR_RMA_RANGE. */
@@ -74,6 +82,68 @@ static int apply_op(const xb_rma_hdr_t *h, const void *in, void *inout, size_t l
     return rc == XB_OK ? MPI_SUCCESS : MPI_ERR_OP;
 }
 
+/* A basic type with a gap (MPI_SHORT_INT, MPI_DOUBLE_INT ...): its fields
+ * may lie in two segments, and the kernels read the C struct. */
+static bool gapped(const xb_rma_hdr_t *h)
+{
+    const xb_datatype_t *dt = xb_dt_from_handle((MPI_Datatype)(uintptr_t)h->basic);
+    return dt != NULL && xb_dt_size(dt) != xb_dt_extent(dt);
+}
+
+/* old (len packed bytes of the target, gathered from the segments) = in op
+ * old, through the struct form of the elements. The message holds whole
+ * elements (the origin cuts it so). */
+static int apply_gapped(const xb_rma_hdr_t *h, const void *in, void *old, size_t len)
+{
+    const xb_datatype_t *dt = xb_dt_from_handle((MPI_Datatype)(uintptr_t)h->basic);
+    size_t es = (size_t)xb_dt_size(dt), n = len / es, ext = (size_t)xb_dt_extent(dt);
+    if (len % es != 0)
+        return MPI_ERR_TYPE;
+    char *sin = malloc(n > 0 ? 2 * n * ext : 1), *sold = sin + n * ext;
+    if (sin == NULL)
+        return MPI_ERR_NO_MEM;
+    size_t done = 0;
+    xb_dt_unpack(sin, (MPI_Count)n, dt, 0, in, len);
+    xb_dt_unpack(sold, (MPI_Count)n, dt, 0, old, len);
+    int rc = xb_op_apply_predef((xb_opk_t)h->opk, (MPI_Datatype)(uintptr_t)h->basic,
+                                sin, sold, n);
+    if (rc == XB_OK)
+        xb_dt_pack(sold, (MPI_Count)n, dt, 0, old, len, &done);
+    free(sin);
+    return rc == XB_OK ? MPI_SUCCESS : MPI_ERR_OP;
+}
+
+/* Gather the segments' bytes into buf (packed), or scatter them back. */
+static void gather(const xb_rma_seg_t *seg, int nseg, void **ptr, char *buf, bool back)
+{
+    for (int i = 0; i < nseg; i++) {
+        if (seg[i].len == 0)
+            continue;
+        if (back)
+            memcpy(ptr[i], buf, seg[i].len);
+        else
+            memcpy(buf, ptr[i], seg[i].len);
+        buf += seg[i].len;
+    }
+}
+
+/* An accumulate of a gapped type: gathered, combined, scattered back. */
+static int acc_gapped(const xb_rma_hdr_t *h, const xb_rma_seg_t *seg, void **ptr,
+                      const char *data, size_t total)
+{
+    if (h->opk == XB_OPK_NO_OP)
+        return total % (size_t)basic_size(h->basic) == 0 ? MPI_SUCCESS : MPI_ERR_TYPE;
+    char *tmp = malloc(total > 0 ? total : 1);
+    if (tmp == NULL)
+        return MPI_ERR_NO_MEM;
+    gather(seg, h->nseg, ptr, tmp, false);
+    int st = apply_gapped(h, data, tmp, total);
+    if (st == MPI_SUCCESS)
+        gather(seg, h->nseg, ptr, tmp, true);
+    free(tmp);
+    return st;
+}
+
 /* Put / accumulate: data follows the segments; answer with an ACK. */
 static void do_write(xb_win_t *w, const xb_rma_hdr_t *h, const xb_rma_seg_t *seg,
                      void **ptr, const char *data, size_t dlen)
@@ -82,7 +152,10 @@ static void do_write(xb_win_t *w, const xb_rma_hdr_t *h, const xb_rma_seg_t *seg
     int st = resolve(w, seg, h->nseg, ptr, &total);
     if (st == MPI_SUCCESS && total != dlen)
         st = MPI_ERR_INTERN;
-    for (int i = 0; st == MPI_SUCCESS && i < h->nseg; i++) {
+    bool whole = st == MPI_SUCCESS && h->kind == XB_RMA_ACC && gapped(h);
+    if (whole)
+        st = acc_gapped(h, seg, ptr, data, total);
+    for (int i = 0; st == MPI_SUCCESS && !whole && i < h->nseg; i++) {
         if (seg[i].len == 0)
             continue;
         if (h->kind == XB_RMA_PUT)
@@ -109,7 +182,12 @@ static void do_read(xb_win_t *w, const xb_rma_hdr_t *h, const xb_rma_seg_t *seg,
     if (m == NULL)
         return;     /* the origin waits: nothing better to do without memory */
     char *out = xb_rma_msg_data(m);
-    for (int i = 0; st == MPI_SUCCESS && i < h->nseg; i++) {
+    bool whole = st == MPI_SUCCESS && h->kind == XB_RMA_GACC && gapped(h);
+    if (whole) {
+        gather(seg, h->nseg, ptr, out, false);      /* the old data answered */
+        st = acc_gapped(h, seg, ptr, data, total);
+    }
+    for (int i = 0; st == MPI_SUCCESS && !whole && i < h->nseg; i++) {
         size_t l = seg[i].len;
         if (l == 0)
             continue;

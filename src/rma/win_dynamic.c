@@ -6,7 +6,8 @@
  * origin addresses them with absolute addresses (target_disp is an
  * MPI_Aint from MPI_Get_address at the target), and the target checks
  * each segment against its regions (an operation outside them is answered
- * with MPI_ERR_RMA_RANGE, which the origin's next synchronisation returns).
+ * with MPI_ERR_RMA_RANGE, which the origin's next synchronisation returns;
+ * a segment may cover several regions attached back to back).
  * Attached regions may not overlap (MPI_ERR_RMA_ATTACH).
  */
 #include <stdlib.h>

@@ -69,6 +69,16 @@ typedef struct fd_msg {
     int32_t fd;
 } fd_msg_t;
 
+/* Where rank r's part is mapped here: NULL for a part of size 0, as MPICH
+ * and Open MPI (alloc_shared_noncontig) answer, so that programs may test
+ * the pointer for "no memory there". */
+static void *part_base(const xb_win_t *w, int r)
+{
+    if (w->peers[r].size == 0)
+        return NULL;
+    return (char *)w->shm_map + w->shm_off[r];
+}
+
 /* Rank 0: the memfd, sent to the others; the others: open it. */
 static int map_shared(xb_win_t *w, int *own_fd)
 {
@@ -107,7 +117,7 @@ static int map_shared(xb_win_t *w, int *own_fd)
             w->shm_map = p;
     }
     if (rc == XB_OK) {          /* before the barrier: peers may send then */
-        w->base = (char *)w->shm_map + w->shm_off[w->rank];
+        w->base = part_base(w, w->rank);
         xb_rma_set_ready(w);
     }
     if (w->rank != 0 && fd >= 0)
@@ -170,6 +180,6 @@ int xb_impl_win_shared_query(xb_win_t *win, int rank, MPI_Aint *size, MPI_Aint *
     }
     *size = win->peers[rank].size;
     *disp_unit = win->peers[rank].disp_unit;
-    *(void **)baseptr = (char *)win->shm_map + win->shm_off[rank];
+    *(void **)baseptr = part_base(win, rank);
     return XB_OK;
 }

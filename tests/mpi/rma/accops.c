@@ -118,6 +118,37 @@ static void pair_ops(void)
     }
 }
 
+/* MPI_NO_OP ignores the origin buffer, count and datatype (MPI 4.1
+ * 12.3.4): MPI_DATATYPE_NULL and NULL are accepted (the MPICH suite's
+ * get_accumulate and linked_list tests pass them); and an origin of no
+ * bytes may be NULL with any op (badrma). The window holds ct_rank*10+i. */
+static void no_op_ignores_origin(MPI_Win win, int right)
+{
+    int res[K], one = -1, z;
+    MPI_Request rq = MPI_REQUEST_NULL;
+    MPI_Datatype empty;
+    MPI_Type_contiguous(0, MPI_INT, &empty);
+    MPI_Type_commit(&empty);
+    MPI_Win_set_errhandler(win, MPI_ERRORS_RETURN);
+    MPI_Win_fence(0, win);
+    memset(res, 0, sizeof(res));
+    CHECK_RC(MPI_Get_accumulate(NULL, 0, MPI_DATATYPE_NULL, res, K, MPI_INT, right, 0, K,
+                                MPI_INT, MPI_NO_OP, win));
+    CHECK_RC(MPI_Rget_accumulate(&one, 3, MPI_DATATYPE_NULL, &z, 1, MPI_INT, right, 0, 1,
+                                 MPI_INT, MPI_NO_OP, win, &rq));
+    CHECK_RC(MPI_Wait(&rq, MPI_STATUS_IGNORE));
+    CHECK_RC(MPI_Fetch_and_op(NULL, &one, MPI_INT, right, 1, MPI_NO_OP, win));
+    CHECK_RC(MPI_Get_accumulate(NULL, 1, empty, NULL, 0, MPI_INT, right, 0, 0, MPI_INT,
+                                MPI_SUM, win));
+    CHECK_RC(MPI_Win_fence(0, win));
+    for (int i = 0; i < K; i++)
+        CHECK(res[i] == ct_rank * 10 + i, "no_op, null datatype: %d want %d", res[i],
+              ct_rank * 10 + i);
+    CHECK(z == ct_rank * 10 && one == ct_rank * 10 + 1, "no_op fetches: %d %d", z, one);
+    MPI_Win_set_errhandler(win, MPI_ERRORS_ARE_FATAL);
+    MPI_Type_free(&empty);
+}
+
 /* MPI_REPLACE from one rank, MPI_NO_OP from all; Get_accumulate fetches;
  * Fetch_and_op counter */
 static void replace_fetch(void)
@@ -153,6 +184,7 @@ static void replace_fetch(void)
     MPI_Win_fence(0, win);
     for (int i = 0; i < K; i++)
         CHECK(res[i] == ct_rank * 10 + i, "no_op fetch: %d want %d", res[i], ct_rank * 10 + i);
+    no_op_ignores_origin(win, right);
     /* a counter at rank 0 element 0: each rank adds rank+1 three times */
     if (ct_rank == 0)
         mem[0] = 0;

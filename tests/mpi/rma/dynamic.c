@@ -10,6 +10,52 @@
 
 enum { M = 32 };
 
+/* Two regions attached back to back (the halves of one array): an access
+ * that runs from the first into the second touches attached memory only,
+ * so it is no error (the MPICH suite's win_dynamic_rma_flush_get with
+ * -count=9216); one that runs past the second still is. */
+static void adjacent_regions(void)
+{
+    MPI_Win win;
+    int *c = calloc(2 * M, sizeof(int)), src[2 * M], got[2 * M];
+    MPI_Win_create_dynamic(MPI_INFO_NULL, MPI_COMM_WORLD, &win);
+    MPI_Win_set_errhandler(win, MPI_ERRORS_RETURN);
+    CHECK_RC(MPI_Win_attach(win, c, M * sizeof(int)));
+    CHECK_RC(MPI_Win_attach(win, c + M, M * sizeof(int)));
+    MPI_Aint mine, *all = malloc(ct_size * sizeof(MPI_Aint));
+    MPI_Get_address(c, &mine);
+    MPI_Allgather(&mine, 1, MPI_AINT, all, 1, MPI_AINT, MPI_COMM_WORLD);
+    int right = (ct_rank + 1) % ct_size, left = (ct_rank + ct_size - 1) % ct_size;
+    for (int i = 0; i < 2 * M; i++)
+        src[i] = ct_rank * 1000 + i;
+    MPI_Aint mid = MPI_Aint_add(all[right], M / 2 * sizeof(int));
+    MPI_Win_lock_all(0, win);
+    CHECK_RC(MPI_Put(src, M, MPI_INT, right, mid, M, MPI_INT, win));
+    CHECK_RC(MPI_Win_flush(right, win));
+    CHECK_RC(MPI_Accumulate(src, 2 * M, MPI_INT, right, all[right], 2 * M, MPI_INT,
+                            MPI_SUM, win));
+    CHECK_RC(MPI_Get(got, 2 * M, MPI_INT, right, all[right], 2 * M, MPI_INT, win));
+    CHECK_RC(MPI_Win_flush(right, win));
+    for (int i = 0; i < 2 * M; i++) {
+        int put = i >= M / 2 && i < M / 2 + M ? ct_rank * 1000 + i - M / 2 : 0;
+        CHECK(got[i] == put + src[i], "across two regions: [%d] = %d want %d", i,
+              got[i], put + src[i]);
+    }
+    MPI_Put(src, 2, MPI_INT, right, MPI_Aint_add(all[right], (2 * M - 1) * sizeof(int)),
+            2, MPI_INT, win);
+    int cls = -1;
+    MPI_Error_class(MPI_Win_flush(right, win), &cls);
+    CHECK(cls == MPI_ERR_RMA_RANGE, "past the second region: class %d", cls);
+    MPI_Win_unlock_all(win);
+    MPI_Barrier(MPI_COMM_WORLD);
+    CHECK(c[M / 2] == left * 1000 + M / 2 + left * 1000, "c[%d] = %d", M / 2, c[M / 2]);
+    MPI_Win_detach(win, c);
+    MPI_Win_detach(win, c + M);
+    MPI_Win_free(&win);
+    free(all);
+    free(c);
+}
+
 int main(int argc, char **argv)
 {
     ct_init(&argc, &argv);
@@ -62,6 +108,8 @@ int main(int argc, char **argv)
     MPI_Win_detach(win, a);
     MPI_Win_detach(win, b);
     CHECK_RC(MPI_Win_free(&win));
+
+    adjacent_regions();
 
     MPI_Win w2;
     MPI_Win_create(a, M * sizeof(int), 1, MPI_INFO_NULL, MPI_COMM_WORLD, &w2);

@@ -2,9 +2,9 @@
 /* Copyright (c) 2026 The Crossbar authors */
 /* errors.c - error paths of the one-sided calls under MPI_ERRORS_RETURN
  * (class, and a message naming the function), the window staying usable
- * afterwards; and the window's objects: name, info, attributes with a
- * delete callback, a user error handler (set, get, call, invoked on a
- * failing call), MPI_Win_toint/fromint. */
+ * afterwards; and the window's objects: name, info (unknown hints not
+ * answered), attributes with a delete callback, a user error handler (set,
+ * get, call, invoked on a failing call), MPI_Win_toint/fromint. */
 #include <string.h>
 #include "../common/ctest.h"
 
@@ -122,6 +122,21 @@ static void objects(void)
     CHECK(flag && strcmp(val, "true") == 0, "no_locks hint %d '%s'", flag, val);
     MPI_Info_get(used, "accumulate_ordering", MPI_MAX_INFO_VAL, val, &flag);
     CHECK(flag && strcmp(val, "rar,raw,war,waw") == 0, "accumulate_ordering '%s'", val);
+    MPI_Info_free(&used);
+    /* a hint this library ignores is not answered (MPICH and Open MPI
+     * too; the MPICH suite's win_info); one it knows is, as set */
+    MPI_Info_create(&info);
+    MPI_Info_set(info, "invalid_test_key", "true");
+    MPI_Info_set(info, "accumulate_ordering", "none");
+    MPI_Win_set_info(win, info);
+    MPI_Info_free(&info);
+    MPI_Win_get_info(win, &used);
+    MPI_Info_get(used, "invalid_test_key", MPI_MAX_INFO_VAL, val, &flag);
+    CHECK(!flag, "an unknown hint was answered: '%s'", val);
+    MPI_Info_get(used, "accumulate_ordering", MPI_MAX_INFO_VAL, val, &flag);
+    CHECK(flag && strcmp(val, "none") == 0, "accumulate_ordering set to '%s'", val);
+    MPI_Info_get(used, "alloc_shared_noncontig", MPI_MAX_INFO_VAL, val, &flag);
+    CHECK(!flag, "alloc_shared_noncontig on a window that is not shared");
     MPI_Info_free(&used);
 
     int key, one = 1, two = 2, *got;
