@@ -92,15 +92,24 @@ static int dup_common(xb_comm_t *comm, xb_info_t *info, bool inherit, MPI_Comm *
     return XB_OK;
 }
 
+/* A failed dup (an attribute copy callback that returned an error, most
+ * often) leaves MPI_COMM_NULL in newcomm, as MPICH and Open MPI do: the
+ * standard leaves newcomm undefined then, and programs test it. */
 int xb_impl_comm_dup(xb_comm_t *comm, MPI_Comm *newcomm)
 {
-    return dup_common(comm, NULL, true, newcomm);
+    int rc = dup_common(comm, NULL, true, newcomm);
+    if (rc != XB_OK)
+        *newcomm = MPI_COMM_NULL;
+    return rc;
 }
 
 int xb_impl_comm_dup_with_info(xb_comm_t *comm, xb_info_t *info, MPI_Comm *newcomm)
 {
     xb_info_t empty = { .magic = XB_MAGIC_INFO };
-    return dup_common(comm, info != NULL ? info : &empty, false, newcomm);
+    int rc = dup_common(comm, info != NULL ? info : &empty, false, newcomm);
+    if (rc != XB_OK)
+        *newcomm = MPI_COMM_NULL;
+    return rc;
 }
 
 typedef struct { int key, rank; } member_t;

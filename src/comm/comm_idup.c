@@ -18,9 +18,29 @@
  * start another round together: each reserves more (the free slots of a
  * window twice as wide as the last one, keeping what it has) and restarts
  * the same persistent allreduce (same tag: the rounds' messages match in
- * order). The last window is the whole pool, so the idup fails (with
- * MPI_ERR_OTHER in the status) only when no slot is free on every member.
- * Rounds run inside progress, from the completion hook of the allreduce.
+ * order). Rounds run inside progress, from the completion hook of the
+ * allreduce.
+ *
+ * Idups of different parents outstanding at once on a process share its
+ * free slots: each reserves what the others left, in the order their
+ * rounds run here. Two members that run them in opposite orders (the
+ * MPICH test suite's comm_idup_overlap and idup_with_info: rank 0 idups A
+ * then B, rank 1 B then A) give them disjoint reservations, and every
+ * round repeats that. Two things keep this from failing:
+ *  - spread: the region an idup starts from depends on the parent's
+ *    context id as well, so idups of different parents reserve in
+ *    different regions and do not meet in the common case;
+ *  - precedence: from the last round on (the window is the whole pool) an
+ *    idup yields to those in the same state with a lower key (parent's
+ *    context id, then its sequence number: the same on every member, and
+ *    no two idups outstanding on one process share it). One that does not
+ *    have precedence here gives its slots back and is parked (its
+ *    agreement not restarted) until the one before it ends; the lowest
+ *    key of all has precedence on every member, takes the free slots and
+ *    ends, and so on. A member that has precedence and holds every free
+ *    slot says so in an extra word of the reduction (FULL); when that
+ *    holds on every member and no slot is common, the idup fails (with
+ *    MPI_ERR_OTHER in the status): no slot is free on every member.
  *
  * The user's request is a request of its own (XB_REQ_COLL), completed when
  * the last round has decided: the communicator is made, the reserved
@@ -54,6 +74,7 @@
 #include "core/errhandler.h"
 #include "core/info.h"
 #include "core/request.h"
+#include "runtime/tunable.h"
 #include "xb_impl.h"
 
 /* Round 0 reserves the first RESERVE free slots from the start of a
@@ -61,6 +82,17 @@
  * from that start, so round LAST_ROUND covers the whole pool. */
 enum { RESERVE = 64, REGION = 2 * RESERVE };
 enum { LAST_ROUND = 7 };
+/* The word after the slots in mine/mask: FULL (see the top of the file). */
+enum { FLAG_WORD = XB_CTX_MASK_WORDS, MASK_WORDS = XB_CTX_MASK_WORDS + 1 };
+#define FULL UINT64_C(1)
+/* Regions between the starts of two parents with neighbouring context ids
+ * (odd: every region is some parent's first). */
+enum { SPREAD = 37 };
+
+XB_TUNABLE(COMM_IDUP_SPREAD, XB_TT_BOOL, "yes", XB_TL_DEV,
+           "MPI_Comm_idup: start the reservations of different parents in "
+           "different regions of the context-id pool (no: the same region, "
+           "which tests the rounds and the precedence order)");
 _Static_assert((REGION << LAST_ROUND) >= XB_CTX_SLOTS &&
                (REGION << (LAST_ROUND - 1)) < XB_CTX_SLOTS,
                "the last round's window is the whole pool");
@@ -76,8 +108,11 @@ typedef struct idup {
     xb_attr_t    *attrs;        /* copied at the call, attached at the end  */
     uint32_t      start;        /* first slot of this idup's region         */
     int           round;
-    uint64_t      mine[XB_CTX_MASK_WORDS];   /* what this process reserved */
-    uint64_t      mask[XB_CTX_MASK_WORDS];   /* reduced in place            */
+    bool          parked;       /* yielded (last round), not restarted      */
+    bool          alone;        /* the parent has one process               */
+    uint64_t      key;          /* parent's context id, sequence number     */
+    uint64_t      mine[MASK_WORDS];   /* what this process reserved, FULL   */
+    uint64_t      mask[MASK_WORDS];   /* reduced in place                   */
 } idup_t;
 
 static idup_t *pending;
@@ -87,11 +122,31 @@ static bool is_mine(const idup_t *d, uint32_t s)
     return d->mine[s / 64] >> (s % 64) & 1;
 }
 
-static void unreserve(const idup_t *d, uint32_t keep_slot)
+static void unreserve(idup_t *d, uint32_t keep_slot)
 {
     for (uint32_t s = 0; s < XB_CTX_SLOTS; s++)
         if (is_mine(d, s) && s != keep_slot)
             xb_ctx_put(2 * s);
+    memset(d->mine, 0, sizeof(d->mine));
+}
+
+/* Another idup outstanding here holds slots. */
+static bool others_hold(const idup_t *d)
+{
+    for (const idup_t *e = pending; e != NULL; e = e->next)
+        for (int w = 0; e != d && w < XB_CTX_MASK_WORDS; w++)
+            if (e->mine[w] != 0)
+                return true;
+    return false;
+}
+
+/* No other idup in the last round with a lower key is outstanding here. */
+static bool has_precedence(const idup_t *d)
+{
+    for (const idup_t *e = pending; e != NULL; e = e->next)
+        if (e != d && e->round == LAST_ROUND && e->key < d->key)
+            return false;
+    return true;
 }
 
 /* Reserve free slot s (free in the pool: not reserved or used already). */
@@ -128,6 +183,12 @@ static void reserve(idup_t *d)
         for (uint32_t k = 0; k < span && k < XB_CTX_SLOTS; k++)
             take_if_free(d, (d->start + k) % XB_CTX_SLOTS);
     }
+    /* Every free slot is mine (those of the others too: they give them back
+     * when they park). Alone, each round completes inside start(): waiting
+     * for the others would never end, and the others' slots are not free. */
+    bool full = d->round == LAST_ROUND && has_precedence(d) &&
+                (d->alone || !others_hold(d));
+    d->mine[FLAG_WORD] = full ? FULL : 0;
     memcpy(d->mask, d->mine, sizeof(d->mask));
 }
 
@@ -151,7 +212,7 @@ static xb_comm_t *make_comm(xb_comm_t *p, uint32_t ctx)
 
 static uint32_t lowest_common(const idup_t *d)
 {
-    for (int w = 0; w < XB_CTX_MASK_WORDS; w++)
+    for (int w = 0; w < XB_CTX_MASK_WORDS; w++)        /* not FLAG_WORD */
         if (d->mask[w] != 0)
             return (uint32_t)(w * 64 + __builtin_ctzll(d->mask[w]));
     return UINT32_MAX;
@@ -196,6 +257,7 @@ static void conclude(idup_t *d, int rc)
         xb_status_set_empty(&r->status);
         if (rc != XB_OK) {
             r->status.error = xb_errcode_class_of_rc(rc);
+            *d->newcomm = MPI_COMM_NULL;          /* as a failed MPI_Comm_dup */
             xb_err_clear();
         }
         xb_request_complete(r);
@@ -208,6 +270,87 @@ static void conclude(idup_t *d, int rc)
     free(d);
 }
 
+static void on_agreed(xb_request_t *a);
+
+/* The next round of d's agreement, its hook off during start(): a round
+ * that completes inside start() must not run the hook nested (its
+ * conclusion would free the request under the outer completion), so *done
+ * says the caller has to look at it. */
+static int restart(idup_t *d, bool *done)
+{
+    xb_request_t *a = d->agree;
+    reserve(d);
+    a->on_complete = NULL;
+    int rc = a->ops->start(a);
+    a->on_complete = on_agreed;
+    *done = rc == XB_OK && xb_request_is_done(a);
+    if (*done && a->status.error != MPI_SUCCESS)
+        rc = -a->status.error;
+    return rc;
+}
+
+/* After a round of d: conclude, park, or run the next round (again while
+ * rounds complete at once). True when d concluded (d is gone). */
+static bool decide(idup_t *d)
+{
+    for (;;) {
+        uint32_t slot = lowest_common(d);
+        if (slot != UINT32_MAX || (d->mask[FLAG_WORD] & FULL)) {
+            unreserve(d, slot);
+            int rc = slot != UINT32_MAX ? make_result(d, slot)
+                   : xb_err_set(XB_ERR_OTHER, "MPI_Comm_idup: no context id is free "
+                                "on every member (%d communicators exist on some "
+                                "member); free some first", XB_CTX_SLOTS);
+            conclude(d, rc);
+            return true;
+        }
+        if (d->round < LAST_ROUND)
+            d->round++;                           /* every member does so */
+        if (d->round == LAST_ROUND && !has_precedence(d)) {
+            unreserve(d, UINT32_MAX);             /* for the one before it */
+            d->parked = true;
+            return false;
+        }
+        bool done;
+        int rc = restart(d, &done);
+        if (rc != XB_OK) {
+            unreserve(d, UINT32_MAX);
+            conclude(d, rc);
+            return true;
+        }
+        if (!done)
+            return false;                         /* the next round runs */
+    }
+}
+
+/* Restart the parked idups that have precedence now (one before them
+ * ended). Outside their completion, so one that concludes here is freed
+ * here. */
+static void unpark(void)
+{
+    idup_t *p = pending;
+    while (p != NULL) {
+        if (!p->parked || !has_precedence(p)) {
+            p = p->next;
+            continue;
+        }
+        p->parked = false;
+        xb_request_t *a = p->agree;
+        bool done, gone;
+        int rc = restart(p, &done);
+        if (rc != XB_OK) {
+            unreserve(p, UINT32_MAX);
+            conclude(p, rc);
+            gone = true;
+        } else {
+            gone = done && decide(p);
+        }
+        if (gone)
+            xb_request_free(a);
+        p = pending;                              /* the list may have changed */
+    }
+}
+
 static void on_agreed(xb_request_t *a)
 {
     idup_t *d = pending;
@@ -218,35 +361,10 @@ static void on_agreed(xb_request_t *a)
     if (a->status.error != MPI_SUCCESS) {        /* the allreduce failed */
         unreserve(d, UINT32_MAX);
         conclude(d, -a->status.error);
-        return;
+    } else {
+        decide(d);
     }
-    uint32_t slot = lowest_common(d);
-    while (slot == UINT32_MAX && d->round < LAST_ROUND) {
-        d->round++;                               /* every member does so */
-        reserve(d);
-        /* A round that completes inside start() must not run this hook
-         * nested (its conclusion would free a under the outer completion):
-         * the hook is off during start, and such a round is looked at here. */
-        a->on_complete = NULL;
-        int rc = a->ops->start(a);
-        a->on_complete = on_agreed;
-        if (rc == XB_OK && !xb_request_is_done(a))
-            return;                               /* the next round runs */
-        if (rc == XB_OK && a->status.error != MPI_SUCCESS)
-            rc = -a->status.error;
-        if (rc != XB_OK) {
-            unreserve(d, UINT32_MAX);
-            conclude(d, rc);
-            return;
-        }
-        slot = lowest_common(d);
-    }
-    unreserve(d, slot);
-    int rc = slot != UINT32_MAX ? make_result(d, slot)
-           : xb_err_set(XB_ERR_OTHER, "MPI_Comm_idup: no context id is free on "
-                        "every member (%d communicators exist on some member); "
-                        "free some first", XB_CTX_SLOTS);
-    conclude(d, rc);
+    unpark();
 }
 
 /* The user's request freed (MPI_Wait, MPI_Request_free): the agreement
@@ -264,7 +382,7 @@ static const xb_req_ops_t user_req_ops = { NULL, user_req_destroy };
 /* The steps of the two-sided AND (see the top of the file) into s. */
 static int inter_steps(xb_coll_sched_t *s, idup_t *d, xb_comm_t *ic)
 {
-    enum { W = XB_CTX_MASK_WORDS };
+    enum { W = MASK_WORDS };
     xb_datatype_t *u64 = xb_dt_from_handle(MPI_UINT64_T);
     int rn = ic->remote->size;
     int rc = xb_coll_sched_red(s, W, u64, xb_op_from_handle(MPI_BAND));
@@ -317,7 +435,7 @@ static int inter_and(idup_t *d, xb_comm_t *ic, MPI_Request *h)
 static int intra_and(idup_t *d, xb_comm_t *comm, MPI_Request *h)
 {
     xb_coll_args_t a;
-    int rc = xb_coll_args_allred(&a, MPI_IN_PLACE, d->mask, XB_CTX_MASK_WORDS,
+    int rc = xb_coll_args_allred(&a, MPI_IN_PLACE, d->mask, MASK_WORDS,
                                  xb_dt_from_handle(MPI_UINT64_T),
                                  xb_op_from_handle(MPI_BAND), comm);
     if (rc == XB_OK)
@@ -365,8 +483,12 @@ static int idup_common(xb_comm_t *comm, xb_info_t *info, bool inherit,
         return xb_err_set(XB_ERR_NO_MEM, "out of memory for MPI_Comm_idup");
     d->newcomm = newcomm;
     d->inherit = inherit;
+    d->alone = !xb_comm_is_inter(comm) && comm->size == 1;
     /* the region from the sequence number the agreement is about to take */
     d->start = (uint32_t)(((uint64_t)comm->coll_nbseq * REGION) % XB_CTX_SLOTS);
+    if (xb_tn_COMM_IDUP_SPREAD.v.b)      /* by the parent too (top of the file) */
+        d->start = (d->start + (comm->ctx / 2) * SPREAD * REGION) % XB_CTX_SLOTS;
+    d->key = (uint64_t)comm->ctx << 32 | comm->coll_nbseq;
     int rc = info != NULL ? xb_info_copy(info, &d->info) : XB_OK;
     if (rc == XB_OK)
         rc = xb_attr_copy_all(XB_ATTR_COMM, comm->attrs, comm->handle, &d->attrs,
@@ -379,6 +501,7 @@ static int idup_common(xb_comm_t *comm, xb_info_t *info, bool inherit,
     }
     if (rc != XB_OK) {
         idup_destroy(d);
+        *newcomm = MPI_COMM_NULL;                 /* as a failed MPI_Comm_dup */
         return rc;
     }
     d->parent = comm;

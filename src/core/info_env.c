@@ -12,6 +12,14 @@
  *   thread_level  the thread level provided by MPI_Init_thread
  * "soft" and "file" are left out: our mpiexec has no soft process counts
  * and no application-context file.
+ *
+ * MPI_Info_create_env builds the same construction from its arguments and
+ * gives the same object before MPI_Init, while MPI is initialised and after
+ * MPI_Finalize (the standard ties it to the arguments, not to the state of
+ * the library; the MPICH test suite's infocreateenv compares the three):
+ * maxprocs and host come from the launcher's environment
+ * (xb_rt_env_size, xb_rt_host_name), and thread_level is left out (it is
+ * what an MPI_Init_thread call asked for, which the arguments do not say).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -55,14 +63,25 @@ static const char *level_name(int level)
     }
 }
 
-static void fill(xb_info_t *env, const char *command, const char *args)
+/* MPI_INFO_ENV (init: the runtime's view and the thread level) or
+ * MPI_Info_create_env's object (!init: what the environment says). */
+static void fill(xb_info_t *env, const char *command, const char *args, bool init)
 {
     char num[32];
     if (command[0] != '\0')
         xb_info_put(env, "command", command);
     if (args[0] != '\0')
         xb_info_put(env, "argv", args);
-    if (xb_init_state() == XB_STATE_INIT) {
+    if (!init) {
+        int size = xb_rt_env_size();
+        char host[256];
+        if (size > 0) {
+            snprintf(num, sizeof(num), "%d", size);
+            xb_info_put(env, "maxprocs", num);
+        }
+        xb_rt_host_name(host, sizeof(host));
+        xb_info_put(env, "host", host);
+    } else if (xb_init_state() == XB_STATE_INIT) {
         const xb_rt_info_t *rt = xb_rt();
         snprintf(num, sizeof(num), "%d", rt->size);
         xb_info_put(env, "maxprocs", num);
@@ -85,12 +104,11 @@ void xb_info_env_fill(xb_info_t *env)
 {
     char command[MPI_MAX_INFO_VAL], args[MPI_MAX_INFO_VAL];
     read_cmdline(command, sizeof(command), args, sizeof(args));
-    fill(env, command, args);
+    fill(env, command, args, true);
 }
 
-/* MPI_Info_create_env: the same keys, command and argv from the arguments
- * (callable before MPI_Init: then maxprocs, host and thread_level are
- * unknown and left out). */
+/* MPI_Info_create_env: the same keys, command and argv from the arguments,
+ * the same object whatever the state of the library (top of the file). */
 int xb_impl_info_create_env(int argc, char *argv[], MPI_Info *info)
 {
     char command[MPI_MAX_INFO_VAL] = "", args[MPI_MAX_INFO_VAL] = "";
@@ -109,7 +127,7 @@ int xb_impl_info_create_env(int argc, char *argv[], MPI_Info *info)
     xb_info_t *o = xb_info_new();
     if (o == NULL)
         return XB_ERR_NO_MEM;
-    fill(o, command, args);
+    fill(o, command, args, false);
     *info = xb_info_to_handle(o);
     return XB_OK;
 }

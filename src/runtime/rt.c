@@ -46,7 +46,7 @@ void xb_set_init_state(int state) { init_state = state; }
 const xb_rt_info_t *xb_rt(void) { return &rt; }
 int xb_rt_rank_or_neg(void) { return rt.rank; }   /* kept after finalize */
 
-static void host_name(char *buf, size_t len)
+void xb_rt_host_name(char *buf, size_t len)
 {
     const char *h = getenv("XB_HOST");
 
@@ -57,6 +57,19 @@ static void host_name(char *buf, size_t len)
     if (gethostname(buf, len) != 0)
         snprintf(buf, len, "localhost");
     buf[len - 1] = '\0';
+}
+
+int xb_rt_env_size(void)
+{
+    const char *s = getenv("PMI_SIZE");
+    if (s != NULL) {
+        char *end;
+        long n = strtol(s, &end, 10);
+        return end != s && *end == '\0' && n >= 1 && n <= 0x7fffffff ? (int)n : -1;
+    }
+    bool launched = getenv("PMI_FD") != NULL || getenv("PMI_PORT") != NULL ||
+                    getenv("PMI_RANK") != NULL;
+    return launched ? -1 : 1;
 }
 
 /* No mapping from the launcher: every rank publishes its host name and
@@ -205,7 +218,7 @@ int xb_rt_init(void)
     rt.universe_size = job->universe_size;
     rt.singleton = job->singleton;
     snprintf(rt.kvsname, sizeof(rt.kvsname), "%s", job->kvsname);
-    host_name(rt.host, sizeof(rt.host));
+    xb_rt_host_name(rt.host, sizeof(rt.host));
     if (rt.rank == 0 && xb_tn_TUNABLE_WARN.v.b)
         xb_tunables_check_env(warn_unknown);
     rc = job_shape(job);

@@ -46,6 +46,15 @@ void xb_set_init_state(int state);
 /* Valid between the PMI step of init and finalize. */
 const xb_rt_info_t *xb_rt(void);
 
+/* What the environment tells without MPI initialised (MPI_Info_create_env
+ * may be called before MPI_Init and after MPI_Finalize): the job's size
+ * from the launcher's PMI_SIZE (1 when no launcher variable is set: a
+ * singleton; -1 when only the launcher can tell, as with PMI_PORT), and
+ * the host name as the launcher knows it (XB_HOST, else gethostname()),
+ * the same one xb_rt()->host holds. */
+int  xb_rt_env_size(void);
+void xb_rt_host_name(char *buf, size_t len);
+
 /* KVS (PMI put/get/fence). Values: printable ASCII, no spaces or '='; binary
  * data must be hex-encoded by the caller (xb_hex_encode in util). */
 int xb_rt_kvs_put(const char *key, const char *value);

@@ -91,11 +91,25 @@ int main(int argc, char **argv)
     MPI_Info_get(got, "crossbar_test_hint", 31, v, &flag);
     CHECK(flag && strcmp(v, "yes") == 0, "dup_with_info hint lost");
     MPI_Info_free(&got);
+    /* set_info: a hint it cannot take is ignored (as in MPICH and Open MPI:
+     * MPICH's comm_info), one it can is seen, the others keep their values */
     MPI_Info_set(info, "crossbar_test_hint", "no");
+    MPI_Info_set(info, "mpi_assert_no_any_tag", "true");
     CHECK_RC(MPI_Comm_set_info(c, info));
     MPI_Comm_get_info(c, &got);
     MPI_Info_get(got, "crossbar_test_hint", 31, v, &flag);
-    CHECK(flag && strcmp(v, "no") == 0, "set_info not seen");
+    CHECK(flag && strcmp(v, "yes") == 0, "set_info took an unknown hint: %s",
+          flag ? v : "(gone)");
+    MPI_Info_get(got, "mpi_assert_no_any_tag", 31, v, &flag);
+    CHECK(flag && strcmp(v, "true") == 0, "set_info not seen");
+    MPI_Info_free(&got);
+    MPI_Info none;
+    MPI_Info_create(&none);
+    CHECK_RC(MPI_Comm_set_info(c, none));
+    MPI_Info_free(&none);
+    MPI_Comm_get_info(c, &got);
+    MPI_Info_get(got, "mpi_assert_no_any_tag", 31, v, &flag);
+    CHECK(flag && strcmp(v, "true") == 0, "set_info of no hints dropped one");
     MPI_Info_free(&got);
     for (int i = 0; i < p; i++)
         list[i] = i;
