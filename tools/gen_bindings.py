@@ -53,7 +53,7 @@ COUNT_KINDS_RE = re.compile(r"NUM_ELEM|ARRAY_LENGTH")
 # Flags of rank/tag arguments (spec) -> C allow bits (bind_check.h).
 ALLOW = {"procnull": "XB_ALLOW_PROC_NULL", "anysource": "XB_ALLOW_ANY_SOURCE",
          "anytag": "XB_ALLOW_ANY_TAG", "root": "XB_ALLOW_ROOT"}
-ARG_FLAGS = set(ALLOW) | {"nullok", "nocheck"}
+ARG_FLAGS = set(ALLOW) | {"nullok", "nocheck", "zeronull"}
 FUNC_FLAGS = {"noinit", "custom", "nolarge", "largeform", "nolock", "lane"}
 
 
@@ -358,13 +358,27 @@ class Wrapper:
     def fail(self, expr):
         return ["if (XB_UNLIKELY((xb_rc = %s) != XB_OK))" % expr, "    goto fail;"]
 
+    def zero_count(self, p):
+        """The count grouped with datatype p (flag zeronull), else SpecError."""
+        for count, dtype in self.groups.values():
+            if dtype is p and count is not None and not count.is_pointer:
+                return count
+        raise SpecError("%s: zeronull on '%s', which is not the datatype of a buffer "
+                        "with one count" % (self.vname, p.name))
+
     def resolve(self, p):
         otype, fn, null, hk = HANDLES[p.kind]
         nullok = "nullok" in self.aflags(p) or p.kind == "INFO"
         test = "%s_obj == NULL" % p.name
         if nullok:
             test += " && %s != %s" % (p.name, null)
-        body = ["%s_obj = %s(%s);" % (p.name, fn, p.name),
+        handle = p.name
+        if p.kind == "DATATYPE" and "zeronull" in self.aflags(p):
+            # MPI_DATATYPE_NULL with count 0 (MPICH accepts it, users rely
+            # on it): no data moves, so it stands for MPI_BYTE
+            handle = "(%s == MPI_DATATYPE_NULL && %s == 0 ? MPI_BYTE : %s)" % (
+                p.name, self.zero_count(p).name, p.name)
+        body = ["%s_obj = %s(%s);" % (p.name, fn, handle),
                 "if (XB_UNLIKELY(%s)) {" % test,
                 "    xb_rc = xb_check_handle_fail(%s, \"%s\", (const void *)%s);" % (hk, p.name, p.name),
                 "    goto fail;",

@@ -75,7 +75,9 @@ int xb_dt_elements_bytes(const xb_datatype_t *dt, MPI_Count count, MPI_Count *by
         return xb_err_set(XB_ERR_TYPE, "datatype %s has no basic elements (size 0): the only "
                           "element count it can describe is 0, not %lld",
                           dt->name[0] ? dt->name : "(derived)", (long long)count);
-    if (count / dt->nelems > (MPI_Count)(INT64_MAX / 2) / dt->size)
+    /* a status holds any byte count up to INT64_MAX (request.h); the part
+     * of a last partial instance is below one size */
+    if (count / dt->nelems > (MPI_Count)(INT64_MAX - (dt->size - 1)) / dt->size)
         return xb_err_set(XB_ERR_COUNT, "count %lld of datatype %s is more bytes than a "
                           "status can hold", (long long)count,
                           dt->name[0] ? dt->name : "(derived)");

@@ -38,12 +38,13 @@ static dt_node_t *run_of(size_t n)
     return NULL;
 }
 
-#define BASIC(h, sz, al) {                                                  \
+#define BASIC_AS(h, nm, sz, al) {                                           \
         .magic = XB_MAGIC_DTYPE, .refcount = 1,                             \
         .flags = DT_F_COMMITTED | DT_F_PREDEF | DT_F_CONTIG,                \
         .align = (al), .size = (sz), .lb = 0, .ub = (sz), .extent = (sz),   \
         .true_lb = 0, .true_ub = (sz), .nbasic = 1, .nelems = 1,            \
-        .combiner = MPI_COMBINER_NAMED, .handle = (h), .name = #h }
+        .combiner = MPI_COMBINER_NAMED, .handle = (h), .name = nm }
+#define BASIC(h, sz, al) BASIC_AS(h, #h, sz, al)
 
 typedef struct { float a; int b; } pair_float_int;
 typedef struct { double a; int b; } pair_double_int;
@@ -69,13 +70,16 @@ static xb_datatype_t predef[] = {
     BASIC(MPI_SHORT, sizeof(short), _Alignof(short)),
     BASIC(MPI_INT, sizeof(int), _Alignof(int)),
     BASIC(MPI_LONG, sizeof(long), _Alignof(long)),
-    BASIC(MPI_LONG_LONG, sizeof(long long), _Alignof(long long)),
+    /* one handle for a name and its synonym: the name is the one the
+     * standard's table lists first (MPI_LONG_LONG and MPI_C_FLOAT_COMPLEX
+     * are "as a synonym"), as Open MPI and MPICH name them */
+    BASIC_AS(MPI_LONG_LONG, "MPI_LONG_LONG_INT", sizeof(long long), _Alignof(long long)),
     BASIC(MPI_UNSIGNED_SHORT, sizeof(short), _Alignof(short)),
     BASIC(MPI_UNSIGNED, sizeof(int), _Alignof(int)),
     BASIC(MPI_UNSIGNED_LONG, sizeof(long), _Alignof(long)),
     BASIC(MPI_UNSIGNED_LONG_LONG, sizeof(long long), _Alignof(long long)),
     BASIC(MPI_FLOAT, sizeof(float), _Alignof(float)),
-    BASIC(MPI_C_FLOAT_COMPLEX, 2 * sizeof(float), _Alignof(float)),
+    BASIC_AS(MPI_C_FLOAT_COMPLEX, "MPI_C_COMPLEX", 2 * sizeof(float), _Alignof(float)),
     BASIC(MPI_CXX_FLOAT_COMPLEX, 2 * sizeof(float), _Alignof(float)),
     BASIC(MPI_DOUBLE, sizeof(double), _Alignof(double)),
     BASIC(MPI_C_DOUBLE_COMPLEX, 2 * sizeof(double), _Alignof(double)),

@@ -62,13 +62,16 @@ static void note_error(const xb_request_t *r)
 }
 
 /* Report a completed request: status out, then free or deactivate. A
- * failure is noted with its communicator (note: the first of a call). */
-static int report(MPI_Request *h, xb_request_t *r, MPI_Status *st, bool note)
+ * failure is noted with its communicator (note: the first of a call).
+ * MPI_ERROR is written only by the calls that return several statuses
+ * (multi): a single-status call leaves it as the caller had it (MPI 4.1
+ * 3.2.5, as Open MPI and MPICH do). */
+static int report(MPI_Request *h, xb_request_t *r, MPI_Status *st, bool note, bool multi)
 {
     if (xb_greq_is(r)) {
         int rc = xb_greq_query(r);
         int frc = xb_greq_release(r);
-        xb_status_to_mpi(&r->status, st, true);
+        xb_status_to_mpi(&r->status, st, multi);
         xb_request_free(r);
         *h = MPI_REQUEST_NULL;
         return rc != XB_OK ? rc : frc;
@@ -76,7 +79,7 @@ static int report(MPI_Request *h, xb_request_t *r, MPI_Status *st, bool note)
     int rc = xb_request_status_rc(r);
     if (rc != XB_OK && note)
         note_error(r);
-    xb_status_to_mpi(&r->status, st, true);
+    xb_status_to_mpi(&r->status, st, multi);
     if (r->persistent) {
         atomic_store_explicit(&r->done, 0, memory_order_relaxed);
     } else {
@@ -94,12 +97,12 @@ int xb_impl_wait(MPI_Request *request, MPI_Status *status)
     xb_request_t *r = resolve(*request, &rc);
     if (!has_work(r)) {
         if (rc == XB_OK)
-            empty_status(status, true);
+            empty_status(status, false);
         return rc;
     }
     if (!xb_request_is_done(r))
         xb_progress_wait(xb_progress_default(), r);
-    return report(request, r, status, true);
+    return report(request, r, status, true, false);
 }
 
 int xb_impl_test(MPI_Request *request, int *flag, MPI_Status *status)
@@ -109,7 +112,7 @@ int xb_impl_test(MPI_Request *request, int *flag, MPI_Status *status)
     if (!has_work(r)) {
         if (rc == XB_OK) {
             *flag = 1;
-            empty_status(status, true);
+            empty_status(status, false);
         }
         return rc;
     }
@@ -120,7 +123,7 @@ int xb_impl_test(MPI_Request *request, int *flag, MPI_Status *status)
         return XB_OK;
     }
     *flag = 1;
-    return report(request, r, status, true);
+    return report(request, r, status, true, false);
 }
 
 /* ---- arrays ---------------------------------------------------------------- */
@@ -199,7 +202,7 @@ static int report_all(int n, MPI_Request *h, MPI_Status *sts)
             empty_status(status_at(sts, i), true);
             continue;
         }
-        int rc = report(&h[i], r, status_at(sts, i), nerr == 0);
+        int rc = report(&h[i], r, status_at(sts, i), nerr == 0, true);
         if (rc != XB_OK && nerr++ == 0)
             first = rc;
     }
@@ -272,7 +275,7 @@ static int any_common(int count, MPI_Request *h, int *index, int *flag, MPI_Stat
     if (i == -2) {
         *index = MPI_UNDEFINED;
         *flag = 1;
-        empty_status(st, true);
+        empty_status(st, false);
         return XB_OK;
     }
     if (i == -1) {
@@ -282,7 +285,7 @@ static int any_common(int count, MPI_Request *h, int *index, int *flag, MPI_Stat
     }
     *index = i;
     *flag = 1;
-    return report(&h[i], xb_request_from_handle(h[i]), st, true);
+    return report(&h[i], xb_request_from_handle(h[i]), st, true, false);
 }
 
 int xb_impl_waitany(int count, MPI_Request array_of_requests[], int *index, MPI_Status *status)
@@ -301,14 +304,14 @@ int xb_impl_testany(int count, MPI_Request array_of_requests[], int *index, int 
  * is done, TEST and PEEK poll once; PEEK leaves the requests as they are. */
 enum some_mode { SOME_WAIT, SOME_TEST, SOME_PEEK };
 
-static int peek(xb_request_t *r, MPI_Status *st, bool note)
+static int peek(xb_request_t *r, MPI_Status *st, bool note, bool multi)
 {
     if (xb_greq_is(r)) {
         int rc = xb_greq_query(r);
-        xb_status_to_mpi(&r->status, st, true);
+        xb_status_to_mpi(&r->status, st, multi);
         return rc;
     }
-    xb_status_to_mpi(&r->status, st, true);
+    xb_status_to_mpi(&r->status, st, multi);
     int rc = xb_request_status_rc(r);
     if (rc != XB_OK && note)
         note_error(r);
@@ -338,8 +341,8 @@ static int some_common(int n, MPI_Request *h, int *outcount, int *indices, MPI_S
         if (!has_work(r) || !xb_request_is_done(r))
             continue;
         indices[k] = i;
-        rc = mode == SOME_PEEK ? peek(r, status_at(sts, k), nerr == 0)
-                               : report(&h[i], r, status_at(sts, k), nerr == 0);
+        rc = mode == SOME_PEEK ? peek(r, status_at(sts, k), nerr == 0, true)
+                               : report(&h[i], r, status_at(sts, k), nerr == 0, true);
         k++;
         if (rc != XB_OK && nerr++ == 0)
             first = rc;
@@ -366,7 +369,7 @@ int xb_impl_request_get_status(xb_request_t *r, int *flag, MPI_Status *status)
 {
     if (!has_work(r)) {
         *flag = 1;
-        empty_status(status, true);
+        empty_status(status, false);
         return XB_OK;
     }
     if (!xb_request_is_done(r))
@@ -377,8 +380,8 @@ int xb_impl_request_get_status(xb_request_t *r, int *flag, MPI_Status *status)
     }
     *flag = 1;
     if (xb_greq_is(r))
-        return peek(r, status, true);
-    xb_status_to_mpi(&r->status, status, true);
+        return peek(r, status, true, false);
+    xb_status_to_mpi(&r->status, status, false);
     return XB_OK;
 }
 
@@ -400,7 +403,7 @@ int xb_impl_request_get_status_all(int count, const MPI_Request array_of_request
             empty_status(status_at(array_of_statuses, i), true);
             continue;
         }
-        rc = peek(r, status_at(array_of_statuses, i), nerr == 0);
+        rc = peek(r, status_at(array_of_statuses, i), nerr == 0, true);
         if (rc != XB_OK && nerr++ == 0)
             first = rc;
     }
@@ -421,10 +424,10 @@ int xb_impl_request_get_status_any(int count, const MPI_Request array_of_request
     *index = i >= 0 ? i : MPI_UNDEFINED;
     *flag = i != -1;
     if (i == -2)
-        empty_status(status, true);
+        empty_status(status, false);
     if (i < 0)
         return XB_OK;
-    return peek(xb_request_from_handle(array_of_requests[i]), status, true);
+    return peek(xb_request_from_handle(array_of_requests[i]), status, true, false);
 }
 
 int xb_impl_request_get_status_some(int incount, const MPI_Request array_of_requests[],

@@ -190,7 +190,7 @@ int xb_impl_mrecv(void *buf, MPI_Count count, xb_datatype_t *datatype, MPI_Messa
         return rc;
     r->fn = "MPI_Mrecv";
     rc = xb_progress_wait(xb_progress_default(), r);
-    xb_status_to_mpi(&r->status, status, true);
+    xb_status_to_mpi(&r->status, status, false);        /* MPI_ERROR: the caller's */
     xb_request_free(r);
     return rc;
 }

@@ -245,7 +245,7 @@ int xb_pt2pt_recv(void *buf, MPI_Count count, xb_datatype_t *dt, int source,
         return rc;
     r->fn = "MPI_Recv";
     rc = xb_progress_wait(xb_progress_default(), r);
-    xb_status_to_mpi(&r->status, st, true);
+    xb_status_to_mpi(&r->status, st, false);            /* MPI_ERROR: the caller's */
     xb_request_free(r);
     return rc;
 }

@@ -37,7 +37,7 @@
  * Threading: called with the progress lock held (a no-op hook in issue 2).
  *
  * Returns: XB_OK, or a negative XB_ERR_* with detail recorded. A receive
- * that was truncated returns XB_ERR_TRUNCATE from the wait (status.MPI_ERROR
+ * that was truncated returns XB_ERR_TRUNCATE from the wait (the request's status.error
  * holds MPI_ERR_TRUNCATE); the part that fits was delivered.
  */
 #ifndef XB_PT2PT_H

@@ -201,7 +201,7 @@ int xb_impl_sendrecv(const void *sendbuf, MPI_Count sendcount, xb_datatype_t *se
     sr->fn = "MPI_Sendrecv";
     int src = xb_progress_wait(xb_progress_default(), sr);
     int rrc = xb_progress_wait(xb_progress_default(), rr);
-    xb_status_to_mpi(&rr->status, status, true);
+    xb_status_to_mpi(&rr->status, status, false);       /* MPI_ERROR: the caller's */
     xb_request_free(sr);
     xb_request_free(rr);
     return rrc != XB_OK ? rrc : src;

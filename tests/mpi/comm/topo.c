@@ -37,6 +37,10 @@ static void dims_examples(void)
     d[0] = d[1] = d[2] = 0;
     MPI_Dims_create(24, 3, d);
     CHECK(d[0] == 4 && d[1] == 3 && d[2] == 2, "dims(24,3) = %d,%d,%d", d[0], d[1], d[2]);
+    d[0] = d[1] = d[2] = 0;                /* smallest spread, not smallest max */
+    MPI_Dims_create(10800, 3, d);
+    CHECK(d[0] == 27 && d[1] == 20 && d[2] == 20, "dims(10800,3) = %d,%d,%d", d[0],
+          d[1], d[2]);
     d[0] = -1, d[1] = 0;
     CHECK(cls_of(MPI_Dims_create(4, 2, d)) == MPI_ERR_DIMS, "negative dims entry");
 }

@@ -4,7 +4,7 @@
  * queries.c - the datatype queries through the MPI interface: large counts
  * (a type of more than 2 GiB: MPI_Type_size says MPI_UNDEFINED, the _c and
  * _x forms the true values), MPI_Type_get_envelope/contents in the int and
- * _c forms, names, f90 types and MPI_Type_match_size, MPI_Aint_add/diff and
+ * _c forms, names (a synonym's handle has the standard's first name), f90 types and MPI_Type_match_size, MPI_Aint_add/diff and
  * MPI_BOTTOM with absolute addresses, MPI_Get_elements(_x) of a partial
  * receive of a derived type, and MPI_Pack_external between two ranks.
  */
@@ -86,6 +86,11 @@ static void contents(void)
     CHECK(strcmp(name, "my resized struct") == 0 && len == 17, "name '%s'", name);
     MPI_Type_get_name(MPI_DOUBLE, name, &len);
     CHECK(strcmp(name, "MPI_DOUBLE") == 0, "predefined name '%s'", name);
+    /* a handle with a synonym: the standard's first name (as Open MPI, MPICH) */
+    MPI_Type_get_name(MPI_LONG_LONG, name, &len);
+    CHECK(strcmp(name, "MPI_LONG_LONG_INT") == 0, "MPI_LONG_LONG's name '%s'", name);
+    MPI_Type_get_name(MPI_C_FLOAT_COMPLEX, name, &len);
+    CHECK(strcmp(name, "MPI_C_COMPLEX") == 0, "MPI_C_FLOAT_COMPLEX's name '%s'", name);
     len = -1;
     int rc = MPI_Type_get_name(MPI_DATATYPE_NULL, name, &len);   /* MPI 4.1 */
     CHECK(rc == MPI_SUCCESS && strcmp(name, "MPI_DATATYPE_NULL") == 0 && len == 17,

@@ -4,12 +4,14 @@
  * status_set.c - the MPI_Status accessors: MPI_Status_set/get_source, _tag,
  * _error (MPI 4.1), MPI_Status_set_elements, _x and _c, and
  * MPI_Status_set_cancelled, read back through MPI_Get_count,
+ * byte counts up to INT64_MAX (and the first that does not fit),
  * MPI_Get_elements[_x] and MPI_Test_cancelled; argument errors under
  * MPI_ERRORS_RETURN; MPI_Pcontrol (does nothing, returns MPI_SUCCESS).
  * The element counts expected below follow from the type maps the test
  * builds (the standard: Get_elements gives back the count that was set,
  * Get_count the number of whole instances of the type, else MPI_UNDEFINED).
  */
+#include <stdint.h>
 #include "ptest.h"
 
 
@@ -159,6 +161,42 @@ static void cancelled(void)
     CHECK(f == 1);
 }
 
+/* Byte counts up to INT64_MAX fit a status (the MPICH test suite's
+ * big_count_status: 0x7654321ff1234567 bytes, cancelled kept), with
+ * MPI_Get_count and the int MPI_Get_elements giving MPI_UNDEFINED; one
+ * more byte than that is MPI_ERR_COUNT. */
+static void big_counts(void)
+{
+    static const MPI_Count bytes[] = { 60, 0x3654321f71234567LL, 0x7654321f71234567LL,
+                                       0x7654321ff1234567LL, INT64_MAX };
+    MPI_Status st;
+    memset(&st, 0, sizeof st);
+    for (size_t i = 0; i < sizeof bytes / sizeof bytes[0]; i++) {
+        MPI_Count x = -1;
+        int f = -1, n = -1, cancel = (int)(i % 2);
+        CHECK_RC(MPI_Status_set_cancelled(&st, cancel));
+        CHECK_RC(MPI_Status_set_elements_x(&st, MPI_BYTE, bytes[i]));
+        CHECK_RC(MPI_Get_elements_x(&st, MPI_BYTE, &x));
+        CHECK_RC(MPI_Test_cancelled(&st, &f));
+        CHECK(x == bytes[i] && f == cancel);
+        CHECK_RC(MPI_Get_count(&st, MPI_BYTE, &n));
+        CHECK(n == (bytes[i] <= INT32_MAX ? (int)bytes[i] : MPI_UNDEFINED));
+    }
+    /* 2 x int64: the largest whole count, then a partial last pair */
+    MPI_Datatype two;
+    MPI_Type_contiguous(2, MPI_INT64_T, &two);
+    MPI_Type_commit(&two);
+    MPI_Count most = INT64_MAX / 16 * 2, x = -1;
+    CHECK_RC(MPI_Status_set_elements_x(&st, two, most + 1));
+    CHECK_RC(MPI_Get_elements_x(&st, two, &x));
+    CHECK(x == most + 1);
+    EXPECT(MPI_Status_set_elements_x(&st, two, most + 2), MPI_ERR_COUNT,
+           "MPI_Status_set_elements_x", "count");
+    MPI_Type_free(&two);
+    EXPECT(MPI_Status_set_elements_x(&st, MPI_INT, INT64_MAX / 4 + 1), MPI_ERR_COUNT,
+           "MPI_Status_set_elements_x", "count");
+}
+
 static void errors(void)
 {
     MPI_Status st;
@@ -210,6 +248,7 @@ int main(int argc, char **argv)
     envelope();
     elements();
     cancelled();
+    big_counts();
     errors();
     for (int level = 2; level >= 0; level--)
         CHECK(MPI_Pcontrol(level) == MPI_SUCCESS);
