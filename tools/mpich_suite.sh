@@ -49,9 +49,11 @@ if [ ! -d mpi ]; then
 fi
 
 for d in $dirs; do
-    (cd "mpi/$d" && ../runtests -srcdir=. -tests=testlist -mpiexec="$build/bin/mpiexec" \
-        -xmlfile="$work/$d.xml" > "$work/$d.run" 2>&1) || true
-    python3 - "$work/$d.xml" "$d" <<'PY'
+    out="$work/$(echo "$d" | tr / _)"     # errors/coll -> errors_coll
+    top=$(echo "$d" | sed 's|[^/]*|..|g')  # the runtests script is in mpi/
+    (cd "mpi/$d" && "$top/runtests" -srcdir=. -tests=testlist -mpiexec="$build/bin/mpiexec" \
+        -xmlfile="$out.xml" > "$out.run" 2>&1) || true
+    python3 - "$out.xml" "$d" <<'PY'
 import re, sys
 s = open(sys.argv[1], errors="replace").read()
 tests = re.findall(r"<MPITEST>(.*?)</MPITEST>", s, re.S)
