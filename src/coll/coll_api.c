@@ -265,7 +265,9 @@ int xb_impl_reduce_local(const void *inbuf, void *inoutbuf, MPI_Count count,
                          xb_datatype_t *datatype, xb_op_t *op)
 {
     xb_coll_red_t r;
-    int rc = xb_coll_check_op(op, datatype);
+    int rc = xb_coll_check_alias_local(inbuf, inoutbuf, count, datatype);
+    if (rc == XB_OK)
+        rc = xb_coll_check_op(op, datatype);
     if (rc == XB_OK)
         rc = xb_coll_red_init(&r, count, datatype, op);
     if (rc != XB_OK)

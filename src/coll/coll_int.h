@@ -72,6 +72,13 @@ int xb_coll_run(xb_coll_kind_t kind, const xb_coll_args_t *a, int form,
                 const char *fn, MPI_Request *req);
 int xb_coll_nb_init(void);      /* coll_nb.c: the progress hook */
 
+/* Send and receive buffers of one call that share memory (coll_alias.c):
+ * XB_ERR_BUFFER, detail recorded; MPI_IN_PLACE and intercommunicators pass.
+ * The _local form checks MPI_Reduce_local's two buffers. */
+int xb_coll_check_alias(xb_coll_kind_t kind, const xb_coll_args_t *a);
+int xb_coll_check_alias_local(const void *inbuf, const void *inoutbuf,
+                              MPI_Count count, xb_datatype_t *dt);
+
 /* selection (coll_select.c) */
 xb_coll_fn_t xb_coll_select(xb_coll_kind_t kind, const xb_coll_args_t *a);
 /* Bytes of one block as every rank sees it (the whole vector for bcast and

@@ -667,6 +667,9 @@ int xb_coll_run(xb_coll_kind_t kind, const xb_coll_args_t *args, int form,
                 const char *fn, MPI_Request *req)
 {
     xb_comm_t *c = args->comm;
+    int rc = xb_coll_check_alias(kind, args);
+    if (rc != XB_OK)
+        return rc;
     if (form == XB_COLL_BLOCKING && c->size == 2 && pair_any[kind] != NULL &&
         forced[kind] == NULL && !xb_comm_is_inter(c) &&
         (pair_max[kind] == 0 || xb_coll_block_bytes(kind, args) < pair_max[kind]))
@@ -691,7 +694,7 @@ int xb_coll_run(xb_coll_kind_t kind, const xb_coll_args_t *args, int form,
     if (form == XB_COLL_BLOCKING) {
         xb_coll_sched_t s;
         xb_coll_sched_init(&s, a->comm, kind);
-        int rc = build(&s, a);
+        rc = build(&s, a);
         if (rc == XB_OK)
             rc = xb_coll_sched_run(&s);
         xb_coll_sched_destroy(&s);
@@ -704,7 +707,7 @@ int xb_coll_run(xb_coll_kind_t kind, const xb_coll_args_t *args, int form,
     xb_coll_sched_init_form(s, a->comm, kind, true);
     s->heap = true;
     s->fn = fn;
-    int rc = build(s, a);
+    rc = build(s, a);
     if (rc != XB_OK) {
         xb_coll_sched_destroy(s);
         return rc;

@@ -1,0 +1,242 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* Copyright (c) 2026 The Crossbar authors */
+/*
+ * coll_alias.c - send and receive buffers of one collective call must not
+ * share memory (MPI 4.1 2.5.3: arguments may not be aliased; MPI_IN_PLACE
+ * is the way to reuse a buffer). A call that aliases them fails with
+ * MPI_ERR_BUFFER on the rank that does it, before any message is sent.
+ *
+ * Only a certain overlap is reported, never a possible one: a buffer of a
+ * contiguous layout certainly touches every byte of its span; one with
+ * holes certainly touches only the first and the last byte of its span (a
+ * strided send interleaved with a strided receive in one array is legal).
+ * The v and w forms compare every send block with every receive block:
+ * first their whole spans (O(p), no allocation), then, when the spans meet,
+ * block against block (sorted when there are many).
+ */
+#include <stdint.h>
+#include <stdlib.h>
+#include "coll/coll_int.h"
+
+typedef struct {            /* bytes [lo, hi) a buffer certainly touches */
+    uintptr_t lo, hi;
+} iv_t;
+
+/* One side of a call: n blocks of counts[i] (or count) elements of
+ * types[i] (or dt) at base + displs[i] (bytes when `bytes`, else extents). */
+typedef struct {
+    const char *base;
+    int n;
+    MPI_Count count;
+    const MPI_Count *counts, *displs;
+    xb_datatype_t *dt;
+    xb_datatype_t *const *types;
+    bool bytes;
+} side_t;
+
+/* The intervals count elements of dt at buf certainly touch: 0 (nothing),
+ * 1 (a contiguous span) or 2 (the first and the last byte). */
+static int touched(const void *buf, MPI_Count count, const xb_datatype_t *dt,
+                   iv_t iv[2])
+{
+    if (buf == MPI_IN_PLACE || count <= 0 || dt == NULL || xb_dt_size(dt) == 0)
+        return 0;
+    MPI_Aint ext = xb_dt_extent(dt), tlb = xb_dt_true_lb(dt);
+    MPI_Aint tex = xb_dt_true_extent(dt), reach;
+    if (__builtin_mul_overflow((MPI_Aint)(count - 1), ext, &reach))
+        return 0;                /* past the address space: not a real buffer */
+    uintptr_t first = (uintptr_t)buf + (uintptr_t)tlb;
+    uintptr_t lo = ext < 0 ? first + (uintptr_t)reach : first;
+    uintptr_t hi = (ext < 0 ? first : first + (uintptr_t)reach) + (uintptr_t)tex;
+    if (hi <= lo)
+        return 0;
+    if (xb_dt_is_contig(dt, count)) {
+        iv[0] = (iv_t){ lo, hi };
+        return 1;
+    }
+    iv[0] = (iv_t){ lo, lo + 1 };
+    iv[1] = (iv_t){ hi - 1, hi };
+    return 2;
+}
+
+static int block(const side_t *s, int i, iv_t iv[2])
+{
+    if (s->counts == NULL)
+        return touched(s->base, s->count, s->dt, iv);
+    xb_datatype_t *dt = s->types != NULL ? s->types[i] : s->dt;
+    if (dt == NULL)
+        return 0;
+    MPI_Aint d = (MPI_Aint)s->displs[i];
+    if (!s->bytes && __builtin_mul_overflow(d, xb_dt_extent(dt), &d))
+        return 0;
+    return touched(s->base + d, s->counts[i], dt, iv);
+}
+
+/* Every interval of one side, and their span. */
+static int collect(const side_t *s, iv_t *out, iv_t *span)
+{
+    int n = 0;
+    *span = (iv_t){ UINTPTR_MAX, 0 };
+    for (int i = 0; i < s->n; i++) {
+        iv_t iv[2];
+        int k = block(s, i, iv);
+        for (int j = 0; j < k; j++) {
+            if (out != NULL)
+                out[n] = iv[j];
+            n++;
+            span->lo = iv[j].lo < span->lo ? iv[j].lo : span->lo;
+            span->hi = iv[j].hi > span->hi ? iv[j].hi : span->hi;
+        }
+    }
+    return n;
+}
+
+static bool meet(iv_t a, iv_t b)
+{
+    return a.lo < b.hi && b.lo < a.hi;
+}
+
+static int by_lo(const void *x, const void *y)
+{
+    uintptr_t a = ((const iv_t *)x)->lo, b = ((const iv_t *)y)->lo;
+    return a < b ? -1 : a > b;
+}
+
+/* Does an interval of s meet one of r? *hit_s / *hit_r: such a pair. */
+static bool sides_meet(const side_t *s, const side_t *r, iv_t *hit_s, iv_t *hit_r)
+{
+    iv_t ss, rs;
+    int ns = collect(s, NULL, &ss), nr = collect(r, NULL, &rs);
+    if (ns == 0 || nr == 0 || !meet(ss, rs))
+        return false;
+    iv_t *a = malloc(((size_t)ns + (size_t)nr) * sizeof(*a));
+    if (a == NULL)
+        return false;            /* a check we cannot afford is skipped */
+    iv_t *b = a + ns;
+    collect(s, a, &ss);
+    collect(r, b, &rs);
+    bool found = false;
+    if ((long long)ns * nr <= 16) {     /* a few: pair by pair */
+        for (int i = 0; i < ns && !found; i++)
+            for (int j = 0; j < nr && !found; j++)
+                if (meet(a[i], b[j]))
+                    *hit_s = a[i], *hit_r = b[j], found = true;
+    } else {                     /* sweep both sorted lists by start */
+        qsort(a, (size_t)ns, sizeof(*a), by_lo);
+        qsort(b, (size_t)nr, sizeof(*b), by_lo);
+        iv_t top_a = { 0, 0 }, top_b = { 0, 0 };   /* farthest-reaching so far */
+        for (int i = 0, j = 0; (i < ns || j < nr) && !found;) {
+            bool take_a = j >= nr || (i < ns && a[i].lo <= b[j].lo);
+            iv_t x = take_a ? a[i++] : b[j++];
+            iv_t *other = take_a ? &top_b : &top_a, *mine = take_a ? &top_a : &top_b;
+            if (other->hi > x.lo) {
+                *hit_s = take_a ? x : *other;
+                *hit_r = take_a ? *other : x;
+                found = true;
+            }
+            if (x.hi > mine->hi)
+                *mine = x;
+        }
+    }
+    free(a);
+    return found;
+}
+
+static int aliased(const side_t *s, const side_t *r)
+{
+    iv_t hs, hr;
+    if (!sides_meet(s, r, &hs, &hr))
+        return XB_OK;
+    return xb_err_set(XB_ERR_BUFFER, "the send and the receive buffer overlap "
+                      "(send bytes %p-%p, receive bytes %p-%p); buffers of one "
+                      "call may not share memory: pass MPI_IN_PLACE to reuse "
+                      "one", (void *)hs.lo, (void *)(hs.hi - 1), (void *)hr.lo,
+                      (void *)(hr.hi - 1));
+}
+
+static side_t one(const void *buf, MPI_Count count, xb_datatype_t *dt)
+{
+    return (side_t){ .base = buf, .n = 1, .count = count, .dt = dt };
+}
+
+static side_t many(const void *buf, int n, const MPI_Count *counts,
+                   const MPI_Count *displs, xb_datatype_t *dt)
+{
+    return (side_t){ .base = buf, .n = n, .counts = counts, .displs = displs,
+                     .dt = dt };
+}
+
+int xb_coll_check_alias(xb_coll_kind_t kind, const xb_coll_args_t *a)
+{
+    const xb_comm_t *c = a->comm;
+    if (xb_comm_is_inter(c) || a->sbuf == MPI_IN_PLACE || a->rbuf == MPI_IN_PLACE)
+        return XB_OK;
+    int p = c->size;
+    bool root = c->rank == a->root;
+    side_t s, r;
+    switch (kind) {
+    case XB_COLL_REDUCE:
+        if (!root)
+            return XB_OK;
+        /* fall through */
+    case XB_COLL_ALLREDUCE: case XB_COLL_SCAN: case XB_COLL_EXSCAN:
+        s = one(a->sbuf, a->rcount, a->rdt), r = one(a->rbuf, a->rcount, a->rdt);
+        break;
+    case XB_COLL_REDUCE_SCATTER_BLOCK:
+        s = one(a->sbuf, a->rcount * p, a->rdt), r = one(a->rbuf, a->rcount, a->rdt);
+        break;
+    case XB_COLL_REDUCE_SCATTER: {
+        MPI_Count total = 0;
+        for (int i = 0; i < p; i++)
+            total += a->rcounts[i];
+        s = one(a->sbuf, total, a->rdt);
+        r = one(a->rbuf, a->rcounts[c->rank], a->rdt);
+        break;
+    }
+    case XB_COLL_GATHER: case XB_COLL_SCATTER:
+        if (!root)
+            return XB_OK;
+        /* fall through */
+    case XB_COLL_ALLGATHER: case XB_COLL_ALLTOALL: {
+        bool all_s = kind == XB_COLL_SCATTER || kind == XB_COLL_ALLTOALL;
+        bool all_r = kind != XB_COLL_SCATTER;
+        s = one(a->sbuf, a->scount * (all_s ? p : 1), a->sdt);
+        r = one(a->rbuf, a->rcount * (all_r ? p : 1), a->rdt);
+        break;
+    }
+    case XB_COLL_GATHERV: case XB_COLL_SCATTERV:
+        if (!root)
+            return XB_OK;
+        s = kind == XB_COLL_SCATTERV ? many(a->sbuf, p, a->scounts, a->sdispls, a->sdt)
+                                     : one(a->sbuf, a->scount, a->sdt);
+        r = kind == XB_COLL_GATHERV ? many(a->rbuf, p, a->rcounts, a->rdispls, a->rdt)
+                                    : one(a->rbuf, a->rcount, a->rdt);
+        break;
+    case XB_COLL_ALLGATHERV:
+        s = one(a->sbuf, a->scount, a->sdt);
+        r = many(a->rbuf, p, a->rcounts, a->rdispls, a->rdt);
+        break;
+    case XB_COLL_ALLTOALLV: case XB_COLL_ALLTOALLW:
+        s = many(a->sbuf, p, a->scounts, a->sdispls, a->sdt);
+        r = many(a->rbuf, p, a->rcounts, a->rdispls, a->rdt);
+        if (kind == XB_COLL_ALLTOALLW) {
+            s.types = a->stypes, r.types = a->rtypes;
+            s.bytes = r.bytes = true;
+        }
+        break;
+    default:                     /* barrier, bcast, the neighbourhood ones */
+        return XB_OK;
+    }
+    return aliased(&s, &r);
+}
+
+int xb_coll_check_alias_local(const void *inbuf, const void *inoutbuf,
+                              MPI_Count count, xb_datatype_t *dt)
+{
+    if (inbuf == MPI_IN_PLACE || inoutbuf == MPI_IN_PLACE)
+        return xb_err_set(XB_ERR_BUFFER, "MPI_IN_PLACE is not allowed as %s "
+                          "(MPI_Reduce_local takes two buffers)",
+                          inbuf == MPI_IN_PLACE ? "inbuf" : "inoutbuf");
+    side_t s = one(inbuf, count, dt), r = one(inoutbuf, count, dt);
+    return aliased(&s, &r);
+}
