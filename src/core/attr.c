@@ -96,11 +96,14 @@ int xb_keyval_free(xb_attr_kind_t kind, int *keyval_p)
 static int cb_error(const char *what, int keyval, int code)
 {
     int cls = MPI_ERR_OTHER;
-    if (xb_errcode_class(code, &cls) != XB_OK || cls <= 0 ||
-        cls > XB_ERRCODE_PREDEF_LAST)
+    bool user = xb_errcode_class(code, &cls) == XB_OK && cls > XB_ERRCODE_PREDEF_LAST;
+    if (user || cls <= 0 || cls > XB_ERRCODE_PREDEF_LAST)
         cls = MPI_ERR_OTHER;          /* user classes have no XB_ERR_ form */
-    return xb_err_set(-cls, "the %s callback of keyval %d returned error code %d",
-                      what, keyval, code);
+    int rc = xb_err_set(-cls, "the %s callback of keyval %d returned error code %d",
+                        what, keyval, code);
+    if (user)                         /* the call returns the user's own code */
+        xb_errh_pass_code(code);
+    return rc;
 }
 
 static int call_delete(xb_attr_kind_t kind, keyval_t *k, void *handle, int keyval,
@@ -253,8 +256,12 @@ int xb_attr_copy_all(xb_attr_kind_t kind, xb_attr_t *src, void *src_handle,
             char saved[256];
             strncpy(saved, xb_err_detail(), sizeof(saved) - 1);
             saved[sizeof(saved) - 1] = '\0';
+            int user = xb_errh_passed_code();
             xb_attr_delete_all(kind, dst, dst_handle);
-            return xb_err_set(rc, "%s", saved);
+            rc = xb_err_set(rc, "%s", saved);
+            if (user != 0)
+                xb_errh_pass_code(user);
+            return rc;
         }
     }
     return XB_OK;

@@ -176,6 +176,12 @@ int xb_errh_raise_comm(xb_comm_t *comm, const char *fn, int rc);
  * stays with the detail just set in its place (MPI_ERR_IN_STATUS). */
 void xb_errh_note_comm(xb_comm_t *comm);
 void xb_errh_note_keep(void);
+/* The error just recorded is a user callback's own error code of a user
+ * class (an attribute copy or delete callback): the call returns that
+ * code, not one of ours, while the detail is still the one recorded with
+ * it (MPICH's errors/comm/userdup; the user keeps control of the code). */
+void xb_errh_pass_code(int code);
+int  xb_errh_passed_code(void);     /* the code passed with the current detail, or 0 */
 /* The same for calls on a session (issue 4, src/core/session.c): the
  * session's errhandler applies (NULL session: MPI_COMM_SELF's). */
 typedef struct xb_session xb_session_t;

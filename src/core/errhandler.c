@@ -132,10 +132,25 @@ void xb_errh_invoke_comm(xb_comm_t *comm, int code, const char *msg)
 
 /* The code of a failed call, with its message in msg (the process ends
  * when MPI is not initialized). */
+static __thread struct { int code; unsigned gen; } passed;
+
+void xb_errh_pass_code(int code)
+{
+    passed.code = code;
+    passed.gen = xb_err_gen();
+}
+
+int xb_errh_passed_code(void)
+{
+    return passed.code != 0 && passed.gen == xb_err_gen() ? passed.code : 0;
+}
+
 static int make_error(const char *fn, int rc, char *msg)
 {
     int cls = xb_errcode_class_of_rc(rc);
     const char *detail = xb_err_detail();
+    int user = xb_errh_passed_code();
+    passed.code = 0;
 
     if (rc < -XB_ERRCODE_PREDEF_LAST && detail[0] == '\0')
         snprintf(msg, MPI_MAX_ERROR_STRING, "%s: internal error (code %d reached the "
@@ -149,7 +164,7 @@ static int make_error(const char *fn, int rc, char *msg)
         snprintf(msg, MPI_MAX_ERROR_STRING, "%s: %.400s", fn, text);
     }
     xb_err_clear();
-    int code = xb_errcode_make(cls, msg);
+    int code = user != 0 ? user : xb_errcode_make(cls, msg);
     int state = xb_init_state();
     if (state == XB_STATE_NONE && strncmp(fn, "MPI_Init", 8) == 0)
         die(msg, code, "MPI_Init failed, so the process is ended");

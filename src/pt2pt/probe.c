@@ -190,6 +190,8 @@ int xb_impl_mrecv(void *buf, MPI_Count count, xb_datatype_t *datatype, MPI_Messa
         return rc;
     r->fn = "MPI_Mrecv";
     rc = xb_progress_wait(xb_progress_default(), r);
+    if (rc < 0)                  /* raised on the message's communicator */
+        xb_errh_note_comm(r->comm);
     xb_status_to_mpi(&r->status, status, false);        /* MPI_ERROR: the caller's */
     xb_request_free(r);
     return rc;

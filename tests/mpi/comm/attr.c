@@ -6,7 +6,8 @@
  * MPI_WTIME_IS_GLOBAL, MPI_UNIVERSE_SIZE, MPI_LASTUSEDCODE moves with
  * MPI_Add_error_class); set/get/delete; copy callbacks on MPI_Comm_dup and
  * MPI_Type_dup (NULL_COPY, DUP_FN, a user function that refuses with
- * flag = 0, and one that returns an error: the dup fails with its class);
+ * flag = 0, one that returns an error: the dup fails with its class, and
+ * one that returns a code of a user class: the dup returns that code);
  * delete callbacks on replace, delete, MPI_Comm_free, MPI_Type_free and
  * MPI_Finalize (COMM_SELF), newest attribute first; a keyval stays usable
  * after MPI_*_free_keyval while attributes use it; a datatype keyval on a
@@ -48,6 +49,15 @@ static int copy_fail(MPI_Comm c, int k, void *extra, void *in, void *out, int *f
     (void)c; (void)k; (void)extra; (void)in; (void)out;
     *flag = 0;
     return MPI_ERR_SPAWN;
+}
+
+static int user_code;            /* a code of a user class (MPI_Add_error_code) */
+
+static int copy_fail_user(MPI_Comm c, int k, void *extra, void *in, void *out, int *flag)
+{
+    (void)c; (void)k; (void)extra; (void)in; (void)out;
+    *flag = 0;
+    return user_code;
 }
 
 static int del_note(MPI_Comm c, int k, void *val, void *extra)
@@ -179,6 +189,24 @@ int main(int argc, char **argv)
     int rc = MPI_Comm_dup(a, &b);
     CHECK(cls_of(rc) == MPI_ERR_SPAWN, "failing copy: class %d", cls_of(rc));
     CHECK(b == MPI_COMM_NULL, "failing copy: newcomm set");
+    MPI_Comm_free(&a);
+    MPI_Comm_free_keyval(&kf);
+    /* one that returns a code of a user class: the dup returns that code */
+    int ucls;
+    CHECK_RC(MPI_Add_error_class(&ucls));
+    CHECK_RC(MPI_Add_error_code(ucls, &user_code));
+    CHECK_RC(MPI_Add_error_string(user_code, "the user's copy failure"));
+    MPI_Comm_create_keyval(copy_fail_user, MPI_COMM_NULL_DELETE_FN, &kf, NULL);
+    MPI_Comm_dup(MPI_COMM_WORLD, &a);
+    MPI_Comm_set_attr(a, kf, NULL);
+    rc = MPI_Comm_dup(a, &b);
+    char es[MPI_MAX_ERROR_STRING];
+    int elen = 0;
+    MPI_Error_string(rc, es, &elen);
+    CHECK(rc == user_code && cls_of(rc) == ucls && strcmp(es, "the user's copy failure") == 0,
+          "user-class copy failure: code %d (want %d), class %d, '%s'", rc, user_code,
+          cls_of(rc), es);
+    CHECK(b == MPI_COMM_NULL, "user-class copy failure: newcomm set");
     MPI_Comm_free(&a);
     MPI_Comm_free_keyval(&kf);
 

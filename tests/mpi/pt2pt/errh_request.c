@@ -7,7 +7,8 @@
  * a wrong routing ends the job. Truncated receives on a communicator with
  * MPI_ERRORS_RETURN, completed by MPI_Wait, MPI_Test, MPI_Waitany,
  * MPI_Waitsome, MPI_Testall and MPI_Waitall (MPI_ERR_IN_STATUS with the
- * class in the failed status, MPI_SUCCESS in the others); a user error
+ * class in the failed status, MPI_SUCCESS in the others), and matched
+ * messages received by MPI_Mrecv and MPI_Imrecv; a user error
  * handler on a duplicate sees that communicator, once per failing call;
  * and a request whose communicator was freed before the wait still
  * reaches that communicator's handler. An even number of ranks (pairs).
@@ -86,9 +87,16 @@ static void receiver(MPI_Comm comm, int peer)
     CHECK(cls == MPI_ERR_IN_STATUS);
     expect_trunc(st[1].MPI_ERROR, "MPI_Waitall's status");
     CHECK(st[0].MPI_ERROR == MPI_SUCCESS && st[2].MPI_ERROR == MPI_SUCCESS);
+    /* Mrecv, Imrecv: the matched message's communicator */
+    MPI_Message m;
+    CHECK_RC(MPI_Mprobe(peer, 10, comm, &m, MPI_STATUS_IGNORE));
+    expect_trunc(MPI_Mrecv(b[0], 4, MPI_INT, &m, &st[0]), "MPI_Mrecv");
+    CHECK_RC(MPI_Mprobe(peer, 11, comm, &m, MPI_STATUS_IGNORE));
+    CHECK_RC(MPI_Imrecv(b[0], 4, MPI_INT, &m, &r[0]));
+    expect_trunc(MPI_Wait(&r[0], &st[0]), "MPI_Wait of an MPI_Imrecv");
 }
 
-enum { NMSG = 10 };
+enum { NMSG = 12 };
 
 int main(int argc, char **argv)
 {
@@ -112,7 +120,7 @@ int main(int argc, char **argv)
     MPI_Barrier(MPI_COMM_WORLD);
 
     /* 2: a duplicate with a user handler: called with the duplicate, once
-     * for each of the 6 failing calls */
+     * for each of the 8 failing calls */
     MPI_Comm dup;
     MPI_Errhandler eh;
     MPI_Comm_dup(MPI_COMM_WORLD, &dup);
@@ -120,7 +128,7 @@ int main(int argc, char **argv)
     MPI_Comm_set_errhandler(dup, eh);
     if (recv_side) {
         receiver(dup, peer);
-        CHECK(calls == 6);
+        CHECK(calls == 8);
         int same = MPI_UNEQUAL;
         MPI_Comm_compare(seen, dup, &same);
         CHECK(same == MPI_IDENT);
