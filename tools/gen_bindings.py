@@ -41,6 +41,12 @@ HANDLES = {
     "WINDOW": ("xb_win_t", "xb_win_from_handle", "MPI_WIN_NULL", "XB_HK_WIN"),
     "FILE": ("xb_file_t", "xb_file_from_handle", "MPI_FILE_NULL", "XB_HK_FILE"),
 }
+# The new communicator of a constructor that fails is MPI_COMM_NULL (the
+# standard leaves it undefined; MPICH sets it, and programs test it). Not
+# MPI_Comm_spawn's intercomm: its processes may run though some failed.
+NEW_COMM_OUT = {"newcomm", "comm_cart", "comm_graph", "comm_dist_graph",
+                "newintercomm", "newintracomm"}
+
 # MPI-IO: functions on files raise errors on the file's errhandler (that of
 # MPI_FILE_NULL when there is no file yet: open, delete); src/io/io.h.
 FILE_RAISE_EXCEPT = {"MPI_File_create_errhandler"}
@@ -534,6 +540,9 @@ class Wrapper:
                     "        return MPI_SUCCESS;", "    }"]
         else:
             out += ["    if (XB_LIKELY(xb_rc >= 0))", "        return MPI_SUCCESS;"]
+        for p in self.params:  # a failed constructor leaves MPI_COMM_NULL
+            if p.kind == "COMMUNICATOR" and p.direction == "out" and p.name in NEW_COMM_OUT:
+                out += ["    if (%s != NULL)" % p.name, "        *%s = MPI_COMM_NULL;" % p.name]
         comm = "%s_obj" % self.comm.name if self.comm else "NULL"
         sess = [p for p in hs if p.kind == "SESSION"]
         wins = [p for p in hs if p.kind == "WINDOW"]

@@ -3,9 +3,10 @@
 /*
  * errors.c - communicator and group error paths under MPI_ERRORS_RETURN:
  * freeing MPI_COMM_WORLD / MPI_COMM_SELF, a negative split colour, a freed
- * communicator, group ranks out of range or repeated; each returns the
- * right class with a message that names the problem, and the library keeps
- * working.
+ * communicator, group ranks out of range or repeated, a Cartesian grid
+ * larger than the communicator; each returns the right class with a message
+ * that names the problem (a failed constructor's new communicator is
+ * MPI_COMM_NULL), and the library keeps working.
  */
 #include "ctest.h"
 
@@ -31,8 +32,15 @@ int main(int argc, char **argv)
     CHECK(w == MPI_COMM_WORLD, "a failed free leaves the handle");
     expect(MPI_Comm_free(&s), MPI_ERR_COMM, "free self", "MPI_COMM_SELF");
 
-    MPI_Comm c = MPI_COMM_NULL;
+    MPI_Comm c = MPI_COMM_WORLD;
     expect(MPI_Comm_split(MPI_COMM_WORLD, -5, 0, &c), MPI_ERR_ARG, "colour -5", "-5");
+    CHECK(c == MPI_COMM_NULL, "a failed split leaves newcomm unset");
+    /* a failed constructor's new communicator is MPI_COMM_NULL */
+    int dims[2] = { ct_size + 1, ct_size + 1 }, per[2] = { 0, 0 };
+    MPI_Comm cart = MPI_COMM_WORLD;
+    expect(MPI_Cart_create(MPI_COMM_WORLD, 2, dims, per, 0, &cart), MPI_ERR_ARG,
+           "cart larger than the communicator", NULL);
+    CHECK(cart == MPI_COMM_NULL, "a failed MPI_Cart_create leaves comm_cart unset");
 
     MPI_Comm d, stale;
     MPI_Comm_dup(MPI_COMM_WORLD, &d);
