@@ -13,6 +13,7 @@
  * around its messages (the root of a 4-rank one: 1650 instructions through
  * a schedule, 2026-11-24).
  */
+#include <stdlib.h>
 #include "coll/coll_int.h"
 #include "progress/progress.h"
 #include "pt2pt/pt2pt.h"
@@ -48,14 +49,27 @@ int xb_coll_bcast_binomial_direct(const xb_coll_args_t *a, int tag)
     int p = a->comm->size, root = a->root, mask, rc = XB_OK, n = 0;
     int v = (a->comm->rank - root + p) % p, up = parent_of(v, p, &mask);
     xb_request_t *reqs[32];          /* at most log2(p) children */
+    MPI_Count count = a->rcount;
+    xb_datatype_t *dt = a->rdt;
+    char *junk = NULL;
+    int bad = XB_OK;
     if (up >= 0)
-        rc = xb_pt2pt_recv(a->rbuf, a->rcount, a->rdt, (up + root) % p, tag, a->comm, 1, NULL);
+        rc = xb_coll_recv_exact(a->rbuf, a->rcount, a->rdt, (up + root) % p, tag, a->comm,
+                                root, XB_COLL_BCAST, NULL);
+    if (rc == XB_ERR_TRUNCATE) {
+        /* the counts differ: pass a byte more than this rank holds on, so
+         * that the subtree fails too instead of taking this rank's bytes
+         * for the root's (coll_sched.c's poison) */
+        bad = rc, count = a->rcount * xb_dt_size(a->rdt) + 1, dt = xb_dt_from_handle(MPI_BYTE);
+        rc = (junk = calloc(1, (size_t)count)) != NULL ? XB_OK : XB_ERR_NO_MEM;
+    }
     for (mask >>= 1; mask > 0 && rc == XB_OK; mask >>= 1) {
         if (v + mask >= p)
             continue;
         int child = (v + mask + root) % p;
-        rc = xb_pt2pt_send_eager_now(a->rbuf, a->rcount, a->rdt, child, tag, a->comm, 1);
-        if (rc == XB_ERR_AGAIN && (rc = xb_pt2pt_isend(a->rbuf, a->rcount, a->rdt, child, tag,
+        void *src = junk != NULL ? junk : a->rbuf;
+        rc = xb_pt2pt_send_eager_now(src, count, dt, child, tag, a->comm, 1);
+        if (rc == XB_ERR_AGAIN && (rc = xb_pt2pt_isend(src, count, dt, child, tag,
                                                        a->comm, 1, &reqs[n])) == XB_OK)
             n++;
     }
@@ -65,5 +79,8 @@ int xb_coll_bcast_binomial_direct(const xb_coll_args_t *a, int tag)
         if (rc == XB_OK)
             rc = wrc;
     }
+    free(junk);
+    if (bad != XB_OK && rc == XB_OK)
+        rc = bad;       /* its sentence: the sends recorded none */
     return rc;
 }

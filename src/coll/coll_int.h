@@ -132,6 +132,9 @@ int   xb_coll_flow_begin(xb_coll_flow_t *f, const xb_comm_t *comm);
 void *xb_coll_flow_cell(const xb_coll_flow_t *f, int rank);
 void  xb_coll_flow_reserve(xb_coll_flow_t *f);
 void  xb_coll_flow_publish(xb_coll_flow_t *f, int lo, int hi);
+/* publish with a header word for the readers (xb_coll_flow_word) */
+void  xb_coll_flow_publish_word(xb_coll_flow_t *f, int lo, int hi, uint32_t word);
+uint32_t xb_coll_flow_word(const xb_coll_flow_t *f, int rank);
 void  xb_coll_flow_await(xb_coll_flow_t *f, int rank);
 void  xb_coll_flow_end(xb_coll_flow_t *f);
 int   xb_coll_flow_red(xb_coll_red_t *r, MPI_Count count, xb_datatype_t *dt, xb_op_t *op);
@@ -155,6 +158,8 @@ void  xb_coll_flow_await_progress(xb_coll_flow_t *f, int rank, uint64_t value);
 void     xb_coll_stream_init(void);
 size_t   xb_coll_stream_max(void);
 void     xb_coll_stream_begin(void);
+/* xb_coll_stream_begin would take a node barrier now. */
+bool     xb_coll_stream_barrier_due(void);
 void     xb_coll_stream_phase(void);
 uint64_t xb_coll_stream_alloc(xb_coll_flow_t *f, size_t len, int reader);
 void    *xb_coll_stream_ptr(const xb_coll_flow_t *f, int rank, uint64_t pos);
@@ -414,6 +419,19 @@ static inline void *xb_coll_block(const void *buf, MPI_Count i, MPI_Count count,
 {
     return (char *)buf + i * count * xb_dt_extent(dt);
 }
+
+/* ---- counts that differ between ranks (coll_check.c) --------------------
+ * A receiver whose buffer is not what the root (or peer) sent: an erroneous
+ * program, reported rather than truncated (docs/design/coll.md, Checks).
+ * xb_coll_bcast_mismatch records the sentence of a broadcast that brought
+ * `sent` bytes from the root where this rank's buffer holds count x dt and
+ * returns XB_ERR_TRUNCATE. xb_coll_recv_exact is a blocking receive of a
+ * collective that fails the same way (root >= 0: a bcast from root, else a
+ * message of collective `kind`) when the message is longer or shorter than
+ * the buffer; *len (may be NULL) gets the sender's bytes. */
+int   xb_coll_bcast_mismatch(int root, size_t sent, MPI_Count count, xb_datatype_t *dt);
+int   xb_coll_recv_exact(void *buf, MPI_Count count, xb_datatype_t *dt, int peer, int tag,
+                         xb_comm_t *comm, int root, int kind, size_t *len);
 
 /* ---- reduction working buffers (coll_util.c) ----------------------------
  * A predefined op works on a derived type as on its basic elements: the

@@ -18,6 +18,7 @@
  * the request destroys the schedule (ops.destroy).
  */
 #include <stdlib.h>
+#include <string.h>
 #include "coll/coll_int.h"
 #include "pt2pt/pt2pt.h"
 
@@ -30,6 +31,10 @@ static void finish(xb_coll_sched_t *s, int rc)
     xb_request_t *r = s->req;
     xb_status_set_empty(&r->status);
     r->status.error = rc == XB_OK ? MPI_SUCCESS : -rc;
+    if (XB_UNLIKELY(rc != XB_OK)) {        /* its sentence, for the wait */
+        free(s->errtext);
+        s->errtext = strdup(xb_err_detail());
+    }
     xb_request_complete(r);
 }
 
@@ -121,7 +126,13 @@ static void destroy(xb_request_t *r)
     xb_coll_sched_destroy(s);
 }
 
-static const xb_req_ops_t coll_ops = { start, destroy };
+static const char *errtext(const xb_request_t *r)
+{
+    const xb_coll_sched_t *s = r->extra;
+    return s != NULL && s->errtext != NULL && s->errtext[0] != '\0' ? s->errtext : NULL;
+}
+
+static const xb_req_ops_t coll_ops = { start, destroy, errtext };
 
 int xb_coll_sched_post(xb_coll_sched_t *s, bool persistent, MPI_Request *req)
 {

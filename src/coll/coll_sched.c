@@ -86,6 +86,7 @@ void xb_coll_sched_init_form(xb_coll_sched_t *s, xb_comm_t *comm, int kind,
 {
     memset(s, 0, offsetof(xb_coll_sched_t, inline_steps));
     s->comm = comm;
+    s->kind = kind;
     s->tag = xb_coll_seq_tag(comm, kind, nonblocking);
     s->steps = s->inline_steps;
     s->cap = XB_COLL_SCHED_INLINE;
@@ -195,6 +196,15 @@ int xb_coll_sched_node_barrier(xb_coll_sched_t *s)
     return rc;
 }
 
+void xb_coll_sched_expect(xb_coll_sched_t *s, int root, MPI_Count count,
+                          xb_datatype_t *dt)
+{
+    keep(dt);
+    if (s->xdt != NULL)
+        xb_dt_release(s->xdt);
+    s->xroot = root, s->xcount = count, s->xdt = dt;
+}
+
 void *xb_coll_sched_tmp(xb_coll_sched_t *s, MPI_Count count,
                         const xb_datatype_t *dt)
 {
@@ -259,6 +269,9 @@ void xb_coll_sched_destroy(xb_coll_sched_t *s)
     }
     if (s->op != NULL)
         xb_op_release(s->op);
+    if (s->xdt != NULL)
+        xb_dt_release(s->xdt);
+    free(s->errtext);
     if (s->heap)
         free(s);
 }
@@ -299,12 +312,39 @@ int xb_coll_sched_user_op(xb_coll_sched_t *s)
     return XB_OK;
 }
 
+/* A send after a size mismatch (s->err): one byte more than the step
+ * would send, so that its receiver, whatever its count, sees a message of
+ * the wrong size and fails too (an empty message would pass as a count of
+ * zero; a byte more is no multiple of any wider type) instead of taking
+ * this rank's bytes for the root's. Every step is still sent: no peer
+ * waits for a message that never comes. */
+static int poison(xb_coll_sched_t *s, const xb_coll_step_t *st, xb_comm_t *comm, int tag)
+{
+    xb_datatype_t *byte = xb_dt_from_handle(MPI_BYTE);
+    MPI_Count n = st->scount * xb_dt_size(st->sdt) + 1;
+    char *buf = xb_coll_sched_tmp(s, n, byte);
+    xb_request_t *r;
+    if (buf == NULL)
+        return XB_ERR_NO_MEM;
+    memset(buf, 0, (size_t)n);
+    int rc = xb_pt2pt_isend(buf, n, byte, st->peer, tag, comm, 1, &r);
+    if (rc == XB_OK && (rc = push_req(s, r)) != XB_OK)
+        xb_request_release(r);
+    return rc;
+}
+
 static int do_step(xb_coll_sched_t *s, const xb_coll_step_t *st)
 {
     xb_request_t *r = NULL;
     xb_comm_t *comm = st->local ? s->comm->local_comm : s->comm;
     int tag = st->local ? s->tag + XB_COLL_LOCAL_TAG : s->tag;
     int rc;
+    if (XB_UNLIKELY(s->err != XB_OK)) {
+        if (st->op == XB_CS_SEND)
+            return poison(s, st, comm, tag);
+        if (st->op == XB_CS_COPY || st->op == XB_CS_REDUCE)
+            return XB_OK;         /* after a size mismatch: data is not kept */
+    }
     switch (st->op) {
     case XB_CS_SEND:
         /* A blocking schedule sends a small contiguous message with no
@@ -348,6 +388,51 @@ static int do_step(xb_coll_sched_t *s, const xb_coll_step_t *st)
     return rc;
 }
 
+/* A completed receive: a message longer than the buffer (truncated) or
+ * shorter is a mismatch of the ranks' counts, recorded in s->err (the
+ * schedule goes on, see coll_sched.h); other errors are returned. */
+static int recv_rc(xb_coll_sched_t *s, const xb_request_t *q)
+{
+    MPI_Count want = q->count * xb_dt_size(q->dt);
+    if (XB_LIKELY(q->status.error == MPI_SUCCESS && q->status.count == want))
+        return XB_OK;
+    if (q->status.error != MPI_SUCCESS && q->status.error != MPI_ERR_TRUNCATE)
+        return xb_request_status_rc(q);
+    if (s->xdt != NULL && s->comm->rank == s->xroot)
+        return XB_OK;     /* the root's buffer is the reference (a ring passes it back) */
+    if (s->err == XB_OK) {
+        s->err = XB_ERR_TRUNCATE;
+        s->err_from = q->status.source;
+        s->err_got = q->status.error == MPI_ERR_TRUNCATE ? q->bytes : (size_t)q->status.count;
+        s->err_want = want;
+    }
+    return XB_OK;
+}
+
+/* The error of s->err, with its sentence. */
+static int mismatch_rc(const xb_coll_sched_t *s)
+{
+    if (s->xdt != NULL) {
+        MPI_Count mine = s->xcount * xb_dt_size(s->xdt);
+        if (s->err_from == s->xroot && s->err_want == mine)
+            return xb_err_set(s->err, "the root (rank %d) broadcast %zu bytes; this rank's "
+                              "buffer holds %lld bytes (count %lld of %s)", s->xroot,
+                              s->err_got, (long long)mine, (long long)s->xcount,
+                              xb_dt_name(s->xdt));
+        return xb_err_set(s->err, "the broadcast from the root (rank %d) does not match this "
+                          "rank's buffer of %lld bytes (count %lld of %s): a message from "
+                          "rank %d held %zu bytes where %lld were expected (the root's count "
+                          "differs from this rank's, or from that of a rank that passed it "
+                          "on)", s->xroot, (long long)mine, (long long)s->xcount,
+                          xb_dt_name(s->xdt), s->err_from, s->err_got, (long long)s->err_want);
+    }
+    return xb_err_set(s->err, "a message of the %s from rank %d held %zu bytes where this "
+                      "rank expected %lld: the ranks' counts or types do not match (or a "
+                      "rank that found a mismatch passed it on)",
+                      xb_coll_kind_name((xb_coll_kind_t)s->kind), s->err_from, s->err_got,
+                      (long long)s->err_want);
+}
+
 /* XB_OK when every issued request is done (they are freed), else INPROGRESS. */
 static int reap(xb_coll_sched_t *s)
 {
@@ -356,7 +441,8 @@ static int reap(xb_coll_sched_t *s)
             return XB_INPROGRESS;
     int rc = XB_OK;
     for (int i = 0; i < s->nreqs; i++) {
-        int r = xb_request_status_rc(s->reqs[i]);
+        int r = s->reqs[i]->kind == XB_REQ_RECV ? recv_rc(s, s->reqs[i])
+                                                : xb_request_status_rc(s->reqs[i]);
         if (r != XB_OK && rc == XB_OK)
             rc = r;
         xb_request_free(s->reqs[i]);
@@ -393,6 +479,8 @@ int xb_coll_sched_advance(xb_coll_sched_t *s)
         s->pc++;
     }
     int rc = reap(s);
+    if (XB_UNLIKELY(rc == XB_OK && s->err != XB_OK))
+        rc = mismatch_rc(s);
     if (rc != XB_OK && rc != XB_INPROGRESS)
         s->rc = rc;
     return rc;
@@ -402,6 +490,9 @@ void xb_coll_sched_restart(xb_coll_sched_t *s)
 {
     s->pc = 0;
     s->rc = XB_OK;
+    s->err = XB_OK;
+    free(s->errtext);
+    s->errtext = NULL;
 }
 
 static bool released(void *arg)

@@ -100,6 +100,22 @@ typedef struct xb_coll_sched {
     int             nreqs, reqcap;
     struct xb_request **reqs;
     int             rc;
+    /* A receive whose message was longer or shorter than its buffer: the
+     * first one's error (XB_ERR_TRUNCATE) and what it saw. The schedule
+     * goes on, so that no peer waits for a message that never comes, but
+     * every later send carries no data (a receiver then sees a short
+     * message and fails too: the whole tree below learns it) and local
+     * steps are skipped; the schedule ends with this error. */
+    int             err;
+    int             err_from;
+    size_t          err_got;
+    MPI_Count       err_want;
+    int             kind;        /* xb_coll_kind_t                             */
+    char           *errtext;     /* a failed nonblocking run's sentence (heap) */
+    /* xb_coll_sched_expect: what this rank's buffer holds (error text) */
+    int             xroot;
+    MPI_Count       xcount;
+    xb_datatype_t  *xdt;         /* retained, or NULL                         */
     bool            arrived;     /* node barrier: ticket taken                */
     uint32_t        ticket;
     bool            heap;        /* the struct itself was malloc'ed           */
@@ -144,6 +160,10 @@ void  xb_coll_sched_local(xb_coll_sched_t *s, bool local);
  * intercommunicator collectives never match the local_comm's own. */
 enum { XB_COLL_LOCAL_TAG = 1 << 25 };
 int   xb_coll_sched_node_barrier(xb_coll_sched_t *s);
+/* A rooted one-buffer collective (bcast): this rank's buffer is count x dt
+ * and the root is root; a receive of the wrong size then names them. */
+void  xb_coll_sched_expect(xb_coll_sched_t *s, int root, MPI_Count count,
+                           xb_datatype_t *dt);
 /* Temporary buffer for count elements of dt, owned by the schedule. */
 void *xb_coll_sched_tmp(xb_coll_sched_t *s, MPI_Count count,
                         const xb_datatype_t *dt);

@@ -694,6 +694,8 @@ int xb_coll_run(xb_coll_kind_t kind, const xb_coll_args_t *args, int form,
     if (form == XB_COLL_BLOCKING) {
         xb_coll_sched_t s;
         xb_coll_sched_init(&s, a->comm, kind);
+        if (kind == XB_COLL_BCAST && !xb_comm_is_inter(a->comm))
+            xb_coll_sched_expect(&s, a->root, a->rcount, a->rdt);
         rc = build(&s, a);
         if (rc == XB_OK)
             rc = xb_coll_sched_run(&s);
@@ -707,6 +709,8 @@ int xb_coll_run(xb_coll_kind_t kind, const xb_coll_args_t *args, int form,
     xb_coll_sched_init_form(s, a->comm, kind, true);
     s->heap = true;
     s->fn = fn;
+    if (kind == XB_COLL_BCAST && !xb_comm_is_inter(a->comm))
+        xb_coll_sched_expect(s, a->root, a->rcount, a->rdt);
     rc = build(s, a);
     if (rc != XB_OK) {
         xb_coll_sched_destroy(s);

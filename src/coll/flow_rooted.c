@@ -7,7 +7,7 @@
  * data when they run. No barrier: back-to-back calls pipeline, up to the
  * number of cells.
  *
- *   bcast    the root fills its cell; every other rank copies it out
+ *   bcast    bcast_node.c (with the stream's bcast)
  *   scatter  the root fills its cell with the p blocks; rank j copies block j
  *   gather   every other rank fills its cell with its block; the root copies
  *   reduce   every other rank fills its cell with its working vector; the
@@ -23,25 +23,6 @@
 #include "coll/coll_int.h"
 #include "util/xb_mt.h"
 
-
-int xb_coll_bcast_flow(const xb_coll_args_t *a, int tag)
-{
-    (void)tag;
-    xb_coll_flow_t f;
-    int rc = xb_coll_flow_begin(&f, a->comm);
-    if (rc != XB_OK)
-        return rc;
-    if (f.me == a->root) {
-        xb_coll_flow_reserve(&f);
-        rc = xb_coll_flow_copy(a->rbuf, a->rcount, a->rdt, xb_coll_flow_cell(&f, f.me), true);
-        xb_coll_flow_publish(&f, 0, f.p);
-    } else {
-        xb_coll_flow_await(&f, a->root);
-        rc = xb_coll_flow_copy(a->rbuf, a->rcount, a->rdt, xb_coll_flow_cell(&f, a->root), false);
-    }
-    xb_coll_flow_end(&f);
-    return rc;
-}
 
 int xb_coll_scatter_flow(const xb_coll_args_t *a, int tag)
 {

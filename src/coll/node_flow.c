@@ -292,7 +292,17 @@ void xb_coll_flow_reserve(xb_coll_flow_t *f)
  * ranks [lo, hi) that sleep (the readers). */
 void xb_coll_flow_publish(xb_coll_flow_t *f, int lo, int hi)
 {
-    __atomic_store_n(seq_of(f, f->me), f->n + 1, __ATOMIC_RELEASE);
+    xb_coll_flow_publish_word(f, lo, hi, 0);
+}
+
+/* The seq word: the call number + 1 in its low 32 bits (what readers
+ * compare: a cell is reused every NCELLS calls, so 32 bits tell calls
+ * apart), the writer's header word in its high 32 (bcast: the root's byte
+ * count, stream_rooted.c): the same store, the same line. */
+void xb_coll_flow_publish_word(xb_coll_flow_t *f, int lo, int hi, uint32_t word)
+{
+    __atomic_store_n(seq_of(f, f->me), (uint32_t)(f->n + 1) | (uint64_t)word << 32,
+                     __ATOMIC_RELEASE);
     xb_method_node_fence();
     for (int r = lo; r < hi; r++)
         if (r != f->me)
@@ -304,7 +314,8 @@ typedef struct { const xb_coll_flow_t *f; int rank; } await_t;
 static bool published(void *arg)
 {
     const await_t *w = arg;
-    return __atomic_load_n(seq_of(w->f, w->rank), __ATOMIC_ACQUIRE) == w->f->n + 1;
+    return (uint32_t)__atomic_load_n(seq_of(w->f, w->rank), __ATOMIC_ACQUIRE) ==
+           (uint32_t)(w->f->n + 1);
 }
 
 /* Wait until comm rank `rank` has published its cell of this call. */
@@ -312,6 +323,13 @@ void xb_coll_flow_await(xb_coll_flow_t *f, int rank)
 {
     await_t w = { f, rank };
     wait_for(published, &w, "a node collective (a peer's data)");
+}
+
+/* The header word rank published with its cell of this call (after its
+ * await). */
+uint32_t xb_coll_flow_word(const xb_coll_flow_t *f, int rank)
+{
+    return (uint32_t)(__atomic_load_n(seq_of(f, rank), __ATOMIC_RELAXED) >> 32);
 }
 
 /* The second word of the header line of rank's cell: the progress of a

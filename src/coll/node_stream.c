@@ -81,6 +81,11 @@ void xb_coll_stream_begin(void)
     stream_used = true;
 }
 
+bool xb_coll_stream_barrier_due(void)
+{
+    return phase_used;
+}
+
 void xb_coll_stream_phase(void)
 {
     if (stream_used) {

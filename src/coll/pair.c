@@ -57,10 +57,12 @@ static int psend(const void *buf, MPI_Count count, xb_datatype_t *dt, int peer,
     return xb_pt2pt_send(buf, count, dt, peer, tag, comm, 1);
 }
 
+/* A message longer or shorter than the buffer fails (the ranks' counts
+ * differ: coll_check.c). */
 static int precv(void *buf, MPI_Count count, xb_datatype_t *dt, int peer, int tag,
                 xb_comm_t *comm)
 {
-    return xb_pt2pt_recv(buf, count, dt, peer, tag, comm, 1, NULL);
+    return xb_coll_recv_exact(buf, count, dt, peer, tag, comm, -1, -1, NULL);
 }
 
 /* A receive of an operand this rank combines at once. Below OPERAND_HOT
@@ -252,7 +254,8 @@ int xb_coll_bcast_pair(const xb_coll_args_t *a, int tag)
 {
     if (a->comm->rank == a->root)
         return psend(a->rbuf, a->rcount, a->rdt, 1 - a->root, tag, a->comm);
-    return precv(a->rbuf, a->rcount, a->rdt, a->root, tag, a->comm);
+    return xb_coll_recv_exact(a->rbuf, a->rcount, a->rdt, a->root, tag, a->comm, a->root,
+                              XB_COLL_BCAST, NULL);
 }
 
 int xb_coll_gather_pair(const xb_coll_args_t *a, int tag)

@@ -89,12 +89,24 @@ static int own_copy(const void *src, MPI_Count count, xb_datatype_t *dt, void *d
         return xb_coll_flow_fits(XB_COLL_##KIND, a) ? xb_coll_##coll##_flow(a, tag) \
                                                     : xb_coll_##coll##_pair(a, tag); \
     }
-ONE_WAY(bcast, BCAST)
 ONE_WAY(reduce, REDUCE)
 ONE_WAY(gather, GATHER)
 ONE_WAY(scan, SCAN)
 ONE_WAY(exscan, EXSCAN)
 #undef ONE_WAY
+
+/* Bcast beyond a cell takes the stream where the cells serve the pair:
+ * the receiver follows the root's header whichever of the two it chose by
+ * its own count (bcast_node.c), so ranks whose counts differ (an erroneous
+ * program) still meet and fail, where the messages of pair.c beside the
+ * cells hung them. */
+int xb_coll_bcast_cell(const xb_coll_args_t *a, int tag)
+{
+    if (xb_coll_flow_fits(XB_COLL_BCAST, a))
+        return xb_coll_bcast_flow(a, tag);
+    return xb_coll_stream_fits(XB_COLL_BCAST, a) ? xb_coll_bcast_stream(a, tag)
+                                                 : xb_coll_bcast_pair(a, tag);
+}
 
 /* Scatter: the flow algorithm's cell holds all p blocks at their offsets;
  * here the root writes only the peer's block, at the start of the cell

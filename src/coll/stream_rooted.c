@@ -13,7 +13,7 @@
  *            rank j copies while the root writes the next block
  *   gather   every other rank copies its block into its ring and
  *            publishes; the root copies the blocks out in rank order
- *   bcast    the root copies the buffer into its ring; every rank copies
+ *   bcast    bcast_node.c (with the flow cells' bcast)
  *   reduce   every other rank copies its working vector into its ring; the
  *            root combines x_0 op (x_1 op (... op x_p-1)) in rank order
  *            (non-commutative ops right), a user op without the lock
@@ -107,25 +107,6 @@ static int write_one(xb_coll_flow_t *f, const void *buf, MPI_Count count, xb_dat
 static void *read_ptr(xb_coll_flow_t *f, int rank)
 {
     return xb_coll_stream_ptr(f, rank, *(const uint64_t *)xb_coll_flow_cell(f, rank));
-}
-
-static int bcast_one(const xb_coll_args_t *a, int tag)
-{
-    (void)tag;
-    xb_coll_flow_t f;
-    int rc = stream_begin(&f, a);
-    if (rc != XB_OK)
-        return rc;
-    size_t bytes = (size_t)(a->rcount * xb_dt_size(a->rdt));
-    if (f.me == a->root) {
-        rc = write_one(&f, a->rbuf, a->rcount, a->rdt, bytes, -1, 0, f.p);
-    } else {
-        xb_coll_flow_await(&f, a->root);
-        if (bytes > 0)
-            rc = xb_coll_flow_copy(a->rbuf, a->rcount, a->rdt, read_ptr(&f, a->root), false);
-    }
-    xb_coll_flow_end(&f);
-    return rc;
 }
 
 int xb_coll_gather_stream(const xb_coll_args_t *a, int tag)
@@ -264,26 +245,6 @@ static int segmented(int (*one)(const xb_coll_args_t *, int), const xb_coll_args
 static bool beyond_slot(const xb_coll_args_t *a)
 {
     return (size_t)(a->rcount * xb_dt_size(a->rdt)) > xb_coll_stream_max();
-}
-
-/* Beyond a slot, bcast goes in segments of bytes, cut alike on every rank
- * whatever its layout of the signature (a column type at the root,
- * contiguous doubles elsewhere): a buffer that is not contiguous is packed
- * into a temporary (the root's before, the others' unpacked after). */
-int xb_coll_bcast_stream(const xb_coll_args_t *a, int tag)
-{
-    if (!beyond_slot(a))
-        return bcast_one(a, tag);
-    xb_coll_args_t b = *a;
-    bool root = a->comm->rank == a->root;
-    char *tmp;
-    int rc = XB_OK;
-    b.rdt = xb_dt_from_handle(MPI_BYTE);
-    b.rcount = a->rcount * xb_dt_size(a->rdt);
-    b.rbuf = xb_coll_bytes_now(a->rbuf, a->rcount, a->rdt, root, &tmp, &rc);
-    /* the segments run even after an error, so that the others stay in step */
-    int r = b.rbuf != NULL ? segmented(bcast_one, &b, tag, false) : XB_OK;
-    return xb_coll_bytes_now_done(tmp, a->rbuf, a->rcount, a->rdt, !root, rc == XB_OK ? r : rc);
 }
 
 int xb_coll_reduce_stream(const xb_coll_args_t *a, int tag)

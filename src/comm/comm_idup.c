@@ -377,7 +377,7 @@ static void user_req_destroy(xb_request_t *r)
     r->extra = NULL;
 }
 
-static const xb_req_ops_t user_req_ops = { NULL, user_req_destroy };
+static const xb_req_ops_t user_req_ops = { NULL, user_req_destroy, NULL };
 
 /* The steps of the two-sided AND (see the top of the file) into s. */
 static int inter_steps(xb_coll_sched_t *s, idup_t *d, xb_comm_t *ic)

@@ -96,6 +96,9 @@ typedef struct xb_request xb_request_t;
 typedef struct xb_req_ops {
     int  (*start)(xb_request_t *req);
     void (*destroy)(xb_request_t *req);
+    /* the sentence of a request that failed (its status.error), or NULL:
+     * what the wait reports (may be NULL) */
+    const char *(*errtext)(const xb_request_t *req);
 } xb_req_ops_t;
 
 /* A queue entry of the matching engine (src/pt2pt/match.h): the receive

@@ -300,6 +300,9 @@ int xb_request_status_rc(const xb_request_t *r)
 {
     if (XB_LIKELY(r->status.error == MPI_SUCCESS))
         return XB_OK;
+    const char *text = r->ops != NULL && r->ops->errtext != NULL ? r->ops->errtext(r) : NULL;
+    if (text != NULL)
+        return xb_err_set(-r->status.error, "%s", text);
     if (r->status.error == MPI_ERR_TRUNCATE)
         return xb_err_set(XB_ERR_TRUNCATE,
                           "message of %zu bytes from rank %d (tag %d) truncated: the receive "

@@ -48,7 +48,7 @@ static void destroy(xb_request_t *r)
     free(p);
 }
 
-static const xb_req_ops_t pair_ops = { NULL, destroy };
+static const xb_req_ops_t pair_ops = { NULL, destroy, NULL };
 
 /* A part is complete (its status is final): account for it in the pair. */
 static void part_done(xb_request_t *part)

@@ -235,8 +235,9 @@ int xb_pt2pt_send(const void *buf, MPI_Count count, xb_datatype_t *dt, int dest,
     return rc;
 }
 
-int xb_pt2pt_recv(void *buf, MPI_Count count, xb_datatype_t *dt, int source,
-                  int tag, xb_comm_t *comm, int coll, MPI_Status *st)
+static inline int recv_blocking(void *buf, MPI_Count count, xb_datatype_t *dt, int source,
+                                int tag, xb_comm_t *comm, int coll, MPI_Status *st,
+                                size_t *len)
 {
     xb_request_t *r;
     /* its match ends the poll's batch, and its get is not deferred (recv.c) */
@@ -246,6 +247,20 @@ int xb_pt2pt_recv(void *buf, MPI_Count count, xb_datatype_t *dt, int source,
     r->fn = "MPI_Recv";
     rc = xb_progress_wait(xb_progress_default(), r);
     xb_status_to_mpi(&r->status, st, false);            /* MPI_ERROR: the caller's */
+    if (len != NULL)          /* the sender's bytes, also when truncated */
+        *len = r->status.error == MPI_ERR_TRUNCATE ? r->bytes : (size_t)r->status.count;
     xb_request_free(r);
     return rc;
+}
+
+int xb_pt2pt_recv(void *buf, MPI_Count count, xb_datatype_t *dt, int source,
+                  int tag, xb_comm_t *comm, int coll, MPI_Status *st)
+{
+    return recv_blocking(buf, count, dt, source, tag, comm, coll, st, NULL);
+}
+
+int xb_pt2pt_recv_len(void *buf, MPI_Count count, xb_datatype_t *dt, int source,
+                      int tag, xb_comm_t *comm, int coll, MPI_Status *st, size_t *len)
+{
+    return recv_blocking(buf, count, dt, source, tag, comm, coll, st, len);
 }

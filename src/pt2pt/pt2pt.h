@@ -71,6 +71,10 @@ int xb_pt2pt_send(const void *buf, MPI_Count count, xb_datatype_t *dt, int dest,
                   int tag, xb_comm_t *comm, int coll);
 int xb_pt2pt_recv(void *buf, MPI_Count count, xb_datatype_t *dt, int source,
                   int tag, xb_comm_t *comm, int coll, MPI_Status *st);
+/* The same, and *len = the bytes the sender sent (more than the buffer
+ * holds when the receive was truncated). */
+int xb_pt2pt_recv_len(void *buf, MPI_Count count, xb_datatype_t *dt, int source,
+                      int tag, xb_comm_t *comm, int coll, MPI_Status *st, size_t *len);
 
 /* Any send mode (enum xb_send_mode in core/request.h). */
 int xb_pt2pt_isend_mode(const void *buf, MPI_Count count, xb_datatype_t *dt,

@@ -1,0 +1,46 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* Copyright (c) 2026 The Crossbar authors */
+/*
+ * coll_check.c - receivers whose buffer does not match what was sent: the
+ * sentence of the error, and the blocking receive of the direct algorithms
+ * that reports a message longer or shorter than its buffer
+ * (docs/design/coll.md, "Checks"). The schedules check their receives in
+ * coll_sched.c; the node cells and rings compare the byte count the writer
+ * stores in the cell's seq word (node_flow.c).
+ */
+#include "coll/coll_int.h"
+#include "pt2pt/pt2pt.h"
+
+int xb_coll_bcast_mismatch(int root, size_t sent, MPI_Count count, xb_datatype_t *dt)
+{
+    return xb_err_set(XB_ERR_TRUNCATE, "the root (rank %d) broadcast %zu bytes; this rank's "
+                      "buffer holds %lld bytes (count %lld of %s)", root, sent,
+                      (long long)(count * xb_dt_size(dt)), (long long)count, xb_dt_name(dt));
+}
+
+int xb_coll_recv_exact(void *buf, MPI_Count count, xb_datatype_t *dt, int peer, int tag,
+                       xb_comm_t *comm, int root, int kind, size_t *len)
+{
+    size_t got = 0;
+    MPI_Count want = count * xb_dt_size(dt);
+    int rc = xb_pt2pt_recv_len(buf, count, dt, peer, tag, comm, 1, NULL, &got);
+    if (len != NULL)
+        *len = got;
+    if (XB_LIKELY(rc == XB_OK && (MPI_Count)got == want))
+        return XB_OK;
+    if (rc != XB_OK && rc != XB_ERR_TRUNCATE)
+        return rc;
+    if (root == peer)
+        return xb_coll_bcast_mismatch(root, got, count, dt);
+    if (root >= 0)
+        return xb_err_set(XB_ERR_TRUNCATE, "the broadcast from the root (rank %d) does not "
+                          "match this rank's buffer of %lld bytes (count %lld of %s): rank %d "
+                          "passed on %zu bytes (the root's count differs from this rank's, or "
+                          "from that of a rank that passed it on)", root, (long long)want,
+                          (long long)count, xb_dt_name(dt), peer, got);
+    return xb_err_set(XB_ERR_TRUNCATE, "a message of the %s from rank %d held %zu bytes where "
+                      "this rank expected %lld (count %lld of %s): the ranks' counts or types "
+                      "do not match", kind >= 0 ? xb_coll_kind_name((xb_coll_kind_t)kind)
+                      : "collective", peer, got, (long long)want, (long long)count,
+                      xb_dt_name(dt));
+}
