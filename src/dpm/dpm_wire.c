@@ -3,9 +3,10 @@
 /*
  * dpm_wire.c - the roots' socket: whole writes and reads that wait through
  * the progress engine (the lock is dropped under MPI_THREAD_MULTIPLE, other
- * communication keeps moving), and the exchange of the two sides'
- * descriptions. The user's socket of MPI_Comm_join may be blocking: every
- * call here asks for one non-blocking operation (MSG_DONTWAIT) and polls.
+ * communication keeps moving; the sleeps watch the socket), and the
+ * exchange of the two sides' descriptions. The user's socket of
+ * MPI_Comm_join may be blocking: every call here asks for one non-blocking
+ * operation (MSG_DONTWAIT) and polls.
  */
 #include <errno.h>
 #include <poll.h>
@@ -29,10 +30,16 @@ static bool fd_ready(void *arg)
     return poll(&p, 1, 0) > 0;
 }
 
+/* A wait on a socket is a net wait: its sleeps watch the socket (POLLIN;
+ * a POLLOUT wait naps 1 ms at a time), so the answer of the other side is
+ * seen at once. In the method's sleep (20 ms, XB_SLEEP_MS) nothing woke it:
+ * each step of a spawn's handshake then waited for the end of a nap, and a
+ * spawn took 25 ms instead of 5 (bench/spawn.c, 2026-11-29). */
 void xb_dpm_wait_fd(int fd, short events, const char *what)
 {
     fd_wait_t w = { fd, events };
-    xb_progress_wait_until(xb_progress_default(), fd_ready, &w, what);
+    xb_progress_wait_net(xb_progress_default(), fd_ready, &w, what,
+                         (events & POLLIN) ? fd : -1);
 }
 
 int xb_dpm_wait_readable(int fd, const char *what)

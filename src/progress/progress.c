@@ -88,6 +88,7 @@ static void ctx_init(xb_progress_t *pc, int chan, bool yield)
     pc->lanes = xb_mt_nlanes != 0;
     pc->nhooks = 0;
     pc->backlog = 0;
+    pc->net_waits = 0;
     pc->yield = yield;
     pc->spin = (int)xb_tn_SPIN_POLLS_OVERSUB.v.i;
     pc->spin_ns = xb_tn_SPIN_US.v.i > 0 ? (uint64_t)xb_tn_SPIN_US.v.i * 1000u : 0;
@@ -263,8 +264,12 @@ int xb_progress_wait_until(xb_progress_t *pc, bool (*ready)(void *), void *arg,
 int xb_progress_wait_net(xb_progress_t *pc, bool (*ready)(void *), void *arg,
                          const char *what, int fd)
 {
-    if (XB_UNLIKELY(xb_mt_on))
-        return xb_progress_wait_until(pc, ready, arg, what);
+    if (XB_UNLIKELY(xb_mt_on)) {
+        pc->net_waits++;                 /* the sleeps become 1 ms slices */
+        xb_progress_mt_wait(pc, ready, arg, what, NULL);
+        pc->net_waits--;
+        return XB_OK;
+    }
     if (!spin_until(pc, ready, arg))
         sleep_until(pc, ready, arg, what, fd < 0 ? -1 : fd);
     return XB_OK;

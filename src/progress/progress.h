@@ -99,8 +99,10 @@ int  xb_progress_wait(xb_progress_t *pc, xb_request_t *req);
  * what this rank waits in). */
 int  xb_progress_wait_until(xb_progress_t *pc, bool (*ready)(void *), void *arg,
                             const char *what);
-/* The same for an event that comes from another node (xb_method_block_net:
- * sleeps on the sockets, and on fd when >= 0, not on shared memory). */
+/* The same for an event that comes from another node or a socket of the
+ * caller (xb_method_block_net: sleeps on the sockets, and on fd when >= 0,
+ * not on shared memory). Under MULTIPLE nothing wakes a waiter for such an
+ * event, so while one waits the context's naps are 1 ms slices. */
 int  xb_progress_wait_net(xb_progress_t *pc, bool (*ready)(void *), void *arg,
                           const char *what, int fd);
 /* XB_OK, or the request's error as an XB_ code with detail recorded. */

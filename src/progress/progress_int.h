@@ -39,6 +39,9 @@ struct xb_progress {
     atomic_uint        seq;         /* bumped when requests complete while
                                      * threads sleep on it                  */
     int                nsleepers;   /* threads waiting on seq (spin or sleep) */
+    int                net_waits;   /* threads in xb_progress_wait_net: what
+                                     * they wait for wakes nobody, so sleeps
+                                     * are 1 ms slices meanwhile            */
     atomic_int         nfutex;      /* ... of them inside FUTEX_WAIT          */
     bool               polling;     /* the poller token is taken            */
     bool               poller_async;  /* ... by the progress thread         */

@@ -144,6 +144,8 @@ static void sleep_on_seq(xb_progress_t *pc, bool counted)
     uint32_t s = atomic_load_explicit(&pc->seq, memory_order_acquire);
     if (counted)
         pc->nsleepers++;
+    /* a socket waiter (maybe this thread) looks at its socket between naps */
+    int slice = pc->net_waits > 0 ? 1 : pc->sleep_ms;
     pc_unlock(pc);
     bool moved = false;
     for (int i = 0; counted && !pc->yield && i < MT_SPIN_POLLS && !moved; i++) {
@@ -152,7 +154,7 @@ static void sleep_on_seq(xb_progress_t *pc, bool counted)
     }
     if (!moved) {
         atomic_fetch_add(&pc->nfutex, 1);
-        xb_futex_wait(&pc->seq, s, pc->sleep_ms);
+        xb_futex_wait(&pc->seq, s, slice);
         atomic_fetch_sub(&pc->nfutex, 1);
     }
     pc_lock(pc);
@@ -177,8 +179,9 @@ static void block_in_method(xb_progress_t *pc, int timeout_ms)
 
 static int block_timeout(const xb_progress_t *pc)
 {
-    /* without a wake-up, other threads' completions are seen on timeout */
-    return pc->backlog > 0 || !pc->can_wake ? 1 : pc->sleep_ms;
+    /* without a wake-up, other threads' completions are seen on timeout;
+     * so is a socket of xb_progress_wait_net (nothing wakes the method) */
+    return pc->backlog > 0 || pc->net_waits > 0 || !pc->can_wake ? 1 : pc->sleep_ms;
 }
 
 static void release_token(xb_progress_t *pc)
