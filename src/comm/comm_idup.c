@@ -28,19 +28,28 @@
  * then B, rank 1 B then A) give them disjoint reservations, and every
  * round repeats that. Two things keep this from failing:
  *  - spread: the region an idup starts from depends on the parent's
- *    context id as well, so idups of different parents reserve in
- *    different regions and do not meet in the common case;
+ *    context id as well (a hash of it), so idups of different parents
+ *    reserve in different regions and do not meet in the common case;
  *  - precedence: from the last round on (the window is the whole pool) an
  *    idup yields to those in the same state with a lower key (parent's
  *    context id, then its sequence number: the same on every member, and
  *    no two idups outstanding on one process share it). One that does not
- *    have precedence here gives its slots back and is parked (its
- *    agreement not restarted) until the one before it ends; the lowest
+ *    have precedence here gives its slots back and runs its next rounds
+ *    with an empty reservation until the one before it ends; the lowest
  *    key of all has precedence on every member, takes the free slots and
  *    ends, and so on. A member that has precedence and holds every free
  *    slot says so in an extra word of the reduction (FULL); when that
  *    holds on every member and no slot is common, the idup fails (with
  *    MPI_ERR_OTHER in the status): no slot is free on every member.
+ *    The yielding idup keeps taking part: precedence is decided on each
+ *    process, at different times, so an idup may yield on one member while
+ *    another, where the lower key was not yet in its last round, holds its
+ *    slots in a round in flight. When the yielding member stopped its
+ *    rounds instead (parked them), that round never ended and its slots
+ *    never came back; with three parents the waits closed a cycle (MPICH's
+ *    threads/comm/idup_nb hung: A's round held on rank 3 the slots C
+ *    needed, A parked on rank 0 behind B, B parked on rank 2 behind C).
+ *    Only an idup of one process (nobody waits for its rounds) is parked.
  *
  * The user's request is a request of its own (XB_REQ_COLL), completed when
  * the last round has decided: the communicator is made, the reserved
@@ -85,14 +94,15 @@ enum { LAST_ROUND = 7 };
 /* The word after the slots in mine/mask: FULL (see the top of the file). */
 enum { FLAG_WORD = XB_CTX_MASK_WORDS, MASK_WORDS = XB_CTX_MASK_WORDS + 1 };
 #define FULL UINT64_C(1)
-/* Regions between the starts of two parents with neighbouring context ids
- * (odd: every region is some parent's first). */
-enum { SPREAD = 37 };
+/* The pool's regions: a parent's first region is its slot hashed to one of
+ * them (see parent_region). */
+enum { REGION_BITS = 7 };
 
 XB_TUNABLE(COMM_IDUP_SPREAD, XB_TT_BOOL, "yes", XB_TL_DEV,
            "MPI_Comm_idup: start the reservations of different parents in "
            "different regions of the context-id pool (no: the same region, "
            "which tests the rounds and the precedence order)");
+_Static_assert((REGION << REGION_BITS) == XB_CTX_SLOTS, "REGION_BITS");
 _Static_assert((REGION << LAST_ROUND) >= XB_CTX_SLOTS &&
                (REGION << (LAST_ROUND - 1)) < XB_CTX_SLOTS,
                "the last round's window is the whole pool");
@@ -116,6 +126,7 @@ typedef struct idup {
 } idup_t;
 
 static idup_t *pending;
+static uint64_t released;       /* bumped when an idup gives slots back */
 
 static bool is_mine(const idup_t *d, uint32_t s)
 {
@@ -124,10 +135,28 @@ static bool is_mine(const idup_t *d, uint32_t s)
 
 static void unreserve(idup_t *d, uint32_t keep_slot)
 {
+    bool any = false;
     for (uint32_t s = 0; s < XB_CTX_SLOTS; s++)
-        if (is_mine(d, s) && s != keep_slot)
+        if (is_mine(d, s) && s != keep_slot) {
             xb_ctx_put(2 * s);
+            any = true;
+        }
     memset(d->mine, 0, sizeof(d->mine));
+    released += any;
+}
+
+bool xb_comm_idup_holds(void)
+{
+    for (const idup_t *e = pending; e != NULL; e = e->next)
+        for (int w = 0; w < XB_CTX_MASK_WORDS; w++)
+            if (e->mine[w] != 0)
+                return true;
+    return false;
+}
+
+uint64_t xb_comm_idup_released(void)
+{
+    return released;
 }
 
 /* Another idup outstanding here holds slots. */
@@ -149,6 +178,14 @@ static bool has_precedence(const idup_t *d)
     return true;
 }
 
+/* In the last round without precedence here: d runs its rounds with an
+ * empty reservation, so that they end on every member (see the top of the
+ * file). Alone it is parked instead: nobody waits for its rounds. */
+static bool yields(const idup_t *d)
+{
+    return d->round == LAST_ROUND && !has_precedence(d);
+}
+
 /* Reserve free slot s (free in the pool: not reserved or used already). */
 static int take_if_free(idup_t *d, uint32_t s)
 {
@@ -158,6 +195,18 @@ static int take_if_free(idup_t *d, uint32_t s)
     d->mine[s / 64] |= UINT64_C(1) << (s % 64);
     xb_ctx_take(2 * s);
     return 1;
+}
+
+/* The region where the idups of the parent on slot `slot` start (spread):
+ * a multiplicative (Fibonacci) hash of the slot, whose top bits change
+ * with every bit of it. The first spread, slot x 37 regions, gave region 0
+ * to every slot that is a multiple of 128; an idup most often ends on the
+ * first slot of a region, so parents made by idup all started there
+ * (MPICH's threads/comm/idup_nb: three threads' parents reserved in one
+ * region and met in the last round). */
+static uint32_t parent_region(uint32_t slot)
+{
+    return (uint32_t)(slot * UINT32_C(0x9E3779B1)) >> (32 - REGION_BITS);
 }
 
 /* Where a process starts looking for the slots it reserves: a region that
@@ -174,6 +223,11 @@ static int take_if_free(idup_t *d, uint32_t s)
  * the top of the file) take every free slot of a wider window. */
 static void reserve(idup_t *d)
 {
+    if (yields(d)) {                    /* takes part with nothing (above) */
+        d->mine[FLAG_WORD] = 0;
+        memcpy(d->mask, d->mine, sizeof(d->mask));
+        return;
+    }
     if (d->round == 0) {
         int n = 0;
         for (uint32_t k = 0; k < XB_CTX_SLOTS && n < RESERVE; k++)
@@ -306,10 +360,12 @@ static bool decide(idup_t *d)
         }
         if (d->round < LAST_ROUND)
             d->round++;                           /* every member does so */
-        if (d->round == LAST_ROUND && !has_precedence(d)) {
+        if (yields(d)) {
             unreserve(d, UINT32_MAX);             /* for the one before it */
-            d->parked = true;
-            return false;
+            if (d->alone) {
+                d->parked = true;
+                return false;
+            }
         }
         bool done;
         int rc = restart(d, &done);
@@ -487,7 +543,7 @@ static int idup_common(xb_comm_t *comm, xb_info_t *info, bool inherit,
     /* the region from the sequence number the agreement is about to take */
     d->start = (uint32_t)(((uint64_t)comm->coll_nbseq * REGION) % XB_CTX_SLOTS);
     if (xb_tn_COMM_IDUP_SPREAD.v.b)      /* by the parent too (top of the file) */
-        d->start = (d->start + (comm->ctx / 2) * SPREAD * REGION) % XB_CTX_SLOTS;
+        d->start = (d->start + parent_region(comm->ctx / 2) * REGION) % XB_CTX_SLOTS;
     d->key = (uint64_t)comm->ctx << 32 | comm->coll_nbseq;
     int rc = info != NULL ? xb_info_copy(info, &d->info) : XB_OK;
     if (rc == XB_OK)

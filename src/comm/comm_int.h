@@ -65,6 +65,12 @@ int xb_comm_exchange(xb_comm_t *peer, int rank, int tag, const void *sbuf,
 int xb_comm_group_bcast(const xb_group_t *g, int root, int tag, void *buf,
                         size_t bytes);
 
+/* comm_idup.c: whether a pending MPI_Comm_idup of this process holds
+ * reserved slots (the blocking agreements cannot take them), and a count
+ * that grows whenever one gives slots back (ctxid.c waits for it). */
+bool xb_comm_idup_holds(void);
+uint64_t xb_comm_idup_released(void);
+
 /* Finish a new communicator made from parent: copy parent's attributes
  * (copy callbacks), its topology when `topo`, and set the hints (a copy of
  * `info`, or of parent's hints when info is NULL and inherit_info). On error

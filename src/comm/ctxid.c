@@ -39,19 +39,30 @@
  * needs its peer's locked thread. So that such agreements find a slot, the
  * owner holds back the RESERVE highest free slots; if the round then finds
  * no common slot, it runs again offering everything (word W_WHOLE).
+ *
+ * Slots reserved by a pending MPI_Comm_idup (comm_idup.c) are not free
+ * here; in its last round the idup may hold every free slot of a process
+ * for a while. A round that finds no common slot while some member's idups
+ * hold slots (word W_NOIDUP) is not a pool used up: all members run it
+ * again, those whose idups held slots once one of them has given some back
+ * (they wait in progress, which runs the idups' rounds). Failing instead,
+ * MPI_Comm_create beside idups in other threads failed with "no free
+ * context id" (MPICH's threads/comm/idup_comm_gen, XB_COMM_IDUP_SPREAD=no).
  */
 #include <stdlib.h>
 #include <string.h>
 #include "comm/comm_int.h"
 #include "coll/coll.h"
+#include "progress/progress.h"
 #include "pt2pt/pt2pt.h"
 
 static bool lowest(const uint64_t *mask, uint32_t *ctx_p);
 static bool hold_reserve(uint64_t *mask);
 
-/* the free-slot mask, the "every contributor owned it" word and the
- * "no contributor held a reserve back" word */
-enum { W_OWNED = XB_CTX_MASK_WORDS, W_WHOLE, AGREE_WORDS };
+/* the free-slot mask, the "every contributor owned it" word, the
+ * "no contributor held a reserve back" word and the "no contributor has
+ * slots reserved by a pending idup" word */
+enum { W_OWNED = XB_CTX_MASK_WORDS, W_WHOLE, W_NOIDUP, AGREE_WORDS };
 typedef uint64_t mask_t[AGREE_WORDS];
 enum { RESERVE = 4 };            /* slots kept for agreements of one process */
 
@@ -60,6 +71,8 @@ typedef struct claim {
     uint64_t      key;
     bool          own;
     bool          whole;         /* offer every free slot (a retry) */
+    bool          held;          /* this round: idups here held slots    */
+    uint64_t      released;      /* xb_comm_idup_released() then         */
 } claim_t;
 
 static claim_t *claims;          /* agreements in progress in this process */
@@ -71,6 +84,7 @@ static void claim_enter(claim_t *c, uint64_t key)
     c->key = key;
     c->own = false;
     c->whole = false;
+    c->held = false;
     c->next = claims;
     claims = c;
 }
@@ -111,6 +125,9 @@ static void claim_round(claim_t *c, bool member, uint64_t *mask)
     if (c->own)
         mask_owned = true;
     mask[W_WHOLE] = ~UINT64_C(0);
+    c->held = member && c->own && xb_comm_idup_holds();
+    c->released = xb_comm_idup_released();
+    mask[W_NOIDUP] = c->held ? 0 : ~UINT64_C(0);
     if (!member)
         memset(mask, 0xff, sizeof(mask_t));     /* restricts nothing */
     else if (c->own) {
@@ -123,11 +140,18 @@ static void claim_round(claim_t *c, bool member, uint64_t *mask)
     mask[W_OWNED] = c->own || !member ? ~UINT64_C(0) : 0;
 }
 
+/* The idups of this process gave slots back since c's round began. */
+static bool idup_released(void *arg)
+{
+    const claim_t *c = arg;
+    return xb_comm_idup_released() != c->released;
+}
+
 /* End a round: true when it decided (then *ctx_p or the error is final). */
 static bool claim_done(claim_t *c, bool member, int *rc_p, const uint64_t *mask,
                        uint32_t *ctx_p)
 {
-    bool decided = *rc_p != XB_OK || mask[W_OWNED] != 0;
+    bool decided = *rc_p != XB_OK || mask[W_OWNED] != 0, wait = false;
     if (decided && *rc_p == XB_OK) {
         if (lowest(mask, ctx_p)) {
             if (member)
@@ -135,6 +159,9 @@ static bool claim_done(claim_t *c, bool member, int *rc_p, const uint64_t *mask,
         } else if (mask[W_WHOLE] == 0) {
             c->whole = true;         /* a reserve was held back: offer it too */
             decided = false;
+        } else if (mask[W_NOIDUP] == 0) {
+            decided = false;         /* idups hold slots: they give them back */
+            wait = c->held;
         } else
             *rc_p = xb_err_set(XB_ERR_OTHER, "no free context id left: %d "
                                "communicators exist on some member process; "
@@ -145,6 +172,12 @@ static bool claim_done(claim_t *c, bool member, int *rc_p, const uint64_t *mask,
         memset(lent, 0, sizeof(lent));
     }
     c->own = false;
+    if (wait) {                      /* not owning the mask meanwhile */
+        *rc_p = xb_progress_wait_until(xb_progress_default(), idup_released, c,
+                                       "a context-id agreement (waiting for "
+                                       "MPI_Comm_idup to give slots back)");
+        decided = *rc_p != XB_OK;
+    }
     return decided;
 }
 
