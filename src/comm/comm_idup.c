@@ -74,6 +74,7 @@
  * as for an intracommunicator. The schedule is persistent too, so rounds
  * work the same way.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "comm/comm_int.h"
@@ -433,7 +434,21 @@ static void user_req_destroy(xb_request_t *r)
     r->extra = NULL;
 }
 
-static const xb_req_ops_t user_req_ops = { NULL, user_req_destroy, NULL };
+/* The sentence of an idup that failed, for its wait (conclude() cleared
+ * the detail: it runs inside progress). MPI_ERR_OTHER is decide()'s: no
+ * common slot; a failed allreduce keeps its own class. */
+static const char *user_req_errtext(const xb_request_t *r)
+{
+    static _Thread_local char text[200];
+    if (r->status.error != MPI_ERR_OTHER)
+        return NULL;
+    snprintf(text, sizeof(text), "MPI_Comm_idup failed: no context id is free on every "
+             "member of the parent communicator (%d communicators exist on some member); "
+             "free some first", XB_CTX_SLOTS);
+    return text;
+}
+
+static const xb_req_ops_t user_req_ops = { NULL, user_req_destroy, user_req_errtext };
 
 /* The steps of the two-sided AND (see the top of the file) into s. */
 static int inter_steps(xb_coll_sched_t *s, idup_t *d, xb_comm_t *ic)

@@ -17,6 +17,7 @@
  * it is reported, and its free_fn runs before it is freed
  * (core/grequest.h).
  */
+#include <stdio.h>
 #include "core/grequest.h"
 #include "progress/progress.h"
 #include "xb_impl.h"
@@ -196,6 +197,7 @@ static int failed_in_status(int nerr, int first, int k, const MPI_Status *sts)
 static int report_all(int n, MPI_Request *h, MPI_Status *sts)
 {
     int nerr = 0, first = XB_OK;
+    char first_text[256] = "";
     for (int i = 0; i < n; i++) {
         xb_request_t *r = xb_request_from_handle(h[i]);
         if (!has_work(r)) {
@@ -203,8 +205,16 @@ static int report_all(int n, MPI_Request *h, MPI_Status *sts)
             continue;
         }
         int rc = report(&h[i], r, status_at(sts, i), nerr == 0, true);
-        if (rc != XB_OK && nerr++ == 0)
+        if (rc != XB_OK && nerr++ == 0) {
             first = rc;
+            snprintf(first_text, sizeof(first_text), "%s", xb_err_detail());
+        }
+    }
+    if (nerr > 1 && sts == MPI_STATUSES_IGNORE) {
+        /* the later failures replaced the first's detail, and with it the
+         * note of its communicator: the first is what the call reports */
+        first = xb_err_set(first, "%s", first_text);
+        xb_errh_note_keep();
     }
     return failed_in_status(nerr, first, n, sts);
 }
