@@ -433,8 +433,9 @@ int xb_impl_request_get_status_any(int count, const MPI_Request array_of_request
     }
     *index = i >= 0 ? i : MPI_UNDEFINED;
     *flag = i != -1;
-    if (i == -2)
-        empty_status(status, false);
+    if (i == -2)        /* no active request: the empty status, MPI_ERROR
+                         * included (as MPICH; mpi4py's test_request checks it) */
+        empty_status(status, true);
     if (i < 0)
         return XB_OK;
     return peek(xb_request_from_handle(array_of_requests[i]), status, true, false);

@@ -105,11 +105,11 @@ static void receiver(void)
     CHECK(sts[2].MPI_TAG == 6 && sts[3].MPI_TAG == 7 && c[1] == 71);
     CHECK(rq[0] == MPI_REQUEST_NULL && rq[2] == MPI_REQUEST_NULL && rq[3] != MPI_REQUEST_NULL);
 
-    /* no active request: flag true, MPI_UNDEFINED, empty status */
+    /* no active request: flag true, MPI_UNDEFINED, the empty status with
+     * its MPI_ERROR (MPI_SUCCESS; MPICH writes it, mpi4py checks it) */
     memset(&st, 0x33, sizeof st);
     CHECK_RC(MPI_Request_get_status_any(4, rq, &idx, &flag, &st));
-    CHECK(flag == 1 && idx == MPI_UNDEFINED && is_empty_but_error(&st) &&
-          st.MPI_ERROR == 0x33333333);
+    CHECK(flag == 1 && idx == MPI_UNDEFINED && is_empty(&st));
     CHECK_RC(MPI_Request_get_status_some(4, rq, &out, ind, sts));
     CHECK(out == MPI_UNDEFINED);
     CHECK_RC(MPI_Request_get_status_all(4, rq, &flag, sts));

@@ -9,7 +9,8 @@
  * Sendrecv_replace, Probe, Iprobe, Mprobe, Improbe, Mrecv, Imrecv + Wait,
  * Wait, Test, Waitany, Testany, Request_get_status, Request_get_status_any,
  * on a message, a null request, an inactive persistent one, a collective
- * and a generalized one; the multiple ones write MPI_SUCCESS. Open MPI does
+ * and a generalized one; the multiple ones write MPI_SUCCESS, and so does
+ * Request_get_status_any when no request is active (the empty status). Open MPI does
  * the same; the MPICH test suite's pt2pt/mprobe checks it for the matched
  * probe calls. Messages go to the next rank (itself on one rank).
  */
@@ -167,6 +168,14 @@ static void other_requests(void)
     CHECK_RC(MPI_Waitany(1, &r, &idx, &st));
     KEPT(&st, "MPI_Waitany on MPI_REQUEST_NULL");
     CHECK(st.MPI_SOURCE == MPI_ANY_SOURCE && st.MPI_TAG == MPI_ANY_TAG);
+    /* Request_get_status_any over no active request: the empty status,
+     * its MPI_ERROR = MPI_SUCCESS included (MPICH; mpi4py checks it) */
+    st = fresh();
+    idx = 0;
+    CHECK_RC(MPI_Request_get_status_any(1, &r, &idx, &f, &st));
+    CHECK(f == 1 && idx == MPI_UNDEFINED && st.MPI_ERROR == MPI_SUCCESS &&
+          st.MPI_SOURCE == MPI_ANY_SOURCE);
+    st = fresh();
 
     CHECK_RC(MPI_Recv_init(&x, 1, MPI_INT, left, 30, MPI_COMM_WORLD, &r));
     CHECK_RC(MPI_Wait(&r, &st));
