@@ -144,7 +144,7 @@ static bool sides_meet(const side_t *s, const side_t *r, iv_t *hit_s, iv_t *hit_
 
 static int aliased(const side_t *s, const side_t *r)
 {
-    iv_t hs, hr;
+    iv_t hs = { 0, 0 }, hr = { 0, 0 };
     if (!sides_meet(s, r, &hs, &hr))
         return XB_OK;
     return xb_err_set(XB_ERR_BUFFER, "the send and the receive buffer overlap "
