@@ -99,13 +99,6 @@ static int self_del(MPI_Comm c, int k, void *val, void *extra)
     return MPI_SUCCESS;
 }
 
-static int cls_of(int rc)
-{
-    int c = -1;
-    MPI_Error_class(rc, &c);
-    return c;
-}
-
 static void predefined(void)
 {
     int *v, flag = 0;
@@ -169,7 +162,7 @@ int main(int argc, char **argv)
     CHECK(strcmp(log_, "d1") == 0, "delete ran '%s'", log_);
     MPI_Comm_get_attr(b, k1, &v, &flag);
     CHECK(!flag, "deleted attribute still there");
-    CHECK(cls_of(MPI_Comm_delete_attr(b, k1)) == MPI_ERR_KEYVAL, "delete twice");
+    CHECK(ct_class(MPI_Comm_delete_attr(b, k1)) == MPI_ERR_KEYVAL, "delete twice");
     nlog = 0;
     CHECK_RC(MPI_Comm_free(&b));
     CHECK(strcmp(log_, "d0") == 0, "free of b ran '%s'", log_);
@@ -187,7 +180,7 @@ int main(int argc, char **argv)
     MPI_Comm_set_attr(a, kf, NULL);
     b = MPI_COMM_NULL;
     int rc = MPI_Comm_dup(a, &b);
-    CHECK(cls_of(rc) == MPI_ERR_SPAWN, "failing copy: class %d", cls_of(rc));
+    CHECK(ct_class(rc) == MPI_ERR_SPAWN, "failing copy: class %d", ct_class(rc));
     CHECK(b == MPI_COMM_NULL, "failing copy: newcomm set");
     MPI_Comm_free(&a);
     MPI_Comm_free_keyval(&kf);
@@ -203,9 +196,9 @@ int main(int argc, char **argv)
     char es[MPI_MAX_ERROR_STRING];
     int elen = 0;
     MPI_Error_string(rc, es, &elen);
-    CHECK(rc == user_code && cls_of(rc) == ucls && strcmp(es, "the user's copy failure") == 0,
+    CHECK(rc == user_code && ct_class(rc) == ucls && strcmp(es, "the user's copy failure") == 0,
           "user-class copy failure: code %d (want %d), class %d, '%s'", rc, user_code,
-          cls_of(rc), es);
+          ct_class(rc), es);
     CHECK(b == MPI_COMM_NULL, "user-class copy failure: newcomm set");
     MPI_Comm_free(&a);
     MPI_Comm_free_keyval(&kf);
@@ -225,13 +218,13 @@ int main(int argc, char **argv)
     MPI_Type_free(&t2);
     MPI_Type_free(&t);
     CHECK(strcmp(log_, "D4D4") == 0, "type deletes ran '%s'", log_);
-    CHECK(cls_of(MPI_Comm_set_attr(MPI_COMM_WORLD, tk, NULL)) == MPI_ERR_KEYVAL,
+    CHECK(ct_class(MPI_Comm_set_attr(MPI_COMM_WORLD, tk, NULL)) == MPI_ERR_KEYVAL,
           "datatype keyval on a communicator");
     char msg[MPI_MAX_ERROR_STRING];
     int len;
     MPI_Error_string(MPI_Comm_set_attr(MPI_COMM_WORLD, tk, NULL), msg, &len);
     CHECK(strstr(msg, "datatypes") != NULL, "wrong-kind message: %s", msg);
-    CHECK(cls_of(MPI_Comm_set_attr(MPI_COMM_WORLD, MPI_TAG_UB, NULL)) == MPI_ERR_KEYVAL,
+    CHECK(ct_class(MPI_Comm_set_attr(MPI_COMM_WORLD, MPI_TAG_UB, NULL)) == MPI_ERR_KEYVAL,
           "setting MPI_TAG_UB");
     MPI_Type_free_keyval(&tk);
     MPI_Comm_free_keyval(&k0);

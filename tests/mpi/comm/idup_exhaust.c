@@ -14,13 +14,6 @@
 
 enum { BATCH = 7, MAX = 20000 };
 
-static int cls_of(int rc)
-{
-    int c = -1;
-    MPI_Error_class(rc, &c);
-    return c;
-}
-
 int main(int argc, char **argv)
 {
     ct_init(&argc, &argv);
@@ -37,7 +30,7 @@ int main(int argc, char **argv)
             break;
     }
     CHECK(rc != MPI_SUCCESS, "%d idups and no failure", n);
-    CHECK(cls_of(rc) == MPI_ERR_OTHER, "exhausted: class %d", cls_of(rc));
+    CHECK(ct_class(rc) == MPI_ERR_OTHER, "exhausted: class %d", ct_class(rc));
     char msg[MPI_MAX_ERROR_STRING] = "";
     int len = 0;
     MPI_Error_string(rc, msg, &len);
@@ -52,11 +45,11 @@ int main(int argc, char **argv)
     for (int k = 0; k < BATCH; k++)
         CHECK_RC(MPI_Comm_idup(MPI_COMM_WORLD, &more[k], &r[k]));
     rc = MPI_Waitall(BATCH, r, st);
-    CHECK(cls_of(rc) == MPI_ERR_IN_STATUS, "second batch: class %d", cls_of(rc));
+    CHECK(ct_class(rc) == MPI_ERR_IN_STATUS, "second batch: class %d", ct_class(rc));
     for (int k = 0; k < BATCH; k++)
-        CHECK(more[k] == MPI_COMM_NULL && cls_of(st[k].MPI_ERROR) == MPI_ERR_OTHER,
+        CHECK(more[k] == MPI_COMM_NULL && ct_class(st[k].MPI_ERROR) == MPI_ERR_OTHER,
               "second batch %d: comm %s, class %d", k,
-              more[k] == MPI_COMM_NULL ? "null" : "set", cls_of(st[k].MPI_ERROR));
+              more[k] == MPI_COMM_NULL ? "null" : "set", ct_class(st[k].MPI_ERROR));
     for (int i = 0; i < n; i++)
         if (c[i] != MPI_COMM_NULL)
             CHECK_RC(MPI_Comm_free(&c[i]));

@@ -10,13 +10,6 @@
  */
 #include "ctest.h"
 
-static int cls_of(int rc)
-{
-    int c = -1;
-    MPI_Error_class(rc, &c);
-    return c;
-}
-
 int main(int argc, char **argv)
 {
     ct_init(&argc, &argv);
@@ -66,12 +59,12 @@ int main(int argc, char **argv)
     char longkey[MPI_MAX_INFO_KEY + 10];
     memset(longkey, 'k', sizeof(longkey) - 1);
     longkey[sizeof(longkey) - 1] = '\0';
-    CHECK(cls_of(MPI_Info_set(info, longkey, "v")) == MPI_ERR_INFO_KEY, "long key");
-    CHECK(cls_of(MPI_Info_delete(info, "nope")) == MPI_ERR_INFO_NOKEY, "delete missing");
-    CHECK(cls_of(MPI_Info_get_nthkey(info, 2, key)) == MPI_ERR_ARG, "nthkey range");
+    CHECK(ct_class(MPI_Info_set(info, longkey, "v")) == MPI_ERR_INFO_KEY, "long key");
+    CHECK(ct_class(MPI_Info_delete(info, "nope")) == MPI_ERR_INFO_NOKEY, "delete missing");
+    CHECK(ct_class(MPI_Info_get_nthkey(info, 2, key)) == MPI_ERR_ARG, "nthkey range");
     MPI_Info env = MPI_INFO_ENV;
-    CHECK(cls_of(MPI_Info_free(&env)) == MPI_ERR_INFO, "free MPI_INFO_ENV");
-    CHECK(cls_of(MPI_Info_set(MPI_INFO_ENV, "x", "y")) == MPI_ERR_INFO, "set on ENV");
+    CHECK(ct_class(MPI_Info_free(&env)) == MPI_ERR_INFO, "free MPI_INFO_ENV");
+    CHECK(ct_class(MPI_Info_set(MPI_INFO_ENV, "x", "y")) == MPI_ERR_INFO, "set on ENV");
 
     /* MPI_INFO_ENV */
     MPI_Info_get(MPI_INFO_ENV, "maxprocs", 30, val, &flag);
@@ -102,7 +95,7 @@ int main(int argc, char **argv)
     MPI_Info stale = info;
     CHECK_RC(MPI_Info_free(&info));
     CHECK(info == MPI_INFO_NULL, "free sets MPI_INFO_NULL");
-    CHECK(cls_of(MPI_Info_get_nkeys(stale, &n)) == MPI_ERR_INFO, "freed handle");
+    CHECK(ct_class(MPI_Info_get_nkeys(stale, &n)) == MPI_ERR_INFO, "freed handle");
     MPI_Info_free(&dup);
     return ct_finish();
 }

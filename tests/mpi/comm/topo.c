@@ -12,13 +12,6 @@
  */
 #include "ctest.h"
 
-static int cls_of(int rc)
-{
-    int c = -1;
-    MPI_Error_class(rc, &c);
-    return c;
-}
-
 static void dims_examples(void)
 {
     int d[3];
@@ -33,7 +26,7 @@ static void dims_examples(void)
     CHECK(d[0] == 2 && d[1] == 3 && d[2] == 1, "dims(6,3,{0,3,0}) = %d,%d,%d",
           d[0], d[1], d[2]);
     d[0] = 0, d[1] = 3, d[2] = 0;
-    CHECK(cls_of(MPI_Dims_create(7, 3, d)) == MPI_ERR_DIMS, "dims(7,3,{0,3,0}) error");
+    CHECK(ct_class(MPI_Dims_create(7, 3, d)) == MPI_ERR_DIMS, "dims(7,3,{0,3,0}) error");
     d[0] = d[1] = d[2] = 0;
     MPI_Dims_create(24, 3, d);
     CHECK(d[0] == 4 && d[1] == 3 && d[2] == 2, "dims(24,3) = %d,%d,%d", d[0], d[1], d[2]);
@@ -42,7 +35,7 @@ static void dims_examples(void)
     CHECK(d[0] == 27 && d[1] == 20 && d[2] == 20, "dims(10800,3) = %d,%d,%d", d[0],
           d[1], d[2]);
     d[0] = -1, d[1] = 0;
-    CHECK(cls_of(MPI_Dims_create(4, 2, d)) == MPI_ERR_DIMS, "negative dims entry");
+    CHECK(ct_class(MPI_Dims_create(4, 2, d)) == MPI_ERR_DIMS, "negative dims entry");
 }
 
 static void cart(void)
@@ -64,7 +57,7 @@ static void cart(void)
     MPI_Cart_rank(c, wrap, &r2);
     CHECK(r2 == rank, "periodic wrap %d", r2);
     int off[2] = { coords[0], dims[1] };
-    CHECK(cls_of(MPI_Cart_rank(c, off, &r2)) == MPI_ERR_ARG, "non-periodic overflow");
+    CHECK(ct_class(MPI_Cart_rank(c, off, &r2)) == MPI_ERR_ARG, "non-periodic overflow");
     /* shifts by hand */
     for (int dir = 0; dir < 2; dir++) {
         int src, dst, esrc, edst, cs = coords[dir];
@@ -114,7 +107,7 @@ static void cart(void)
     if (c != MPI_COMM_NULL)
         MPI_Comm_free(&c);
     int big[1] = { ct_size + 1 };
-    CHECK(cls_of(MPI_Cart_create(MPI_COMM_WORLD, 1, big, periods, 0, &c)) == MPI_ERR_ARG,
+    CHECK(ct_class(MPI_Cart_create(MPI_COMM_WORLD, 1, big, periods, 0, &c)) == MPI_ERR_ARG,
           "grid larger than the communicator");
 }
 
@@ -144,7 +137,7 @@ static void graph(void)
     int nr;
     MPI_Graph_map(MPI_COMM_WORLD, p, index, edges, &nr);
     CHECK(nr == ct_rank, "graph_map %d", nr);
-    CHECK(cls_of(MPI_Cartdim_get(g, &nn)) == MPI_ERR_TOPOLOGY, "cartdim on a graph");
+    CHECK(ct_class(MPI_Cartdim_get(g, &nn)) == MPI_ERR_TOPOLOGY, "cartdim on a graph");
     MPI_Comm_free(&g);
     free(gi), free(ge), free(index), free(edges);
 }
@@ -191,7 +184,7 @@ int main(int argc, char **argv)
     int st, nd;
     MPI_Topo_test(MPI_COMM_WORLD, &st);
     CHECK(st == MPI_UNDEFINED, "world topo_test %d", st);
-    CHECK(cls_of(MPI_Cartdim_get(MPI_COMM_WORLD, &nd)) == MPI_ERR_TOPOLOGY,
+    CHECK(ct_class(MPI_Cartdim_get(MPI_COMM_WORLD, &nd)) == MPI_ERR_TOPOLOGY,
           "cartdim on the world");
     return ct_finish();
 }

@@ -30,6 +30,14 @@ static int ct_rank, ct_size;
         CHECK(rc_ == MPI_SUCCESS, "%s returned %d", #call, rc_);             \
     } while (0)
 
+/* The error class of a return code (-1 when MPI_Error_class refuses it). */
+static inline int ct_class(int rc)
+{
+    int c = -1;
+    MPI_Error_class(rc, &c);
+    return c;
+}
+
 static inline void ct_init(int *argc, char ***argv)
 {
     MPI_Init(argc, argv);
