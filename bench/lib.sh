@@ -52,6 +52,19 @@ run_of() {
     esac
 }
 
+# bench_run IMPL NAME NP PROG ARGS... -> $out/raw/IMPL__NAME__NP__$round.txt
+# (the round number is the caller's $round); a failed run is said, not fatal.
+bench_run() {
+    impl=$1 name=$2 np=$3 prog=$4
+    shift 4
+    f="$out/raw/${impl}__${name}__${np}__${round}.txt"
+    # shellcheck disable=SC2046
+    if ! timeout -k 5 150 $(run_of "$impl") -n "$np" "$out/$impl/$prog" "$@" \
+            >"$f" 2>"$f.err"; then
+        echo "bench: $impl $name -n $np failed (see $f.err)" >&2
+    fi
+}
+
 build_all() {
     have=""
     for impl in $impls; do

@@ -20,41 +20,29 @@ bench_setup bench 5
 build_all latency bw barrier pack
 echo "bench: implementations:$have; $rounds round(s)" >&2
 
-# run IMPL NAME NP PROG ARGS... -> raw/IMPL__NAME__NP__ROUND.txt
-run() {
-    impl=$1 name=$2 np=$3 prog=$4
-    shift 4
-    f="$out/raw/${impl}__${name}__${np}__${round}.txt"
-    # shellcheck disable=SC2046
-    if ! timeout -k 5 150 $(run_of "$impl") -n "$np" "$out/$impl/$prog" $quick "$@" \
-            >"$f" 2>"$f.err"; then
-        echo "bench: $impl $name -n $np failed (see $f.err)" >&2
-    fi
-}
-
 round=1
 while [ $round -le "$rounds" ]; do
     # Rotate the order so no implementation always runs on a cooler machine.
     order=$(bench_order $round)
     echo "bench: round $round: $order" >&2
-    for impl in $order; do run "$impl" latency 2 latency; done
-    for impl in $order; do run "$impl" bw 2 bw; done
-    for impl in $order; do run "$impl" bibw 2 bw -b; done
+    for impl in $order; do bench_run "$impl" latency 2 latency $quick; done
+    for impl in $order; do bench_run "$impl" bw 2 bw $quick; done
+    for impl in $order; do bench_run "$impl" bibw 2 bw $quick -b; done
     for np in 2 4 8; do
-        for impl in $order; do run "$impl" barrier $np barrier; done
+        for impl in $order; do bench_run "$impl" barrier $np barrier $quick; done
     done
     # Derived datatypes (bench/pack.c): pack, unpack, ping-pong per layout.
     for t in vector indexed struct contig bytes; do
         for k in pack unpack; do
-            for impl in $order; do run "$impl" "$k-$t" 1 pack -k $k -t $t; done
+            for impl in $order; do bench_run "$impl" "$k-$t" 1 pack $quick -k $k -t $t; done
         done
-        for impl in $order; do run "$impl" "pingpong-$t" 2 pack -k pingpong -t $t; done
+        for impl in $order; do bench_run "$impl" "pingpong-$t" 2 pack $quick -k pingpong -t $t; done
     done
     # Cost of argument checking: Crossbar with XB_PARAM_CHECK=1 then 0.
     case " $have " in
         *" crossbar "*)
             for pc in 1 0; do
-                XB_PARAM_CHECK=$pc run crossbar "latency-check$pc" 2 latency -m 512
+                XB_PARAM_CHECK=$pc bench_run crossbar "latency-check$pc" 2 latency $quick -m 512
             done ;;
     esac
     round=$((round + 1))

@@ -26,18 +26,6 @@ bench_setup bench-objects 3
 build_all pack comm_create
 echo "bench: implementations:$have; $rounds round(s)" >&2
 
-# run IMPL NAME NP PROG ARGS... -> raw/IMPL__NAME__NP__ROUND.txt
-run() {
-    impl=$1 name=$2 np=$3 prog=$4
-    shift 4
-    f="$out/raw/${impl}__${name}__${np}__${round}.txt"
-    # shellcheck disable=SC2046
-    if ! timeout -k 5 150 $(run_of "$impl") -n "$np" "$out/$impl/$prog" "$@" \
-            >"$f" 2>"$f.err"; then
-        echo "bench: $impl $name -n $np failed (see $f.err)" >&2
-    fi
-}
-
 pack_types=${BENCH_TYPES:-"vector indexed struct contig bytes"} comm_nps="2 4 8"
 case ${BENCH_ONLY:-} in
     pack) comm_nps="" ;;
@@ -52,15 +40,15 @@ while [ $round -le "$rounds" ]; do
     echo "bench: round $round: $order" >&2
     for t in $pack_types; do
         for k in pack unpack; do
-            for impl in $order; do run "$impl" "$k-$t" 1 pack $quick -k $k -t $t; done
+            for impl in $order; do bench_run "$impl" "$k-$t" 1 pack $quick -k $k -t $t; done
         done
-        for impl in $order; do run "$impl" "pingpong-$t" 2 pack $quick -k pingpong -t $t; done
+        for impl in $order; do bench_run "$impl" "pingpong-$t" 2 pack $quick -k pingpong -t $t; done
     done
     # communicator creation: always the quick form (MPICH's oversubscribed
     # ranks spin, so its 4- and 8-rank operations take milliseconds)
     for np in $comm_nps; do
         for op in dup split create_group; do
-            for impl in $order; do run "$impl" "comm_$op" $np comm_create $op -q; done
+            for impl in $order; do bench_run "$impl" "comm_$op" $np comm_create $op -q; done
         done
     done
     round=$((round + 1))

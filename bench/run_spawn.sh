@@ -25,25 +25,13 @@ bench_setup bench-spawn 3
 build_all spawn
 echo "bench: implementations:$have; $rounds round(s)" >&2
 
-# run IMPL NAME NP ARGS... -> raw/IMPL__NAME__NP__ROUND.txt
-run() {
-    impl=$1 name=$2 np=$3
-    shift 3
-    f="$out/raw/${impl}__${name}__${np}__${round}.txt"
-    # shellcheck disable=SC2046
-    if ! timeout -k 5 150 $(run_of "$impl") -n "$np" "$out/$impl/spawn" "$@" \
-            >"$f" 2>"$f.err"; then
-        echo "bench: $impl $name -n $np failed (see $f.err)" >&2
-    fi
-}
-
 round=1
 while [ $round -le "$rounds" ]; do
     order=$(bench_order $round)
     echo "bench: round $round: $order" >&2
     for np in ${BENCH_NPS:-1 2}; do
-        for impl in $order; do run "$impl" spawn "$np" $quick; done
-        for impl in $order; do run "$impl" spawn_mt "$np" -t 2 $quick; done
+        for impl in $order; do bench_run "$impl" spawn "$np" spawn $quick; done
+        for impl in $order; do bench_run "$impl" spawn_mt "$np" spawn -t 2 $quick; done
     done
     round=$((round + 1))
 done

@@ -17,6 +17,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include "coll/coll_int.h"
+#include "datatype/dt_inl.h"     /* every collective call asks: inline queries */
 
 typedef struct {            /* bytes [lo, hi) a buffer certainly touches */
     uintptr_t lo, hi;
@@ -39,10 +40,10 @@ typedef struct {
 static int touched(const void *buf, MPI_Count count, const xb_datatype_t *dt,
                    iv_t iv[2])
 {
-    if (buf == MPI_IN_PLACE || count <= 0 || dt == NULL || xb_dt_size(dt) == 0)
+    if (buf == MPI_IN_PLACE || count <= 0 || dt == NULL || xb_dti_size(dt) == 0)
         return 0;
-    MPI_Aint ext = xb_dt_extent(dt), tlb = xb_dt_true_lb(dt);
-    MPI_Aint tex = xb_dt_true_extent(dt), reach;
+    MPI_Aint ext = xb_dti_extent(dt), tlb = xb_dti_true_lb(dt);
+    MPI_Aint tex = xb_dti_true_extent(dt), reach;
     if (__builtin_mul_overflow((MPI_Aint)(count - 1), ext, &reach))
         return 0;                /* past the address space: not a real buffer */
     uintptr_t first = (uintptr_t)buf + (uintptr_t)tlb;
@@ -50,7 +51,7 @@ static int touched(const void *buf, MPI_Count count, const xb_datatype_t *dt,
     uintptr_t hi = (ext < 0 ? first : first + (uintptr_t)reach) + (uintptr_t)tex;
     if (hi <= lo)
         return 0;
-    if (xb_dt_is_contig(dt, count)) {
+    if (xb_dti_is_contig(dt, count)) {
         iv[0] = (iv_t){ lo, hi };
         return 1;
     }
@@ -67,7 +68,7 @@ static int block(const side_t *s, int i, iv_t iv[2])
     if (dt == NULL)
         return 0;
     MPI_Aint d = (MPI_Aint)s->displs[i];
-    if (!s->bytes && __builtin_mul_overflow(d, xb_dt_extent(dt), &d))
+    if (!s->bytes && __builtin_mul_overflow(d, xb_dti_extent(dt), &d))
         return 0;
     return touched(s->base + d, s->counts[i], dt, iv);
 }

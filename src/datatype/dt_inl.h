@@ -26,6 +26,11 @@ static inline MPI_Aint xb_dti_true_lb(const xb_datatype_t *dt)
     return dt->true_lb;
 }
 
+static inline MPI_Aint xb_dti_true_extent(const xb_datatype_t *dt)
+{
+    return dt->true_ub - dt->true_lb;
+}
+
 static inline bool xb_dti_is_contig(const xb_datatype_t *dt, MPI_Count count)
 {
     return (dt->flags & DT_F_CONTIG) && (count <= 1 || dt->extent == dt->size);

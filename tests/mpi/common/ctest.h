@@ -12,10 +12,12 @@
 static int ct_errors;
 static int ct_rank, ct_size;
 
-#define CHECK(cond, ...)                                                     \
+/* Count a failed condition in errs and print the first `most` of them
+ * (CHECK: the process's count; a thread may keep its own). */
+#define CHECK_INTO(errs, most, cond, ...)                                    \
     do {                                                                     \
         if (!(cond)) {                                                       \
-            if (++ct_errors <= 20) {                                         \
+            if (++(errs) <= (most)) {                                        \
                 printf("rank %d: FAIL %s:%d: ", ct_rank, __FILE__, __LINE__); \
                 printf(__VA_ARGS__);                                         \
                 printf("\n");                                                \
@@ -23,6 +25,7 @@ static int ct_rank, ct_size;
             }                                                                \
         }                                                                    \
     } while (0)
+#define CHECK(cond, ...) CHECK_INTO(ct_errors, 20, cond, __VA_ARGS__)
 
 #define CHECK_RC(call)                                                       \
     do {                                                                     \

@@ -21,18 +21,6 @@ static MPI_Comm dups[MAX_THREADS];
 static int rounds = 8;
 static const char *self;
 
-#define TCHECK(errs, cond, ...)                                              \
-    do {                                                                     \
-        if (!(cond)) {                                                       \
-            if (++(errs) <= 5) {                                             \
-                printf("rank %d: FAIL %s:%d: ", ct_rank, __FILE__, __LINE__); \
-                printf(__VA_ARGS__);                                         \
-                printf("\n");                                                \
-                fflush(stdout);                                              \
-            }                                                                \
-        }                                                                    \
-    } while (0)
-
 static int child(char **argv)
 {
     int mt = strcmp(argv[3], "mt") == 0, provided = -1;
@@ -72,27 +60,27 @@ static int one_round(int t, int r)
     int codes[2] = { -1, -1 };
     MPI_Comm ic = MPI_COMM_NULL;
     int rc = MPI_Comm_spawn(self, cargv, n, MPI_INFO_NULL, root, dups[t], &ic, codes);
-    TCHECK(errs, rc == MPI_SUCCESS, "thread %d round %d: spawn returned %d", t, r, rc);
+    CHECK_INTO(errs, 5, rc == MPI_SUCCESS, "thread %d round %d: spawn returned %d", t, r, rc);
     if (rc != MPI_SUCCESS)
         return errs;
     for (int i = 0; i < n; i++)
-        TCHECK(errs, codes[i] == MPI_SUCCESS, "thread %d round %d: errcode[%d] = %d", t,
+        CHECK_INTO(errs, 5, codes[i] == MPI_SUCCESS, "thread %d round %d: errcode[%d] = %d", t,
                r, i, codes[i]);
     int rs = -1;
     MPI_Comm_remote_size(ic, &rs);
-    TCHECK(errs, rs == n, "thread %d round %d: remote size %d want %d", t, r, rs, n);
+    CHECK_INTO(errs, 5, rs == n, "thread %d round %d: remote size %d want %d", t, r, rs, n);
     if (rank == root) {
         for (int i = 0; i < n; i++)
             MPI_Send(&token, 1, MPI_INT, i, TOKEN_TAG, ic);
         for (int i = 0; i < n; i++) {
             int v = -1;
             MPI_Recv(&v, 1, MPI_INT, i, REPLY_TAG, ic, MPI_STATUS_IGNORE);
-            TCHECK(errs, v == token * 10 + i, "thread %d round %d: child %d answered %d",
+            CHECK_INTO(errs, 5, v == token * 10 + i, "thread %d round %d: child %d answered %d",
                    t, r, i, v);
         }
     }
     rc = MPI_Comm_disconnect(&ic);
-    TCHECK(errs, rc == MPI_SUCCESS && ic == MPI_COMM_NULL,
+    CHECK_INTO(errs, 5, rc == MPI_SUCCESS && ic == MPI_COMM_NULL,
            "thread %d round %d: disconnect returned %d", t, r, rc);
     return errs;
 }
