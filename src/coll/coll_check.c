@@ -13,9 +13,30 @@
 
 int xb_coll_bcast_mismatch(int root, size_t sent, MPI_Count count, xb_datatype_t *dt)
 {
-    return xb_err_set(XB_ERR_TRUNCATE, "the root (rank %d) broadcast %zu bytes; this rank's "
-                      "buffer holds %lld bytes (count %lld of %s)", root, sent,
-                      (long long)(count * xb_dt_size(dt)), (long long)count, xb_dt_name(dt));
+    return xb_coll_mismatch(XB_COLL_BCAST, root, root, sent,
+                            count * xb_dt_size(dt), count, dt);
+}
+
+int xb_coll_mismatch(int kind, int root, int from, size_t got, MPI_Count want,
+                     MPI_Count count, xb_datatype_t *dt)
+{
+    MPI_Count mine = dt != NULL ? count * xb_dt_size(dt) : want;
+    if (root >= 0 && from == root && want == mine)
+        return xb_err_set(XB_ERR_TRUNCATE, "the root (rank %d) broadcast %zu bytes; this "
+                          "rank's buffer holds %lld bytes (count %lld of %s)", root, got,
+                          (long long)mine, (long long)count, xb_dt_name(dt));
+    if (root >= 0)
+        return xb_err_set(XB_ERR_TRUNCATE, "the broadcast from the root (rank %d) does not "
+                          "match this rank's buffer of %lld bytes (count %lld of %s): a "
+                          "message from rank %d held %zu bytes where %lld were expected (the "
+                          "root's count differs from this rank's, or from that of a rank "
+                          "that passed it on)", root, (long long)mine, (long long)count,
+                          xb_dt_name(dt), from, got, (long long)want);
+    return xb_err_set(XB_ERR_TRUNCATE, "a message of the %s from rank %d held %zu bytes where "
+                      "this rank expected %lld: the ranks' counts or types do not match (or "
+                      "a rank that found a mismatch passed it on)",
+                      kind >= 0 ? xb_coll_kind_name((xb_coll_kind_t)kind) : "collective",
+                      from, got, (long long)want);
 }
 
 int xb_coll_recv_exact(void *buf, MPI_Count count, xb_datatype_t *dt, int peer, int tag,
@@ -30,17 +51,5 @@ int xb_coll_recv_exact(void *buf, MPI_Count count, xb_datatype_t *dt, int peer, 
         return XB_OK;
     if (rc != XB_OK && rc != XB_ERR_TRUNCATE)
         return rc;
-    if (root == peer)
-        return xb_coll_bcast_mismatch(root, got, count, dt);
-    if (root >= 0)
-        return xb_err_set(XB_ERR_TRUNCATE, "the broadcast from the root (rank %d) does not "
-                          "match this rank's buffer of %lld bytes (count %lld of %s): rank %d "
-                          "passed on %zu bytes (the root's count differs from this rank's, or "
-                          "from that of a rank that passed it on)", root, (long long)want,
-                          (long long)count, xb_dt_name(dt), peer, got);
-    return xb_err_set(XB_ERR_TRUNCATE, "a message of the %s from rank %d held %zu bytes where "
-                      "this rank expected %lld (count %lld of %s): the ranks' counts or types "
-                      "do not match", kind >= 0 ? xb_coll_kind_name((xb_coll_kind_t)kind)
-                      : "collective", peer, got, (long long)want, (long long)count,
-                      xb_dt_name(dt));
+    return xb_coll_mismatch(kind, root, peer, got, want, count, dt);
 }

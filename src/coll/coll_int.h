@@ -428,8 +428,13 @@ static inline void *xb_coll_block(const void *buf, MPI_Count i, MPI_Count count,
  * returns XB_ERR_TRUNCATE. xb_coll_recv_exact is a blocking receive of a
  * collective that fails the same way (root >= 0: a bcast from root, else a
  * message of collective `kind`) when the message is longer or shorter than
- * the buffer; *len (may be NULL) gets the sender's bytes. */
+ * the buffer; *len (may be NULL) gets the sender's bytes. xb_coll_mismatch
+ * is the sentence of them all: a message of `got` bytes from rank `from`
+ * where `want` were expected, in collective `kind` (-1: unnamed); for a
+ * bcast (root >= 0) this rank's buffer is count x dt (dt NULL: unknown). */
 int   xb_coll_bcast_mismatch(int root, size_t sent, MPI_Count count, xb_datatype_t *dt);
+int   xb_coll_mismatch(int kind, int root, int from, size_t got, MPI_Count want,
+                       MPI_Count count, xb_datatype_t *dt);
 int   xb_coll_recv_exact(void *buf, MPI_Count count, xb_datatype_t *dt, int peer, int tag,
                          xb_comm_t *comm, int root, int kind, size_t *len);
 

@@ -412,25 +412,8 @@ static int recv_rc(xb_coll_sched_t *s, const xb_request_t *q)
 /* The error of s->err, with its sentence. */
 static int mismatch_rc(const xb_coll_sched_t *s)
 {
-    if (s->xdt != NULL) {
-        MPI_Count mine = s->xcount * xb_dt_size(s->xdt);
-        if (s->err_from == s->xroot && s->err_want == mine)
-            return xb_err_set(s->err, "the root (rank %d) broadcast %zu bytes; this rank's "
-                              "buffer holds %lld bytes (count %lld of %s)", s->xroot,
-                              s->err_got, (long long)mine, (long long)s->xcount,
-                              xb_dt_name(s->xdt));
-        return xb_err_set(s->err, "the broadcast from the root (rank %d) does not match this "
-                          "rank's buffer of %lld bytes (count %lld of %s): a message from "
-                          "rank %d held %zu bytes where %lld were expected (the root's count "
-                          "differs from this rank's, or from that of a rank that passed it "
-                          "on)", s->xroot, (long long)mine, (long long)s->xcount,
-                          xb_dt_name(s->xdt), s->err_from, s->err_got, (long long)s->err_want);
-    }
-    return xb_err_set(s->err, "a message of the %s from rank %d held %zu bytes where this "
-                      "rank expected %lld: the ranks' counts or types do not match (or a "
-                      "rank that found a mismatch passed it on)",
-                      xb_coll_kind_name((xb_coll_kind_t)s->kind), s->err_from, s->err_got,
-                      (long long)s->err_want);
+    return xb_coll_mismatch(s->kind, s->xdt != NULL ? s->xroot : -1, s->err_from, s->err_got,
+                            s->err_want, s->xcount, s->xdt);
 }
 
 /* XB_OK when every issued request is done (they are freed), else INPROGRESS. */
