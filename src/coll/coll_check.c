@@ -49,7 +49,7 @@ int xb_coll_recv_exact(void *buf, MPI_Count count, xb_datatype_t *dt, int peer, 
         *len = got;
     if (XB_LIKELY(rc == XB_OK && (MPI_Count)got == want))
         return XB_OK;
-    if (rc != XB_OK && rc != XB_ERR_TRUNCATE)
-        return rc;
+    if (rc != XB_OK && rc != XB_ERR_TRUNCATE && rc != XB_ERR_TYPE)   /* TYPE: short, ends */
+        return rc;                                                      /* inside an element */
     return xb_coll_mismatch(kind, root, peer, got, want, count, dt);
 }

@@ -396,7 +396,8 @@ static int recv_rc(xb_coll_sched_t *s, const xb_request_t *q)
     MPI_Count want = q->count * xb_dt_size(q->dt);
     if (XB_LIKELY(q->status.error == MPI_SUCCESS && q->status.count == want))
         return XB_OK;
-    if (q->status.error != MPI_SUCCESS && q->status.error != MPI_ERR_TRUNCATE)
+    if (q->status.error != MPI_SUCCESS && q->status.error != MPI_ERR_TRUNCATE &&
+        q->status.error != MPI_ERR_TYPE)    /* short, ending inside an element */
         return xb_request_status_rc(q);
     if (s->xdt != NULL && s->comm->rank == s->xroot)
         return XB_OK;     /* the root's buffer is the reference (a ring passes it back) */

@@ -314,6 +314,12 @@ int xb_request_status_rc(const xb_request_t *r)
                           "buffer holds %lld bytes",
                           r->bytes, r->status.source, r->status.tag,
                           (long long)r->status.count);
+    if (r->status.error == MPI_ERR_TYPE && (r->kind == XB_REQ_RECV || r->kind == XB_REQ_PRECV))
+        return xb_err_set(XB_ERR_TYPE,
+                          "message of %zu bytes from rank %d (tag %d) ends inside a basic "
+                          "element of the receive datatype: the send and receive type "
+                          "signatures do not match",
+                          r->bytes, r->status.source, r->status.tag);
     return xb_err_set(-r->status.error, "the operation failed (error class %d)",
                       r->status.error);
 }

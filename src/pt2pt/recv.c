@@ -37,6 +37,19 @@ static void unpack(xb_request_t *r, size_t off, const void *src, size_t len)
         xb_dt_unpack(r->buf, r->count, r->dt, off, src, len);
 }
 
+/* A message shorter than the buffer that ends inside a basic element of
+ * the receive type cannot have been sent with a matching type signature
+ * (MPI_Get_elements would give MPI_UNDEFINED): MPI_ERR_TYPE. A message that
+ * fills the buffer is a whole number of instances, so only short ones are
+ * looked at. */
+static int short_msg_error(const xb_request_t *r, size_t n)
+{
+    size_t sz = (size_t)xb_dt_size(r->dt);
+    if (sz <= 1 || n % sz == 0)
+        return MPI_SUCCESS;
+    return xb_dt_elements(r->dt, (MPI_Count)n) == MPI_UNDEFINED ? MPI_ERR_TYPE : MPI_SUCCESS;
+}
+
 /* Accept min(message, buffer) bytes; the rest is truncated. */
 static size_t accept_len(xb_request_t *r, const xb_pt2pt_hdr_t *h)
 {
@@ -45,7 +58,9 @@ static size_t accept_len(xb_request_t *r, const xb_pt2pt_hdr_t *h)
     r->bytes = (size_t)h->len;
     r->limit = n;
     r->status.count = (MPI_Count)n;
-    r->status.error = h->len > cap ? MPI_ERR_TRUNCATE : MPI_SUCCESS;
+    r->status.error = h->len > cap    ? MPI_ERR_TRUNCATE
+                      : h->len == cap ? MPI_SUCCESS
+                                      : short_msg_error(r, n);
     return n;
 }
 
