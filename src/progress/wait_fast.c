@@ -21,8 +21,9 @@
  *     active 0 with done 0 is inactive, not "completing" (request.h);
  *     XB_REQ_COMPLETING (its hook may restart it) takes the locked path;
  *   - the caller owns its requests (two threads may not complete the same
- *     request at once, MPI 4.1 12.6.2), so nobody else reports or starts
- *     them meanwhile, and the handle array is the caller's;
+ *     request at once: the standard's "MPI and Threads"), so nobody else
+ *     reports or starts them meanwhile, and the handle array is the
+ *     caller's;
  *   - reporting writes only the caller's status and handle, `done` of a
  *     persistent request (cleared, as the locked report does) and the
  *     deferred-free link of a nonpersistent one, whose freeing
