@@ -27,9 +27,15 @@
  *                   the software cost of a message, without a second
  *                   process to wait for, so a loaded machine blurs it
  *                   least; with and without -s it is the cost of MULTIPLE
+ *   -k self-test    the same with MPI_Test (it must find the message
+ *                   there): the cost of a Test on a completed request
+ *   -k spin -T 2    lat by thread 0, while thread 1 of each rank loops on
+ *                   MPI_Test of MPI_REQUEST_NULL and of an inactive
+ *                   persistent request and MPI_Comm_rank until it ends:
+ *                   what calls that need no lock cost a messaging thread
  *   -s              ask for MPI_THREAD_SINGLE instead of MULTIPLE (lat and
  *                   rate with -T 1: the cost of MULTIPLE)
- *   -n K            lat and rate: one batch of exactly K iterations, no
+ *   -n K            lat, rate, self: one batch of exactly K iterations, no
  *                   probing (for instruction counts under callgrind: run
  *                   two K and take the difference per iteration)
  *   -v              overlap: one line per transfer on stderr (rank 1, the
@@ -53,12 +59,15 @@
  * Two ranks (one for -k self).
  */
 #include <pthread.h>
+#include <stdatomic.h>
 #include <sys/resource.h>
 #include "bench.h"
 
 enum { MAXT = 16, WINDOW = 64 };
 
-static int rank, nthreads = 1, kind_rate, nb, recv_only, fixed_k, hint, verbose;
+static int rank, nthreads = 1, kind_rate, nb, recv_only, fixed_k, hint, verbose, self_test;
+static int kind_spin;
+static atomic_int spin_stop;
 static MPI_Comm comms[MAXT];
 static double results[MAXT][64];
 
@@ -104,6 +113,22 @@ static double rate_batch(MPI_Comm c, int tag, int k)
 
 static pthread_barrier_t start;
 
+/* -k spin: thread 1 calls what a polling application thread calls while
+ * thread 0 ping-pongs (they need no lock once the calls are lock-free). */
+static void spin(void)
+{
+    MPI_Request nul = MPI_REQUEST_NULL, pers;
+    char b[8];
+    int flag, r;
+    MPI_Recv_init(b, 8, MPI_BYTE, 0, 5, MPI_COMM_SELF, &pers);
+    while (!atomic_load(&spin_stop)) {
+        MPI_Test(&nul, &flag, MPI_STATUS_IGNORE);
+        MPI_Test(&pers, &flag, MPI_STATUS_IGNORE);
+        MPI_Comm_rank(MPI_COMM_WORLD, &r);
+    }
+    MPI_Request_free(&pers);
+}
+
 static void *worker(void *arg)
 {
     int t = (int)(long)arg;
@@ -117,17 +142,23 @@ static void *worker(void *arg)
     int k = (int)(1e-3 / one);      /* short batches (see self_msgs) */
     k = fixed_k > 0 ? fixed_k : k < 1 ? 1 : k > 2000 ? 2000 : k;
     MPI_Bcast(&k, 1, MPI_INT, 0, c);   /* the same on both ranks */
+    if (kind_spin && t == 1) {
+        spin();
+        return NULL;
+    }
     for (int b = 0; b < nb; b++) {
         pthread_barrier_wait(&start);
         results[t][b] = kind_rate ? rate_batch(c, t, k) / ((double)k * WINDOW) : lat_batch(c, t, k);
     }
+    if (kind_spin)
+        atomic_store(&spin_stop, 1);
     return NULL;
 }
 
 static void threaded(void)
 {
     pthread_t th[MAXT];
-    pthread_barrier_init(&start, NULL, (unsigned)nthreads);
+    pthread_barrier_init(&start, NULL, (unsigned)(nthreads - kind_spin));
     if (nthreads == 1) {
         worker(NULL);              /* the main thread: valid at THREAD_SINGLE */
     } else {
@@ -140,8 +171,9 @@ static void threaded(void)
     for (int b = 0; b < nb; b++) {
         double sum = 0;            /* lat: mean over threads; rate: aggregate */
         for (int t = 0; t < nthreads; t++)
-            sum += kind_rate ? 1.0 / results[t][b] : results[t][b];
-        v[b] = kind_rate ? sum / 1e6 : sum / nthreads;
+            if (!(kind_spin && t == 1))
+                sum += kind_rate ? 1.0 / results[t][b] : results[t][b];
+        v[b] = kind_rate ? sum / 1e6 : sum / (nthreads - kind_spin);
     }
     if (rank == 0) {
         printf(kind_rate ? "# msgrate Mmsg/s higher\n" : "# latency us lower\n");
@@ -157,7 +189,14 @@ static double self_batch(int k)
     for (int i = 0; i < k; i++) {
         MPI_Irecv(b, 8, MPI_BYTE, 0, 3, MPI_COMM_SELF, &r);
         MPI_Send(a, 8, MPI_BYTE, 0, 3, MPI_COMM_SELF);
-        MPI_Wait(&r, MPI_STATUS_IGNORE);
+        if (self_test) {
+            int flag = 0;
+            MPI_Test(&r, &flag, MPI_STATUS_IGNORE);
+            if (!flag)
+                MPI_Abort(MPI_COMM_WORLD, 1);
+        } else {
+            MPI_Wait(&r, MPI_STATUS_IGNORE);
+        }
     }
     return (MPI_Wtime() - t0) / k * 1e6;
 }
@@ -165,6 +204,10 @@ static double self_batch(int k)
 static void self_msgs(void)
 {
     double v[64], one = 1e30;
+    if (fixed_k > 0) {              /* callgrind: one batch, no report */
+        self_batch(fixed_k);
+        return;
+    }
     for (int p = 0; p < 5; p++) {
         double x = self_batch(100) * 1e-6;
         one = x < one ? x : one;
@@ -300,7 +343,8 @@ int main(int argc, char **argv)
     MPI_Init_thread(&argc, &argv, single ? MPI_THREAD_SINGLE : MPI_THREAD_MULTIPLE, &provided);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
-    if (!strcmp(kind, "self")) {
+    if (!strncmp(kind, "self", 4)) {
+        self_test = !strcmp(kind, "self-test");
         if (rank == 0)
             self_msgs();
         MPI_Finalize();
@@ -331,6 +375,7 @@ int main(int argc, char **argv)
         overlap();
     } else {
         kind_rate = !strcmp(kind, "rate");
+        kind_spin = !strcmp(kind, "spin");
         threaded();
     }
     for (int t = 0; t < nthreads; t++)

@@ -60,7 +60,7 @@ COUNT_KINDS_RE = re.compile(r"NUM_ELEM|ARRAY_LENGTH")
 ALLOW = {"procnull": "XB_ALLOW_PROC_NULL", "anysource": "XB_ALLOW_ANY_SOURCE",
          "anytag": "XB_ALLOW_ANY_TAG", "root": "XB_ALLOW_ROOT"}
 ARG_FLAGS = set(ALLOW) | {"nullok", "nocheck", "zeronull"}
-FUNC_FLAGS = {"noinit", "custom", "nolarge", "largeform", "nolock", "lane"}
+FUNC_FLAGS = {"noinit", "custom", "nolarge", "largeform", "nolock", "lane", "fast"}
 
 
 class SpecError(Exception):
@@ -186,6 +186,7 @@ class Proc:
         if embig is not None and "nolarge" not in entry.flags:
             self.variants.append((self.name + "_c", self.embig_params, True))
         self.impl = "xb_impl_" + self.name[4:].lower()
+        self.fast = "xb_fast_" + self.name[4:].lower()
 
     def impl_params(self):
         """The implementation's parameters (HACKING.md, binding convention)."""
@@ -266,6 +267,10 @@ int xb_io_raise_ref(const MPI_File *fh, const char *fn, int rc);
             section = pr.entry.section
             out.append("/* ---- %s ---- */" % section)
         out.append("int %s(%s);" % (pr.impl, ", ".join(pr.impl_params()) or "void"))
+        if "fast" in pr.entry.flags:    # the lock-free attempt, raw arguments
+            if len(pr.variants) != 1:
+                raise SpecError("%s: flag fast with a large-count form" % pr.name)
+            out.append(proto("int", pr.fast, pr.variants[0][1]) + ";")
     out += ["", "#endif", ""]
     return "\n".join(out)
 
@@ -503,6 +508,10 @@ class Wrapper:
         args, pre, post, cleanup, decls = self.call_args()
         out += ["    " + d for d in decls]
         lock = "nolock" not in e.flags
+        if "fast" in e.flags:   # MULTIPLE: try it without the lock first
+            out += ["    if (xb_mt_on && %s(%s) == XB_OK)" %
+                    (pr.fast, ", ".join(p.name for p in self.params)),
+                    "        return MPI_SUCCESS;"]
         if lock:       # MPI_THREAD_MULTIPLE: one predicted branch otherwise
             out.append("    %s xb_cs = %s;" % self.lock_call())
         out.append("")
@@ -570,6 +579,9 @@ class Wrapper:
             raise_ = "xb_errh_raise_comm(%s, \"%s\", xb_rc)" % (comm, self.vname)
         if lock:       # a user errhandler runs without the lock (errhandler.c)
             out += ["    xb_rc = %s;" % raise_, "    xb_cs_exit(xb_cs);", "    return xb_rc;", "}"]
+        elif pr.name != "MPI_Abort":    # the raise expects the lock (xb_cb_begin)
+            out += ["    bool xb_cs = xb_cs_enter();", "    xb_rc = %s;" % raise_,
+                    "    xb_cs_exit(xb_cs);", "    return xb_rc;", "}"]
         else:
             out += ["    return %s;" % raise_, "}"]
         out.append("XB_EXPORT %s __attribute__((weak, alias(\"P%s\")));" %

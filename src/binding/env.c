@@ -131,6 +131,7 @@ int xb_impl_init_thread(int *argc, char ***argv, int required, int *provided)
 
 int xb_impl_finalize(void)
 {
+    xb_request_drain_all();     /* requests reported without the lock */
     xb_comm_finalize_attrs();   /* COMM_SELF's delete callbacks may use MPI */
     int rc = xb_coll_barrier(xb_comm_world());
 

@@ -105,7 +105,7 @@ static int start(xb_request_t *r)
 {
     xb_coll_sched_t *s = r->extra;
     atomic_store_explicit(&r->done, 0, memory_order_relaxed);
-    r->active = 1;
+    xb_request_set_active(r, 1);
     xb_coll_sched_restart(s);
     advance_off_list(s);
     return XB_OK;

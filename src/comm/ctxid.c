@@ -131,6 +131,7 @@ static void claim_round(claim_t *c, bool member, uint64_t *mask)
     if (!member)
         memset(mask, 0xff, sizeof(mask_t));     /* restricts nothing */
     else if (c->own) {
+        xb_request_drain_all();     /* lock-free reports held communicators */
         memcpy(mask, xb_ctx_mask(), XB_CTX_MASK_WORDS * sizeof(uint64_t));
         if (!c->whole && hold_reserve(mask))
             mask[W_WHOLE] = 0;

@@ -29,6 +29,9 @@ typedef struct req_pool {
 } req_pool_t;
 
 static req_pool_t pools[XB_LANES_MAX + 1];
+/* Requests reported without the lock (progress/wait_fast.c), per channel:
+ * pushed by any thread, taken whole under the channel's lock. */
+static _Atomic(xb_request_t *) deferred[XB_LANES_MAX + 1];
 
 static XB_NOINLINE int pool_grow(req_pool_t *pool)
 {
@@ -46,9 +49,42 @@ static XB_NOINLINE int pool_grow(req_pool_t *pool)
     return XB_OK;
 }
 
+void xb_request_free_deferred(xb_request_t *r)
+{
+    _Atomic(xb_request_t *) *top = &deferred[r->chan];
+    xb_request_t *old = atomic_load_explicit(top, memory_order_relaxed);
+    do
+        r->deferred_next = old;
+    while (!atomic_compare_exchange_weak_explicit(top, &old, r, memory_order_release,
+                                                  memory_order_relaxed));
+}
+
+/* Under the channel's lock: the pushes' release and this acquire order the
+ * lock-free reporters' reads before the frees here. */
+static void drain(unsigned chan)
+{
+    xb_request_t *r = atomic_exchange_explicit(&deferred[chan], NULL, memory_order_acquire);
+    while (r != NULL) {
+        xb_request_t *next = r->deferred_next;
+        xb_request_free(r);
+        r = next;
+    }
+}
+
+void xb_request_drain_all(void)
+{
+    for (int c = 0; c <= xb_mt_nlanes; c++)
+        drain((unsigned)c);
+}
+
+/* The pool is empty: take the deferred requests back first (so the hot
+ * path pays nothing for them; they wait at most a pool's worth of
+ * allocations), then grow. */
 static XB_NOINLINE xb_request_t *alloc_slow(xb_req_kind_t kind, unsigned chan)
 {
-    if (pool_grow(&pools[chan]) != XB_OK)
+    if (atomic_load_explicit(&deferred[chan], memory_order_relaxed) != NULL)
+        drain(chan);
+    if (pools[chan].free == NULL && pool_grow(&pools[chan]) != XB_OK)
         return NULL;
     return xb_request_alloc_chan(kind, chan);
 }
@@ -100,6 +136,8 @@ void xb_request_pool_fini(void)
             free(s);
         }
         pools[c].free = NULL;
+        atomic_store_explicit(&deferred[c], NULL, memory_order_relaxed);  /* drained
+                                        at the start of MPI_Finalize */
     }
 }
 
@@ -123,13 +161,19 @@ void (*xb_request_mt_completed)(unsigned chan);
 static inline void finish(xb_request_t *r)
 {
     if (r->persistent)
-        r->active = 0;
+        xb_request_set_active(r, XB_REQ_COMPLETING);
     if (r->on_complete != NULL)
         r->on_complete(r);
-    if (r->flags & (XB_REQ_F_AUTOFREE | XB_REQ_F_USERFREED))
+    if (r->flags & (XB_REQ_F_AUTOFREE | XB_REQ_F_USERFREED)) {
         xb_request_free(r);
-    else if (!(r->persistent && r->active))     /* not restarted by the hook */
+    } else if (!r->persistent) {
         atomic_store_explicit(&r->done, 1, memory_order_release);
+    } else if (xb_request_active(r) == XB_REQ_COMPLETING) {    /* not restarted */
+        /* done before inactive: a lock-free reader that sees active 0
+         * then sees done (wait_fast.c) */
+        atomic_store_explicit(&r->done, 1, memory_order_release);
+        atomic_store_explicit(&r->active, 0, memory_order_release);
+    }
 }
 
 /* Under MULTIPLE: the same, then wake the waiters of the request's

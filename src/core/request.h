@@ -19,7 +19,18 @@
  * that completes the request, after every status field is final; readers
  * load it with acquire and need no lock (MPI_Test on a done request is a
  * load and a status copy). A persistent request is re-armed by MPI_Start,
- * which clears `done`.
+ * which clears `done`. A persistent request's `active` is atomic too:
+ * 0 inactive, 1 started, XB_REQ_COMPLETING inside xb_request_complete
+ * (whose hook may restart it); the completion stores done = 1, then
+ * active = 0, both release, so a reader without the lock loads active,
+ * then done (both acquire), and active 0 with done 0 is inactive
+ * (docs/design/threads.md "Lock-free calls", progress/wait_fast.c).
+ *
+ * Freeing without the lock. xb_request_free_deferred (any thread, no
+ * lock) pushes a reported request on its channel's deferred stack; the
+ * real xb_request_free (references, ops->destroy, pool) runs under the
+ * channel's lock when its pool runs empty, before a context-id agreement
+ * and at MPI_Finalize (xb_request_drain_all).
  *
  * References. A request holds a datatype reference (xb_dt_retain) while it
  * lives, since it may still touch the user's buffer through the type, and a
@@ -29,7 +40,8 @@
  * pending receive would match) until the last request using it is freed.
  *
  * Threading: called with the progress lock held (under MPI_THREAD_MULTIPLE;
- * docs/design/threads.md), except xb_request_is_done() which is lock-free.
+ * docs/design/threads.md), except xb_request_is_done(),
+ * xb_request_active() and xb_request_free_deferred(), which are lock-free.
  * Under MULTIPLE, xb_request_complete calls xb_request_mt_completed (set by
  * the progress layer) so threads asleep waiting are woken.
  *
@@ -114,7 +126,8 @@ struct xb_request {
     uint8_t         kind;        /* xb_req_kind_t                             */
     uint8_t         mode;        /* xb_send_mode for sends                    */
     uint8_t         persistent;  /* PSEND/PRECV                               */
-    uint8_t         active;      /* persistent: started and not completed     */
+    atomic_uchar    active;      /* persistent: 0 inactive, 1 started,
+                                    XB_REQ_COMPLETING (xb_request_complete) */
     atomic_uint     done;        /* 1 = complete (release store)              */
     uint32_t        flags;       /* xb_req_flags                              */
     xb_status_t     status;
@@ -150,7 +163,13 @@ struct xb_request {
     void          (*on_complete)(xb_request_t *req); /* optional hook     */
     void           *extra;       /* owner's data for on_complete             */
     const xb_req_ops_t *ops;     /* non-pt2pt requests (see xb_req_ops_t)    */
+    struct xb_request *deferred_next; /* link of the deferred-free stack: the
+                                    only field a lock-free report writes */
 };
+
+/* `active` while xb_request_complete runs its hook (never seen under the
+ * lock: a lock-free reader that sees it takes the locked path). */
+#define XB_REQ_COMPLETING 2u
 
 /* ---- pool ---------------------------------------------------------------- */
 /* Returns a zeroed request with magic set and done == 0, or NULL (no memory,
@@ -163,6 +182,12 @@ xb_request_t *xb_request_alloc_chan(xb_req_kind_t kind, unsigned chan);
 void xb_request_free(xb_request_t *req);
 /* Free every slab (MPI_Finalize). */
 void xb_request_pool_fini(void);
+/* Without a lock: hand a reported request (complete, nonpersistent, its
+ * handle already MPI_REQUEST_NULL) to its channel for xb_request_free. */
+void xb_request_free_deferred(xb_request_t *req);
+/* Free the deferred requests of every channel (the caller holds all the
+ * locks under MULTIPLE). */
+void xb_request_drain_all(void);
 
 /* ---- handles -------------------------------------------------------------- */
 /* MPI_REQUEST_NULL (0x180 in the ABI) and invalid/freed requests give NULL. */
@@ -173,6 +198,15 @@ MPI_Request   xb_request_to_handle(xb_request_t *req);
 static inline bool xb_request_is_done(const xb_request_t *req)
 {
     return atomic_load_explicit(&req->done, memory_order_acquire) != 0;
+}
+static inline unsigned xb_request_active(const xb_request_t *req)
+{
+    return atomic_load_explicit(&req->active, memory_order_acquire);
+}
+/* MPI_Start and friends (under the lock). */
+static inline void xb_request_set_active(xb_request_t *req, unsigned v)
+{
+    atomic_store_explicit(&req->active, (unsigned char)v, memory_order_relaxed);
 }
 /* Marks the request complete (release store), runs on_complete, frees it if
  * XB_REQ_F_AUTOFREE or XB_REQ_F_USERFREED is set. Status must be final. A

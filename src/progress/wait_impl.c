@@ -22,9 +22,9 @@
 #include "progress/progress.h"
 #include "xb_impl.h"
 
-static bool is_inactive(const xb_request_t *r)
+static inline bool is_inactive(const xb_request_t *r)
 {
-    return r->persistent && !r->active && !xb_request_is_done(r);
+    return r->persistent && !xb_request_active(r) && !xb_request_is_done(r);
 }
 
 static void empty_status(MPI_Status *st, bool write_err)
@@ -90,7 +90,7 @@ static int report(MPI_Request *h, xb_request_t *r, MPI_Status *st, bool note, bo
     return rc;
 }
 
-static bool has_work(const xb_request_t *r) { return r != NULL && !is_inactive(r); }
+static inline bool has_work(const xb_request_t *r) { return r != NULL && !is_inactive(r); }
 
 int xb_impl_wait(MPI_Request *request, MPI_Status *status)
 {

@@ -243,7 +243,7 @@ static int send_slot(part_t *p, int k, const part_hdr_t *h, size_t len)
 static int part_start(xb_request_t *u)
 {
     part_t *p = u->extra;
-    u->active = 1;
+    xb_request_set_active(u, 1);
     p->err = MPI_SUCCESS;
     if (u->peer == MPI_PROC_NULL) {   /* a send completes once all are ready */
         xb_status_set_proc_null(&u->status);
@@ -370,7 +370,7 @@ static int pready_one(xb_request_t *u, int partition)
     if (rc != XB_OK)
         return rc;
     part_t *p = u->extra;
-    if (!u->active && !xb_request_is_done(u))
+    if (!xb_request_active(u) && !xb_request_is_done(u))
         return xb_err_set(XB_ERR_REQUEST, "the partitioned send is not active (MPI_Start "
                           "it first)");
     if (p->flag[partition])
@@ -448,7 +448,8 @@ int xb_impl_parrived(xb_request_t *request, int partition, int *flag)
     if (rc != XB_OK)
         return rc;
     part_t *p = request->extra;
-    if (!request->active || xb_request_is_done(request) || request->peer == MPI_PROC_NULL) {
+    if (!xb_request_active(request) || xb_request_is_done(request) ||
+        request->peer == MPI_PROC_NULL) {
         *flag = 1;
         return XB_OK;
     }

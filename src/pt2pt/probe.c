@@ -170,7 +170,7 @@ static int mrecv_start(void *buf, MPI_Count count, xb_datatype_t *dt, MPI_Messag
     if (r == NULL)
         return XB_ERR_NO_MEM;
     r->ctx = u->hdr.ctx;
-    r->active = 1;
+    xb_request_set_active(r, 1);
     if (blocking)
         r->flags |= XB_REQ_F_WAITED;
     xb_comm_t *held = u->comm;      /* the request holds its own reference now */

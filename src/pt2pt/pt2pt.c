@@ -133,7 +133,7 @@ static void send_done(xb_request_t *r, int dest, int tag, size_t bytes)
 {
     r->peer = dest;
     r->tag = tag;
-    r->active = 1;
+    xb_request_set_active(r, 1);
     r->proto = XB_PROTO_EAGER;
     r->phase = XB_PH_DONE;
     r->bytes = bytes;
@@ -204,7 +204,7 @@ int xb_pt2pt_irecv(void *buf, MPI_Count count, xb_datatype_t *dt, int source,
 int xb_pt2pt_start(xb_request_t *r)
 {
     atomic_store_explicit(&r->done, 0, memory_order_relaxed);
-    r->active = 1;
+    xb_request_set_active(r, 1);
     r->phase = XB_PH_INIT;
     r->xfer = 0;
     r->pending = 0;

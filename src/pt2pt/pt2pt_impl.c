@@ -141,7 +141,7 @@ static int start_one(MPI_Request h, int idx)
         return xb_err_set(XB_ERR_REQUEST, "invalid request handle at index %d", idx);
     if (!r->persistent)
         return xb_err_set(XB_ERR_REQUEST, "request at index %d is not persistent", idx);
-    if (r->active || xb_request_is_done(r))
+    if (xb_request_active(r) || xb_request_is_done(r))
         return xb_err_set(XB_ERR_REQUEST, "request at index %d is already active", idx);
     if (r->ops != NULL && r->ops->start != NULL)
         return r->ops->start(r);        /* persistent collective (issue 5) */
