@@ -221,6 +221,9 @@ static inline void xb_shm_ring_release(xb_shm_rx_t *rx, uint64_t w)
  * bytes (a power of two >= 4096); the ring memory is valid when all-zero. */
 void   xb_shm_tx_init(xb_shm_tx_t *tx, xb_shm_ring_t *ring, size_t size);
 void   xb_shm_rx_init(xb_shm_rx_t *rx, xb_shm_ring_t *ring, size_t size);
+/* Fault in the producer's pages of the ring now (XB_SHM_PREFAULT): called
+ * when the endpoint opens, before the first record. */
+void   xb_shm_tx_prefault(xb_shm_tx_t *tx);
 /* Largest payload one record carries with a header of XB_AM_HDR_MAX bytes. */
 size_t xb_shm_ring_payload_max(size_t size);
 /* Bytes of segment per ring (header line + data). */
