@@ -55,8 +55,8 @@ void xb_shm_rx_init(xb_shm_rx_t *rx, xb_shm_ring_t *ring, size_t size)
  * the first lap of a ring costs the producer a page fault (allocate, zero,
  * map) every 4 KiB it writes. Fault them all in at once, before the first
  * record: MADV_POPULATE_WRITE (Linux 5.14) does it without touching the
- * contents; where the kernel refuses it, an atomic add of 0 to one word per
- * page does the same (the consumer never writes the data area, and the
+ * contents; where the kernel does not know it, an atomic add of 0 to one word
+ * per page does the same (the consumer never writes the data area, and the
  * producer is the caller, so the words keep their values). The range is
  * widened to whole pages (a neighbouring ring's bytes are not changed).
  */
@@ -70,10 +70,11 @@ void xb_shm_tx_prefault(xb_shm_tx_t *tx)
     uintptr_t lo = (uintptr_t)tx->data & ~(page - 1);
     uintptr_t hi = ((uintptr_t)tx->data + tx->mask + 1 + page - 1) & ~(page - 1);
     if (!__atomic_load_n(&no_populate, __ATOMIC_RELAXED)) {
-        if (madvise((void *)lo, hi - lo, MADV_POPULATE_WRITE) == 0)
+        /* Any failure but "unknown advice" (no memory, a signal): the pages
+         * fault in lazily, as without the prefault. */
+        if (madvise((void *)lo, hi - lo, MADV_POPULATE_WRITE) == 0 || errno != EINVAL)
             return;
-        if (errno == EINVAL)
-            __atomic_store_n(&no_populate, 1, __ATOMIC_RELAXED);
+        __atomic_store_n(&no_populate, 1, __ATOMIC_RELAXED);
     }
     for (uintptr_t a = (uintptr_t)tx->data; a < (uintptr_t)tx->data + tx->mask + 1;
          a = (a & ~(page - 1)) + page)
