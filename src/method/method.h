@@ -47,6 +47,9 @@ struct xb_rt_info;
 
 /* Ids are owned by upper layers; pt2pt uses 1..15, coll 16..31, rma 32..63. */
 enum { XB_AM_MAX = 64, XB_AM_HDR_MAX = 64 };
+/* Headers of at least this many bytes (and at most XB_AM_HDR_MAX) are copied
+ * into the shm ring without a memcpy call: pt2pt's is (proto.h). */
+enum { XB_AM_HDR_INLINE_MIN = 32 };
 
 typedef void (*xb_am_handler_t)(xb_gpid_t src, const void *hdr, size_t hdr_len,
                                 const void *payload, size_t len);

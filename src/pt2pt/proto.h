@@ -51,6 +51,8 @@ typedef struct xb_pt2pt_hdr {
     uint32_t chan;     /* the channel it travels on (xb_pt2pt_lanes) */
 } xb_pt2pt_hdr_t;
 _Static_assert(sizeof(xb_pt2pt_hdr_t) <= XB_AM_HDR_MAX, "pt2pt header must fit an AM header");
+_Static_assert(sizeof(xb_pt2pt_hdr_t) >= XB_AM_HDR_INLINE_MIN,
+               "shm copies the pt2pt header without a call only from 32 bytes");
 
 enum xb_pt2pt_proto {
     XB_PROTO_EAGER = 1,     /* one active message with the data            */

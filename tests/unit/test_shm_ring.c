@@ -3,15 +3,24 @@
 /*
  * test_shm_ring.c - the per-pair shared-memory ring (src/method/shm/shm_inl.h)
  * with two threads standing in for two processes: ordering, wraparound,
- * full ring -> XB_ERR_AGAIN, variable sizes (iovec and pack callback), and a
- * million records checked byte by byte.
+ * full ring -> XB_ERR_AGAIN, variable sizes (iovec and pack callback), a
+ * million records checked byte by byte, and the producer's prefault (every
+ * page of a memfd ring resident, contents unchanged; none with it off).
  */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
 #include <pthread.h>
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 #include "method/shm/shm_inl.h"
+#include "runtime/tunable.h"
+
+XB_TUNABLE_DECL(SHM_PREFAULT);
 
 static int failures;
 #define CHECK(c, ...) do { if (!(c)) { failures++; fprintf(stderr, "FAIL %s:%d: ", \
@@ -216,8 +225,59 @@ static void test_threads(void)
     free(t_ring);
 }
 
+/* ---- prefault: pages of a fresh memfd ring, resident or not -------------- */
+static size_t resident_pages(const uint8_t *base, size_t len)
+{
+    size_t np = len / 4096, n = 0;
+    unsigned char vec[64];
+    if (np > sizeof vec || mincore((void *)base, len, vec) != 0)
+        return (size_t)-1;
+    for (size_t i = 0; i < np; i++)
+        n += vec[i] & 1;
+    return n;
+}
+
+static void prefault_one(bool on)
+{
+    size_t size = 65536, len = xb_shm_ring_stride(size) + 4096 - 128;  /* whole pages */
+    int fd = memfd_create("test-shm-ring", MFD_CLOEXEC);
+    if (fd < 0 || ftruncate(fd, (off_t)len) != 0)
+        abort();
+    uint8_t *base = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+    if (base == MAP_FAILED)
+        abort();
+    xb_shm_ring_t *r = (xb_shm_ring_t *)(void *)base;
+    for (size_t k = 0; k < 200; k++)        /* a record in flight: must stay */
+        r->data[k] = (uint8_t)(k * 7 + 1);
+    size_t before = resident_pages(base, len);
+    xb_shm_tx_t tx;
+    xb_shm_tx_init(&tx, r, size);
+    xb_tn_SHM_PREFAULT.v.b = on;
+    xb_shm_tx_prefault(&tx);
+    size_t after = resident_pages(base, len), want = on ? len / 4096 : before;
+    CHECK(before < len / 4096, "a fresh memfd ring has %zu of %zu pages resident", before,
+          len / 4096);
+    CHECK(after == want, "prefault %s: %zu of %zu pages resident (want %zu)",
+          on ? "on" : "off", after, len / 4096, want);
+    for (size_t k = 0; k < 200; k++)
+        if (r->data[k] != (uint8_t)(k * 7 + 1)) {
+            CHECK(0, "prefault changed byte %zu of the ring", k);
+            break;
+        }
+    munmap(base, len);
+    close(fd);
+}
+
+static void test_prefault(void)
+{
+    prefault_one(true);
+    prefault_one(false);
+    xb_tn_SHM_PREFAULT.v.b = true;
+}
+
 int main(void)
 {
+    test_prefault();
     test_full();
     test_threads();
     if (failures) {

@@ -58,9 +58,11 @@ int xb_shm_chan_open(xb_ep_t *ep)
     if (tx == NULL)
         return xb_err_set(XB_ERR_NO_MEM, "no memory for the shm lanes to rank %d",
                           st->local_ranks[ep->peer_local]);
-    for (int c = 1; c < st->nsets; c++)
+    for (int c = 1; c < st->nsets; c++) {
         xb_shm_tx_init(&tx[c], xb_shm_seg_ring_chan(st, c, st->me, ep->peer_local),
                        st->ring_size);
+        xb_shm_tx_prefault(&tx[c]);
+    }
     ep->ltx = tx;
     return XB_OK;
 }

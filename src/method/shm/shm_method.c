@@ -263,6 +263,7 @@ static int shm_ep_open(xb_method_t *m, xb_gpid_t peer, xb_ep_t **ep_p)
     if (ep == NULL)
         return xb_err_set(XB_ERR_NO_MEM, "no memory for a shm endpoint");
     xb_shm_tx_init(&ep->tx, xb_shm_seg_ring(st, st->me, li), st->ring_size);
+    xb_shm_tx_prefault(&ep->tx);
     ep->peer_ctl = xb_shm_seg_ctl(st, li);
     ep->st = st;
     ep->peer_local = li;
