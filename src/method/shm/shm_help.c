@@ -62,8 +62,9 @@
  * make at about the same time; `working` only tells whether it has started.
  * Asked, it helps after its own copy, writing part of our buffer from its
  * CPU and cache while we copy the rest, and a helper preempted in the
- * middle of a chunk keeps us waiting (2 ranks on 2 CPUs at load 14-19,
- * 2026-11-29, docs/PERFORMANCE.md). Once our send has completed (the peer
+ * middle of a chunk keeps us waiting: the 2-rank alltoall and allgather
+ * of 256 KiB-1 MiB took 4-20% longer with help (2026-11-29, load 12-19,
+ * docs/PERFORMANCE.md). Once our send has completed (the peer
  * copied it and sent FIN) the peer idles in its wait, and help is asked as
  * before. XB_SHM_HELP_EXCHANGE=on (live: MPI_T may write it) asks in an
  * exchange too.
