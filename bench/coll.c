@@ -12,6 +12,10 @@
  *   gather, scatter, allgather,  the block each rank contributes or gets
  *   alltoall, reduce_scatter     (reduce_scatter: MPI_Reduce_scatter_block,
  *                                MPI_SUM on doubles, the result block)
+ *   sendrecv                     the message each rank sends to the next
+ *                                rank and receives from the previous
+ *                                (MPI_Sendrecv, a ring shift; at 2 ranks
+ *                                both send to each other at once)
  * Rooted ones use root 0. Each NAME with an "i" in front (ibarrier,
  * iallreduce, ...) runs the nonblocking form, MPI_I<name> then MPI_Wait.
  * -H: the ranks split into two halves (MPI_Comm_split), each running the
@@ -21,15 +25,23 @@
 #include "bench.h"
 
 enum { BARRIER, BCAST, REDUCE, ALLREDUCE, SCAN, EXSCAN, GATHER, SCATTER, ALLGATHER,
-       ALLTOALL, REDUCE_SCATTER, NCOLL };
+       ALLTOALL, REDUCE_SCATTER, SENDRECV, NCOLL };
 static const char *const names[NCOLL] = {
     "barrier", "bcast", "reduce", "allreduce", "scan", "exscan", "gather", "scatter",
-    "allgather", "alltoall", "reduce_scatter",
+    "allgather", "alltoall", "reduce_scatter", "sendrecv",
 };
 
 static int which, nranks, nonblocking;
 static MPI_Comm comm;
 static char *sbuf, *rbuf;
+
+static void shift(int n)
+{
+    int me;
+    MPI_Comm_rank(comm, &me);
+    MPI_Sendrecv(sbuf, n, MPI_BYTE, (me + 1) % nranks, 5, rbuf, n, MPI_BYTE,
+                 (me + nranks - 1) % nranks, 5, comm, MPI_STATUS_IGNORE);
+}
 
 static void one_nonblocking(long size, int root)
 {
@@ -71,6 +83,7 @@ static void one(long size, int root)
     case SCATTER: MPI_Scatter(sbuf, n, MPI_BYTE, rbuf, n, MPI_BYTE, root, w); break;
     case ALLGATHER: MPI_Allgather(sbuf, n, MPI_BYTE, rbuf, n, MPI_BYTE, w); break;
     case ALLTOALL: MPI_Alltoall(sbuf, n, MPI_BYTE, rbuf, n, MPI_BYTE, w); break;
+    case SENDRECV: shift(n); break;
     default: MPI_Reduce_scatter_block(sbuf, rbuf, d, MPI_DOUBLE, MPI_SUM, w); break;
     }
 }
@@ -111,13 +124,15 @@ int main(int argc, char **argv)
                     nonblocking = c[0] == 'i' && strcmp(c, names[w]);
                 }
             }
+    if (nonblocking && which == SENDRECV)
+        which = -1;                           /* no nonblocking form */
     if (which < 0) {
         if (rank == 0)
             fprintf(stderr, "usage: coll -c NAME [-q] [-m MAX] [-s MIN] [-H] (NAME: see coll.c)\n");
         MPI_Abort(MPI_COMM_WORLD, 2);
     }
     /* the blocks of all ranks, in the send or the receive buffer */
-    long per = which >= GATHER ? nranks : 1;
+    long per = which >= GATHER && which != SENDRECV ? nranks : 1;
     sbuf = bench_alloc(o.maxsize * per);
     rbuf = bench_alloc(o.maxsize * per);
     if (rank == 0)

@@ -89,6 +89,8 @@ enum xb_req_flags {
     XB_REQ_F_CANCEL    = 1u << 4,  /* send: a CANCEL went to the receiver   */
     XB_REQ_F_WAITED    = 1u << 5,  /* receive a caller blocks on: its match
                                       calls xb_am_yield (method.h)        */
+    XB_REQ_F_GETS_OUT  = 1u << 6,  /* send: counted in its peer's gets_out
+                                      (pt2pt/proto.h) until it completes  */
 };
 
 /* Status as the library keeps it; converted to MPI_Status on the way out. */

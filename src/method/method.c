@@ -505,6 +505,7 @@ void xb_method_block(int timeout_ms)
 }
 
 int xb_method_operand;
+int xb_method_exchange;
 
 void xb_method_block_net(int fd, int timeout_ms)
 {

@@ -247,6 +247,13 @@ void xb_method_block(int timeout_ms);
  * with help, 19.5 without (2026-11-24). A count, raised and lowered
  * around the receive by one thread (MULTIPLE: under the lock). */
 extern int xb_method_operand;
+/* While > 0, the receive under way is one side of an exchange: this rank
+ * has a single-copy send of its own to the same sender in flight (pt2pt:
+ * its FIN has not come), so the sender has a copy of its own to make (ours)
+ * at about the same time and its CPU is not idle. shm then asks no help of
+ * that sender (shm_help.c, "When to ask"). Raised and lowered around the
+ * get by pt2pt, as xb_method_operand. */
+extern int xb_method_exchange;
 /* Sleep until the network has something (tcp, or the descriptor fd when
  * fd >= 0: the multicast socket) or timeout_ms passed, for a wait whose
  * event comes from another node (the head stage of a collective): the

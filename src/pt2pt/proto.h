@@ -86,6 +86,11 @@ typedef struct xb_pt2pt_peer {       /* per world rank                  */
     xb_request_t   *rq_head, *rq_tail;   /* sends waiting, in order    */
     xb_pt2pt_ctl_t *ctl_head, *ctl_tail; /* CTS/FIN/SYNC_ACK waiting   */
     uint32_t        seq_out;
+    /* our single-copy sends to this peer whose RTS left and that have not
+     * completed (FIN, cancel, failure): while > 0 the peer has a copy of
+     * its own to make from us, and a get from it is one side of an
+     * exchange (recv.c, xb_method_exchange) */
+    uint32_t        gets_out;
 } xb_pt2pt_peer_t;
 
 /* Size classes of unexpected records (recv.c): data[] of 256 << k bytes. */

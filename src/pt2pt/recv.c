@@ -87,6 +87,10 @@ static int try_get(xb_request_t *r, xb_gpid_t g, uint64_t addr, size_t n)
         return XB_ERR_OTHER;
     struct iovec iov[GET_IOV_MAX];
     size_t off = 0;
+    /* a single-copy send of ours to the sender is in flight: the sender
+     * reads it at about the same time (a head-to-head exchange), and its
+     * CPU has a copy of its own to make (xb_method_exchange, method.h) */
+    bool exchange = xb_pt2pt_peer(r->chan, g)->gets_out != 0;
     while (off < n) {
         int cnt = 0;
         size_t bytes = 0;
@@ -104,7 +108,9 @@ static int try_get(xb_request_t *r, xb_gpid_t g, uint64_t addr, size_t n)
             cnt = i + 1;
             bytes = keep;
         }
+        xb_method_exchange += exchange;
         rc = m->ops->get(ep, iov, cnt, addr + off, bytes);
+        xb_method_exchange -= exchange;
         if (rc != XB_OK)
             return rc;
         off += bytes;

@@ -55,6 +55,10 @@ void xb_pt2pt_send_event_done(xb_request_t *r)
     if (--r->pending > 0)
         return;
     r->phase = XB_PH_DONE;
+    if (r->flags & XB_REQ_F_GETS_OUT) {
+        r->flags &= ~(uint32_t)XB_REQ_F_GETS_OUT;
+        xb_pt2pt_peer(r->chan, r->gpid)->gets_out--;
+    }
     xb_request_complete(r);
 }
 
@@ -131,6 +135,12 @@ static int send_first_guarded(xb_request_t *r)
     int rc = send_event(r, XB_AM_RTS, &h, NULL);
     if (rc != XB_OK && r->phase == XB_PH_WAIT_CTS)
         r->phase = XB_PH_INIT;
+    /* the peer reads our buffer: counted until r completes (not inside
+     * this call: send_first holds a guard) */
+    if (rc == XB_OK && h.addr != 0) {
+        r->flags |= XB_REQ_F_GETS_OUT;
+        xb_pt2pt_peer(r->chan, r->gpid)->gets_out++;
+    }
     return rc;
 }
 

@@ -54,6 +54,20 @@
  * included): then the helper has a CPU that nobody else would use. A rank
  * that computes outside the library counts as not working: asked, it just
  * does not answer. XB_SHM_HELP_ALWAYS=on asks every time (the choice before).
+ *
+ * Nor does a receiver ask when its receive is one side of an exchange
+ * (xb_method_exchange, raised by pt2pt while a single-copy send of ours to
+ * the same sender is in flight: MPI_Sendrecv between two ranks, the 2-rank
+ * alltoall and allgather). The sender then has its own copy of our data to
+ * make at about the same time; `working` only tells whether it has started.
+ * Asked, it helps after its own copy, writing part of our buffer from its
+ * CPU and cache while we copy the rest, and a helper preempted in the
+ * middle of a chunk keeps us waiting: the 2-rank alltoall and allgather
+ * of 256 KiB-1 MiB took 4-20% longer with help (2026-11-29, load 12-19,
+ * docs/PERFORMANCE.md). Once our send has completed (the peer
+ * copied it and sent FIN) the peer idles in its wait, and help is asked as
+ * before. XB_SHM_HELP_EXCHANGE=on (live: MPI_T may write it) asks in an
+ * exchange too.
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
@@ -74,6 +88,10 @@ XB_TUNABLE(SHM_HELP_CHUNK, XB_TT_SIZE, "128k", XB_TL_TUNER,
 XB_TUNABLE(SHM_HELP_ALWAYS, XB_TT_BOOL, "off", XB_TL_TUNER,
            "Ask the sender to help with every split single copy, even while it or "
            "every CPU of the node is busy with copies of its own");
+XB_TUNABLE_LIVE(SHM_HELP_EXCHANGE, XB_TT_BOOL, "off", XB_TL_TUNER,
+                "Ask the sender to help with a split single copy also when the receive "
+                "is one side of an exchange (the sender reads a send of ours at once)",
+                NULL);
 
 /* The HELP record: sent by the receiver to the sender of the message. */
 typedef struct help_rec {
@@ -185,6 +203,8 @@ static bool can_help(const xb_ep_t *ep, int local_cnt, size_t len)
     xb_shm_t *st = ep->st;
     if (xb_tn_SHM_HELP_ALWAYS.v.b)
         return true;
+    if (xb_method_exchange > 0 && !xb_tn_SHM_HELP_EXCHANGE.v.b)
+        return false;                   /* the sender copies from us */
     if (st->ncpu == 0)
         st->ncpu = xb_shm_help_ncpu();
     return xb_shm_help_wanted(xb_shm_seg_ctl(st, 0), st->nlocal, st->me, ep->peer_local,
