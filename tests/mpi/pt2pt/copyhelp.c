@@ -10,7 +10,6 @@
  * at once. Every byte is checked.
  */
 #include <stdint.h>
-#include <time.h>
 #include "ptest.h"
 
 /* Position-dependent bytes: a chunk copied to the wrong offset is caught
@@ -35,34 +34,15 @@ static int verify(const unsigned char *b, size_t n, int seed)
     return 0;
 }
 
-static void *xmalloc(size_t n)
-{
-    void *p = malloc(n);
-    if (p == NULL) {
-        fprintf(stderr, "out of memory (%zu bytes)\n", n);
-        MPI_Abort(MPI_COMM_WORLD, 1);
-    }
-    return p;
-}
-
-static void busy_ms(int ms)
-{
-    struct timespec a, b;
-    clock_gettime(CLOCK_MONOTONIC, &a);
-    do
-        clock_gettime(CLOCK_MONOTONIC, &b);
-    while ((b.tv_sec - a.tv_sec) * 1000 + (b.tv_nsec - a.tv_nsec) / 1000000 < ms);
-}
-
 /* rank 0 sends and computes without calling MPI: rank 1 copies alone */
 static void busy_sender(int rank, size_t n)
 {
-    unsigned char *b = xmalloc(n);
+    unsigned char *b = pt_xmalloc(n);
     if (rank == 0) {
         MPI_Request r;
         fill(b, n, 11);
         CHECK_RC(MPI_Isend(b, (int)n, MPI_BYTE, 1, 1, MPI_COMM_WORLD, &r));
-        busy_ms(100);
+        pt_busy_ms(100);
         CHECK_RC(MPI_Wait(&r, MPI_STATUS_IGNORE));
     } else if (rank == 1) {
         memset(b, 0, n);
@@ -77,7 +57,7 @@ static void exchange(int rank, size_t n, int seed)
 {
     if (rank > 1)
         return;
-    unsigned char *s = xmalloc(n), *r = xmalloc(n);
+    unsigned char *s = pt_xmalloc(n), *r = pt_xmalloc(n);
     fill(s, n, seed + rank);
     memset(r, 0, n);
     CHECK_RC(MPI_Sendrecv(s, (int)n, MPI_BYTE, 1 - rank, 2, r, (int)n, MPI_BYTE, 1 - rank, 2,
@@ -90,7 +70,7 @@ static void exchange(int rank, size_t n, int seed)
 /* every other rank sends `reps` messages to rank 0, received with ANY_SOURCE */
 static void many_to_one(int rank, int size, size_t n, int reps)
 {
-    unsigned char *b = xmalloc(n);
+    unsigned char *b = pt_xmalloc(n);
     for (int k = 0; k < reps; k++) {
         if (rank != 0) {
             fill(b, n, 100 + rank * reps + k);
@@ -123,7 +103,7 @@ static void window(int rank)
     if (rank > 1)
         return;
     for (int i = 0; i < W; i++) {
-        b[i] = xmalloc(sizes[i]);
+        b[i] = pt_xmalloc(sizes[i]);
         if (rank == 0) {
             fill(b[i], sizes[i], 200 + i);
             CHECK_RC(MPI_Isend(b[i], (int)sizes[i], MPI_BYTE, 1, 4, MPI_COMM_WORLD, &q[i]));
@@ -144,8 +124,8 @@ static void window(int rank)
  * ranks than CPUs the receivers mostly copy alone (the help choice) */
 static void all_to_all(int rank, int size, size_t n)
 {
-    unsigned char *s = xmalloc(n * (size_t)size), *r = xmalloc(n * (size_t)size);
-    MPI_Request *q = xmalloc(2 * (size_t)size * sizeof(*q));
+    unsigned char *s = pt_xmalloc(n * (size_t)size), *r = pt_xmalloc(n * (size_t)size);
+    MPI_Request *q = pt_xmalloc(2 * (size_t)size * sizeof(*q));
     int nq = 0;
     memset(r, 0, n * (size_t)size);
     for (int k = 1; k < size; k++) {

@@ -14,7 +14,6 @@
  * (XB_SHM_HELP_EXCHANGE=on), see testlist.
  */
 #include <stdint.h>
-#include <time.h>
 #include "ptest.h"
 
 /* Position-dependent bytes (pt_fill's pattern repeats every 256 bytes, so
@@ -42,25 +41,6 @@ static int verify(const char *what, const unsigned char *b, size_t n, int seed)
     return 0;
 }
 
-static void *xmalloc(size_t n)
-{
-    void *p = malloc(n ? n : 1);
-    if (p == NULL) {
-        fprintf(stderr, "out of memory (%zu bytes)\n", n);
-        MPI_Abort(MPI_COMM_WORLD, 1);
-    }
-    return p;
-}
-
-static void busy_ms(int ms)
-{
-    struct timespec a, b;
-    clock_gettime(CLOCK_MONOTONIC, &a);
-    do
-        clock_gettime(CLOCK_MONOTONIC, &b);
-    while ((b.tv_sec - a.tv_sec) * 1000 + (b.tv_nsec - a.tv_nsec) / 1000000 < ms);
-}
-
 static const size_t sizes[] = { 262144, 262145, 300001, (1 << 20) + 4097, 2 << 20,
                                 (3 << 20) + 5 };
 enum { NSIZES = sizeof sizes / sizeof sizes[0] };
@@ -72,7 +52,7 @@ static int seed_of(int pat, int from, int rep) { return pat * 1000 + from * 100 
 static void swap(MPI_Comm pair, int me, int pat, size_t n, int rep)
 {
     int peer = 1 - me, cnt = (int)n;
-    unsigned char *s = xmalloc(n), *r = xmalloc(n);
+    unsigned char *s = pt_xmalloc(n), *r = pt_xmalloc(n);
     fill(s, n, seed_of(pat, me, rep));
     memset(r, 0, n);
     MPI_Request q[2];
@@ -93,7 +73,7 @@ static void swap(MPI_Comm pair, int me, int pat, size_t n, int rep)
         break;
     case 3:                             /* one side late: rank 1 copies first */
         if (me == 0)
-            busy_ms(20);
+            pt_busy_ms(20);
         CHECK_RC(MPI_Sendrecv(s, cnt, MPI_BYTE, peer, 4, r, cnt, MPI_BYTE, peer, 4, pair,
                               MPI_STATUS_IGNORE));
         break;
@@ -115,7 +95,7 @@ static void swap(MPI_Comm pair, int me, int pat, size_t n, int rep)
 static void persistent(MPI_Comm pair, int me, size_t n)
 {
     int peer = 1 - me;
-    unsigned char *s = xmalloc(n), *r = xmalloc(n);
+    unsigned char *s = pt_xmalloc(n), *r = pt_xmalloc(n);
     MPI_Request q[2];
     CHECK_RC(MPI_Recv_init(r, (int)n, MPI_BYTE, peer, 6, pair, &q[0]));
     CHECK_RC(MPI_Send_init(s, (int)n, MPI_BYTE, peer, 6, pair, &q[1]));
@@ -136,7 +116,7 @@ static void persistent(MPI_Comm pair, int me, size_t n)
  * still see their data. */
 static void cancelled(MPI_Comm pair, int me, size_t n)
 {
-    unsigned char *s = xmalloc(n);
+    unsigned char *s = pt_xmalloc(n);
     fill(s, n, 7);
     MPI_Request q;
     MPI_Status st;
@@ -156,7 +136,7 @@ static void cancelled(MPI_Comm pair, int me, size_t n)
 static void collectives(MPI_Comm pair, int me, size_t n)
 {
     int cnt = (int)n, peer = 1 - me;
-    unsigned char *s = xmalloc(2 * n), *r = xmalloc(2 * n);
+    unsigned char *s = pt_xmalloc(2 * n), *r = pt_xmalloc(2 * n);
     /* alltoall: block j goes to rank j */
     fill(s, n, seed_of(8, me, 0));
     fill(s + n, n, seed_of(8, me, 1));

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include "mpi.h"
 
 static int pt_errs;
@@ -42,6 +43,27 @@ static inline void pt_expect(int rc, int cls, const char *fn, const char *arg, i
     }
 }
 #define EXPECT(call, cls, fn, arg) pt_expect((call), (cls), (fn), (arg), __LINE__)
+
+/* malloc, or abort the job saying how much was asked. */
+static inline void *pt_xmalloc(size_t n)
+{
+    void *p = malloc(n ? n : 1);
+    if (p == NULL) {
+        fprintf(stderr, "out of memory (%zu bytes)\n", n);
+        MPI_Abort(MPI_COMM_WORLD, 1);
+    }
+    return p;
+}
+
+/* Compute (no MPI call, no sleep) for ms milliseconds. */
+static inline void pt_busy_ms(int ms)
+{
+    struct timespec a, b;
+    clock_gettime(CLOCK_MONOTONIC, &a);
+    do
+        clock_gettime(CLOCK_MONOTONIC, &b);
+    while ((b.tv_sec - a.tv_sec) * 1000 + (b.tv_nsec - a.tv_nsec) / 1000000 < ms);
+}
 
 /* Every rank reports its error count; rank 0 prints "No Errors" when all are 0. */
 static inline int pt_finish(void)
