@@ -195,30 +195,35 @@ XB_NOINLINE int xb_fast_testall(int count, MPI_Request array_of_requests[], int 
 }
 
 /* Waitany, Testany: the first done request (as the locked call: the lowest
- * index), or none active. */
+ * index), or none active. Every handle is looked at first: the locked call
+ * reports a bad one even when an earlier request is done. */
 static int any(int n, MPI_Request *h, int *index, int *flag, MPI_Status *st)
 {
-    xb_request_t *r = NULL;
+    xb_request_t *r = NULL, *first = NULL;
     if (!array_ok(n, h) || index == NULL)
         return XB_INPROGRESS;
     bool active = false;
+    int at = -1;
     for (int i = 0; i < n; i++) {
         int c = classify(h[i], &r);
-        if (c == F_DONE) {
-            report(&h[i], r, st, false);
-            *index = i;
-            *flag = 1;
-            return XB_OK;
-        }
         if (c == F_SLOW)
             return XB_INPROGRESS;
+        if (c == F_DONE && at < 0) {
+            at = i;
+            first = r;
+        }
         active |= c == F_PENDING;
     }
-    if (active)
+    if (at >= 0) {
+        report(&h[at], first, st, false);
+        *index = at;
+    } else if (active) {
         return XB_INPROGRESS;
-    *index = MPI_UNDEFINED;
+    } else {
+        *index = MPI_UNDEFINED;
+        empty_status(st, false);
+    }
     *flag = 1;
-    empty_status(st, false);
     return XB_OK;
 }
 
