@@ -52,6 +52,10 @@ static XB_NOINLINE int pool_grow(req_pool_t *pool)
 void xb_request_free_deferred(xb_request_t *r)
 {
     _Atomic(xb_request_t *) *top = &deferred[r->chan];
+    /* freed for xb_request_from_handle from now on: a second report
+     * through a stale copy of the handle would push it twice (a cycle the
+     * next drain never leaves); it gets MPI_ERR_REQUEST instead */
+    r->magic = XB_MAGIC_FREED;
     xb_request_t *old = atomic_load_explicit(top, memory_order_relaxed);
     do
         r->deferred_next = old;

@@ -27,7 +27,9 @@
  * (docs/design/threads.md "Lock-free calls", progress/wait_fast.c).
  *
  * Freeing without the lock. xb_request_free_deferred (any thread, no
- * lock) pushes a reported request on its channel's deferred stack; the
+ * lock) marks a reported request freed (magic: a stale copy of its handle
+ * is MPI_ERR_REQUEST, as below MULTIPLE) and pushes it on its channel's
+ * deferred stack; the
  * real xb_request_free (references, ops->destroy, pool) runs under the
  * channel's lock when its pool runs empty, before a context-id agreement
  * and at MPI_Finalize (xb_request_drain_all).
@@ -163,8 +165,9 @@ struct xb_request {
     void          (*on_complete)(xb_request_t *req); /* optional hook     */
     void           *extra;       /* owner's data for on_complete             */
     const xb_req_ops_t *ops;     /* non-pt2pt requests (see xb_req_ops_t)    */
-    struct xb_request *deferred_next; /* link of the deferred-free stack: the
-                                    only field a lock-free report writes */
+    struct xb_request *deferred_next; /* link of the deferred-free stack:
+                                    with magic, the only fields a lock-free
+                                    report writes                       */
 };
 
 /* `active` while xb_request_complete runs its hook (never seen under the

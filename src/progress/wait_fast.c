@@ -29,8 +29,8 @@
  *     caller's;
  *   - reporting writes only the caller's status and handle, `done` of a
  *     persistent request (cleared, as the locked report does) and the
- *     deferred-free link of a nonpersistent one, whose freeing
- *     (references, pool) waits for the channel's lock
+ *     magic (freed) and deferred-free link of a nonpersistent one, whose
+ *     freeing (references, pool) waits for the channel's lock
  *     (xb_request_free_deferred). The completing thread may still hold the
  *     lock and read the request: it writes nothing more after done.
  *
@@ -93,7 +93,8 @@ static void report(MPI_Request *h, xb_request_t *r, MPI_Status *st, bool multi)
         atomic_store_explicit(&r->done, 0, memory_order_relaxed);
     } else {
         *h = MPI_REQUEST_NULL;
-        xb_request_free_deferred(r);
+        xb_request_free_deferred(r);    /* marks it freed: a stale copy of
+                                           the handle is MPI_ERR_REQUEST */
     }
 }
 
