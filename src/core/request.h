@@ -29,10 +29,11 @@
  * Freeing without the lock. xb_request_free_deferred (any thread, no
  * lock) marks a reported request freed (magic: a stale copy of its handle
  * is MPI_ERR_REQUEST, as below MULTIPLE) and pushes it on its channel's
- * deferred stack; the
- * real xb_request_free (references, ops->destroy, pool) runs under the
- * channel's lock when its pool runs empty, before a context-id agreement
- * and at MPI_Finalize (xb_request_drain_all).
+ * deferred stack; the real xb_request_free (references, ops->destroy, pool)
+ * runs under the channel's lock at the next poll of that channel
+ * (xb_request_drain: one load when the stack is empty), when its pool runs
+ * empty, before a context-id agreement and at MPI_Finalize
+ * (xb_request_drain_all).
  *
  * References. A request holds a datatype reference (xb_dt_retain) while it
  * lives, since it may still touch the user's buffer through the type, and a
@@ -191,6 +192,16 @@ void xb_request_free_deferred(xb_request_t *req);
 /* Free the deferred requests of every channel (the caller holds all the
  * locks under MULTIPLE). */
 void xb_request_drain_all(void);
+/* The same for channel chan, whose lock the caller holds; the check is
+ * inline (the polls call it), the drain out of line. */
+extern _Atomic(xb_request_t *) xb_request_deferred[];
+void xb_request_drain_slow(unsigned chan);
+static inline void xb_request_drain(unsigned chan)
+{
+    if (XB_UNLIKELY(atomic_load_explicit(&xb_request_deferred[chan],
+                                         memory_order_relaxed) != NULL))
+        xb_request_drain_slow(chan);
+}
 
 /* ---- handles -------------------------------------------------------------- */
 /* MPI_REQUEST_NULL (0x180 in the ABI) and invalid/freed requests give NULL. */

@@ -151,6 +151,9 @@ static XB_NOINLINE int poll_lanes(xb_progress_t *pc)
 
 int xb_progress_poll(xb_progress_t *pc)
 {
+    /* free what the lock-free reports left (request.h): a collective's
+     * schedule holds its buffers until then */
+    xb_request_drain((unsigned)pc->chan);
     int n = XB_LIKELY(!pc->lanes) ? xb_method_progress_all() : poll_lanes(pc);
     for (int i = 0; i < pc->nhooks; i++)
         if (*pc->armed[i] != 0)
