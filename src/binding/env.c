@@ -131,8 +131,9 @@ int xb_impl_init_thread(int *argc, char ***argv, int required, int *provided)
 
 int xb_impl_finalize(void)
 {
-    xb_request_drain_all();     /* requests reported without the lock */
     xb_comm_finalize_attrs();   /* COMM_SELF's delete callbacks may use MPI */
+    xb_request_drain_all();     /* requests reported without the lock, the
+                                   callbacks' included */
     int rc = xb_coll_barrier(xb_comm_world());
 
     if (rc == XB_OK)

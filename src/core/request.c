@@ -139,8 +139,8 @@ void xb_request_pool_fini(void)
             free(s);
         }
         pools[c].free = NULL;
-        atomic_store_explicit(&xb_request_deferred[c], NULL, memory_order_relaxed);  /* drained
-                                        at the start of MPI_Finalize */
+        /* drained by MPI_Finalize, after the attribute callbacks */
+        atomic_store_explicit(&xb_request_deferred[c], NULL, memory_order_relaxed);
     }
 }
 
