@@ -146,6 +146,7 @@ static XB_NOINLINE int poll_lanes(xb_progress_t *pc)
     int n = xb_method_progress_main();
     for (int c = 1; c <= xb_mt_nlanes; c++)
         n += xb_progress_poll(&xb_progress_lanes[c]);
+    xb_comm_bury();         /* communicators released under a lane's lock */
     return n;
 }
 
