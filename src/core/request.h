@@ -35,6 +35,16 @@
  * empty, before a context-id agreement and at MPI_Finalize
  * (xb_request_drain_all).
  *
+ * After completion. Nothing touches a user request (one whose handle the
+ * application holds) after xb_request_complete returns, nor, inside it,
+ * after its `done` store (the completer reads what it needs first, as
+ * complete_mt reads chan): from that store on, the owner may report it
+ * without the lock, and the report's deferred free may run in any
+ * critical section of the channel, the completer's own included (its
+ * next poll or allocation drains). Persistent requests are the one
+ * exception, inside xb_request_complete only: active = 0 after done = 1
+ * (a persistent request is not freed by a report).
+ *
  * References. A request holds a datatype reference (xb_dt_retain) while it
  * lives, since it may still touch the user's buffer through the type, and a
  * communicator reference (xb_comm_retain, taken by whoever sets req->comm):

@@ -32,7 +32,9 @@
  *     magic (freed) and deferred-free link of a nonpersistent one, whose
  *     freeing (references, pool) waits for the channel's lock
  *     (xb_request_free_deferred). The completing thread may still hold the
- *     lock and read the request: it writes nothing more after done.
+ *     lock: it writes nothing more after done (but a persistent request's
+ *     active = 0) and reads nothing of a user request after
+ *     xb_request_complete (request.h, "After completion").
  *
  * The functions stay out of line: inlined into the bindings they made the
  * locked path of MPI_Test, the one below MULTIPLE, 16 instructions longer
