@@ -131,8 +131,10 @@ int xb_impl_init_thread(int *argc, char ***argv, int required, int *provided)
 
 int xb_impl_finalize(void)
 {
-    xb_request_drain_all();     /* requests reported without the lock */
     xb_comm_finalize_attrs();   /* COMM_SELF's delete callbacks may use MPI */
+    xb_request_drain_all();     /* requests reported without the lock, the
+                                   callbacks' included */
+    xb_comm_bury();             /* communicators released in lane calls */
     int rc = xb_coll_barrier(xb_comm_world());
 
     if (rc == XB_OK)

@@ -132,6 +132,7 @@ static void claim_round(claim_t *c, bool member, uint64_t *mask)
         memset(mask, 0xff, sizeof(mask_t));     /* restricts nothing */
     else if (c->own) {
         xb_request_drain_all();     /* lock-free reports held communicators */
+        xb_comm_bury();             /* and lane calls released some */
         memcpy(mask, xb_ctx_mask(), XB_CTX_MASK_WORDS * sizeof(uint64_t));
         if (!c->whole && hold_reserve(mask))
             mask[W_WHOLE] = 0;

@@ -18,11 +18,19 @@
 #include "core/info.h"
 #include "core/topo.h"
 #include "runtime/runtime.h"
+#include "util/xb_lanes.h"
 #include "xb_impl.h"
 
 static xb_comm_t world_obj, self_obj, boot_obj;
 static bool predef_ready;
 static xb_comm_t *free_list;          /* linked through the `group` field */
+/* Communicators whose last reference went under one lane's lock only
+ * (a request of a lane communicator freed in a lane call): destroying
+ * touches main-context state (context ids, the free list, groups), so it
+ * waits for a holder of all the locks (xb_comm_bury). Pushed by lane
+ * holders (several lanes at once: a compare-and-swap), taken whole under
+ * all. */
+static _Atomic(xb_comm_t *) graveyard;
 static uint64_t ctx_mask[XB_CTX_MASK_WORDS];
 
 /* ---- context-id pool ---------------------------------------------------- */
@@ -97,10 +105,41 @@ xb_comm_t *xb_comm_new(xb_group_t *group, uint32_t ctx, const xb_comm_t *parent)
     return c;
 }
 
+static void destroy_now(xb_comm_t *c);
+
 void xb_comm_destroy(xb_comm_t *c)
 {
     if (c == &world_obj || c == &self_obj || c == &boot_obj)
         return;                 /* predefined: undone by fini_predefined */
+    if (XB_UNLIKELY(xb_mt_lanes_held() > 1)) {       /* one lane's lock */
+        xb_comm_t *old = atomic_load_explicit(&graveyard, memory_order_relaxed);
+        do
+            c->grave_next = old;
+        while (!atomic_compare_exchange_weak_explicit(&graveyard, &old, c, memory_order_release,
+                                                      memory_order_relaxed));
+        return;
+    }
+    destroy_now(c);
+}
+
+void xb_comm_bury_slow(void)
+{
+    xb_comm_t *c = atomic_exchange_explicit(&graveyard, NULL, memory_order_acquire);
+    while (c != NULL) {
+        xb_comm_t *next = c->grave_next;
+        destroy_now(c);
+        c = next;
+    }
+}
+
+void xb_comm_bury(void)
+{
+    if (XB_UNLIKELY(atomic_load_explicit(&graveyard, memory_order_relaxed) != NULL))
+        xb_comm_bury_slow();
+}
+
+static void destroy_now(xb_comm_t *c)
+{
     xb_ctx_put(c->ctx);
     xb_group_release(c->group);
     if (c->remote != NULL)

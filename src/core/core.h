@@ -132,6 +132,7 @@ typedef struct xb_comm {
                                      block, freed with the communicator, so
                                      a new communicator that reuses the
                                      context id starts from zero          */
+    struct xb_comm  *grave_next;  /* xb_comm_destroy's list (core/comm.c) */
 } xb_comm_t;
 
 static inline bool xb_comm_is_inter(const xb_comm_t *c)
@@ -195,7 +196,14 @@ int xb_errh_raise_session(xb_session_t *session, const char *fn, int rc);
  * frees the object (a communicator returns its context id to the pool), so
  * a context id is not reused while an operation on a freed communicator
  * is pending (MPI_Comm_free lets pending operations complete). */
-void xb_comm_destroy(xb_comm_t *c);     /* the last reference went */
+/* The last reference went. Under one lane's lock only (threads.md
+ * "Progress contexts") the communicator waits for xb_comm_bury, which a
+ * holder of all the locks calls (the main context's poll with lanes, a
+ * context-id agreement, MPI_Finalize): its destruction changes
+ * main-context state. */
+void xb_comm_destroy(xb_comm_t *c);
+void xb_comm_bury(void);
+void xb_comm_bury_slow(void);
 static inline void xb_comm_retain(xb_comm_t *c)
 {
     c->refcount++;

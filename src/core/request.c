@@ -30,8 +30,8 @@ typedef struct req_pool {
 
 static req_pool_t pools[XB_LANES_MAX + 1];
 /* Requests reported without the lock (progress/wait_fast.c), per channel:
- * pushed by any thread, taken whole under the channel's lock. */
-static _Atomic(xb_request_t *) deferred[XB_LANES_MAX + 1];
+ * pushed by any thread, taken whole under the channel's lock (request.h). */
+_Atomic(xb_request_t *) xb_request_deferred[XB_LANES_MAX + 1];
 
 static XB_NOINLINE int pool_grow(req_pool_t *pool)
 {
@@ -51,7 +51,11 @@ static XB_NOINLINE int pool_grow(req_pool_t *pool)
 
 void xb_request_free_deferred(xb_request_t *r)
 {
-    _Atomic(xb_request_t *) *top = &deferred[r->chan];
+    _Atomic(xb_request_t *) *top = &xb_request_deferred[r->chan];
+    /* freed for xb_request_from_handle from now on: a second report
+     * through a stale copy of the handle would push it twice (a cycle the
+     * next drain never leaves); it gets MPI_ERR_REQUEST instead */
+    r->magic = XB_MAGIC_FREED;
     xb_request_t *old = atomic_load_explicit(top, memory_order_relaxed);
     do
         r->deferred_next = old;
@@ -61,9 +65,10 @@ void xb_request_free_deferred(xb_request_t *r)
 
 /* Under the channel's lock: the pushes' release and this acquire order the
  * lock-free reporters' reads before the frees here. */
-static void drain(unsigned chan)
+XB_NOINLINE void xb_request_drain_slow(unsigned chan)
 {
-    xb_request_t *r = atomic_exchange_explicit(&deferred[chan], NULL, memory_order_acquire);
+    xb_request_t *r = atomic_exchange_explicit(&xb_request_deferred[chan], NULL,
+                                               memory_order_acquire);
     while (r != NULL) {
         xb_request_t *next = r->deferred_next;
         xb_request_free(r);
@@ -74,16 +79,14 @@ static void drain(unsigned chan)
 void xb_request_drain_all(void)
 {
     for (int c = 0; c <= xb_mt_nlanes; c++)
-        drain((unsigned)c);
+        xb_request_drain_slow((unsigned)c);
 }
 
-/* The pool is empty: take the deferred requests back first (so the hot
- * path pays nothing for them; they wait at most a pool's worth of
- * allocations), then grow. */
+/* The pool is empty: take the deferred requests back first (the polls
+ * take them too, xb_request_drain), then grow. */
 static XB_NOINLINE xb_request_t *alloc_slow(xb_req_kind_t kind, unsigned chan)
 {
-    if (atomic_load_explicit(&deferred[chan], memory_order_relaxed) != NULL)
-        drain(chan);
+    xb_request_drain(chan);
     if (pools[chan].free == NULL && pool_grow(&pools[chan]) != XB_OK)
         return NULL;
     return xb_request_alloc_chan(kind, chan);
@@ -136,8 +139,8 @@ void xb_request_pool_fini(void)
             free(s);
         }
         pools[c].free = NULL;
-        atomic_store_explicit(&deferred[c], NULL, memory_order_relaxed);  /* drained
-                                        at the start of MPI_Finalize */
+        /* drained by MPI_Finalize, after the attribute callbacks */
+        atomic_store_explicit(&xb_request_deferred[c], NULL, memory_order_relaxed);
     }
 }
 

@@ -27,10 +27,23 @@
  * (docs/design/threads.md "Lock-free calls", progress/wait_fast.c).
  *
  * Freeing without the lock. xb_request_free_deferred (any thread, no
- * lock) pushes a reported request on its channel's deferred stack; the
- * real xb_request_free (references, ops->destroy, pool) runs under the
- * channel's lock when its pool runs empty, before a context-id agreement
- * and at MPI_Finalize (xb_request_drain_all).
+ * lock) marks a reported request freed (magic: a stale copy of its handle
+ * is MPI_ERR_REQUEST, as below MULTIPLE) and pushes it on its channel's
+ * deferred stack; the real xb_request_free (references, ops->destroy, pool)
+ * runs under the channel's lock at the next poll of that channel
+ * (xb_request_drain: one load when the stack is empty), when its pool runs
+ * empty, before a context-id agreement and at MPI_Finalize
+ * (xb_request_drain_all).
+ *
+ * After completion. Nothing touches a user request (one whose handle the
+ * application holds) after xb_request_complete returns, nor, inside it,
+ * after its `done` store (the completer reads what it needs first, as
+ * complete_mt reads chan): from that store on, the owner may report it
+ * without the lock, and the report's deferred free may run in any
+ * critical section of the channel, the completer's own included (its
+ * next poll or allocation drains). Persistent requests are the one
+ * exception, inside xb_request_complete only: active = 0 after done = 1
+ * (a persistent request is not freed by a report).
  *
  * References. A request holds a datatype reference (xb_dt_retain) while it
  * lives, since it may still touch the user's buffer through the type, and a
@@ -165,8 +178,9 @@ struct xb_request {
     void          (*on_complete)(xb_request_t *req); /* optional hook     */
     void           *extra;       /* owner's data for on_complete             */
     const xb_req_ops_t *ops;     /* non-pt2pt requests (see xb_req_ops_t)    */
-    struct xb_request *deferred_next; /* link of the deferred-free stack: the
-                                    only field a lock-free report writes */
+    struct xb_request *deferred_next; /* link of the deferred-free stack:
+                                    with magic, the only fields a lock-free
+                                    report writes                       */
 };
 
 /* `active` while xb_request_complete runs its hook (never seen under the
@@ -190,6 +204,16 @@ void xb_request_free_deferred(xb_request_t *req);
 /* Free the deferred requests of every channel (the caller holds all the
  * locks under MULTIPLE). */
 void xb_request_drain_all(void);
+/* The same for channel chan, whose lock the caller holds; the check is
+ * inline (the polls call it), the drain out of line. */
+extern _Atomic(xb_request_t *) xb_request_deferred[];
+void xb_request_drain_slow(unsigned chan);
+static inline void xb_request_drain(unsigned chan)
+{
+    if (XB_UNLIKELY(atomic_load_explicit(&xb_request_deferred[chan],
+                                         memory_order_relaxed) != NULL))
+        xb_request_drain_slow(chan);
+}
 
 /* ---- handles -------------------------------------------------------------- */
 /* MPI_REQUEST_NULL (0x180 in the ABI) and invalid/freed requests give NULL. */

@@ -146,11 +146,15 @@ static XB_NOINLINE int poll_lanes(xb_progress_t *pc)
     int n = xb_method_progress_main();
     for (int c = 1; c <= xb_mt_nlanes; c++)
         n += xb_progress_poll(&xb_progress_lanes[c]);
+    xb_comm_bury();         /* communicators released under a lane's lock */
     return n;
 }
 
 int xb_progress_poll(xb_progress_t *pc)
 {
+    /* free what the lock-free reports left (request.h): a collective's
+     * schedule holds its buffers until then */
+    xb_request_drain((unsigned)pc->chan);
     int n = XB_LIKELY(!pc->lanes) ? xb_method_progress_all() : poll_lanes(pc);
     for (int i = 0; i < pc->nhooks; i++)
         if (*pc->armed[i] != 0)

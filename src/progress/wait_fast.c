@@ -16,20 +16,25 @@
  * Why no lock is needed:
  *   - a completion publishes the status before `done` (release); a done
  *     request is read after an acquire load of `done`;
- *   - a persistent request's state is read as active, then done (both
- *     acquire), and the completion stores done, then active (release):
- *     active 0 with done 0 is inactive, not "completing" (request.h);
- *     XB_REQ_COMPLETING (its hook may restart it) takes the locked path;
+ *   - a persistent request's state is read as done, then active, then
+ *     done again (all acquire), and the completion stores done, then
+ *     active (release): done 1 is complete, active 0 with done 0 is
+ *     inactive, not "completing" (request.h); XB_REQ_COMPLETING (its hook
+ *     may restart it) takes the locked path; an answer, once done or
+ *     inactive, stays so (classify), so the two passes of the array calls
+ *     agree;
  *   - the caller owns its requests (two threads may not complete the same
  *     request at once: the standard's "MPI and Threads"), so nobody else
  *     reports or starts them meanwhile, and the handle array is the
  *     caller's;
  *   - reporting writes only the caller's status and handle, `done` of a
  *     persistent request (cleared, as the locked report does) and the
- *     deferred-free link of a nonpersistent one, whose freeing
- *     (references, pool) waits for the channel's lock
+ *     magic (freed) and deferred-free link of a nonpersistent one, whose
+ *     freeing (references, pool) waits for the channel's lock
  *     (xb_request_free_deferred). The completing thread may still hold the
- *     lock and read the request: it writes nothing more after done.
+ *     lock: it writes nothing more after done (but a persistent request's
+ *     active = 0) and reads nothing of a user request after
+ *     xb_request_complete (request.h, "After completion").
  *
  * The functions stay out of line: inlined into the bindings they made the
  * locked path of MPI_Test, the one below MULTIPLE, 16 instructions longer
@@ -42,7 +47,17 @@
 
 enum { F_EMPTY, F_DONE, F_PENDING, F_SLOW };
 
-/* What a lock-free call may do with handle h (*rp: the request of F_DONE). */
+/* What a lock-free call may do with handle h (*rp: the request of F_DONE).
+ * Stable: once it answers F_DONE or F_EMPTY for a request of the caller,
+ * a later call answers the same until the caller reports or starts it
+ * (the two-pass calls below rely on it). A persistent request's `done`
+ * is loaded first: 1 is complete (only the completer's last store,
+ * active = 0, may still be coming, and it changes nothing we read);
+ * else `active`: COMPLETING takes the locked path, 1 is pending, 0 is
+ * inactive unless `done` became 1 meanwhile (the completion stores done
+ * before active = 0, so that 0 makes its done = 1 visible). Loading
+ * active first answered F_DONE from a stale active 1 and a later call
+ * F_SLOW from the COMPLETING still there (review of fix-h3). */
 static inline int classify(MPI_Request h, xb_request_t **rp)
 {
     if (h == MPI_REQUEST_NULL)
@@ -50,14 +65,16 @@ static inline int classify(MPI_Request h, xb_request_t **rp)
     xb_request_t *r = xb_request_from_handle(h);
     if (r == NULL || xb_greq_is(r))
         return F_SLOW;
-    if (r->persistent) {
-        unsigned a = xb_request_active(r);      /* active first, then done */
+    if (!xb_request_is_done(r)) {
+        if (!r->persistent)
+            return F_PENDING;
+        unsigned a = xb_request_active(r);
         if (a == XB_REQ_COMPLETING)
             return F_SLOW;
+        if (a != 0)
+            return F_PENDING;
         if (!xb_request_is_done(r))
-            return a == 0 ? F_EMPTY : F_PENDING;
-    } else if (!xb_request_is_done(r)) {
-        return F_PENDING;
+            return F_EMPTY;
     }
     *rp = r;
     return r->status.error == MPI_SUCCESS ? F_DONE : F_SLOW;
@@ -78,7 +95,8 @@ static void report(MPI_Request *h, xb_request_t *r, MPI_Status *st, bool multi)
         atomic_store_explicit(&r->done, 0, memory_order_relaxed);
     } else {
         *h = MPI_REQUEST_NULL;
-        xb_request_free_deferred(r);
+        xb_request_free_deferred(r);    /* marks it freed: a stale copy of
+                                           the handle is MPI_ERR_REQUEST */
     }
 }
 
@@ -154,7 +172,7 @@ static int all(int n, MPI_Request *h, MPI_Status *sts)
         if (c != F_EMPTY && c != F_DONE)
             return XB_INPROGRESS;
     }
-    for (int i = 0; i < n; i++) {
+    for (int i = 0; i < n; i++) {      /* the same answers (classify) */
         if (classify(h[i], &r) == F_DONE)
             report(&h[i], r, status_at(sts, i), true);
         else
@@ -180,30 +198,35 @@ XB_NOINLINE int xb_fast_testall(int count, MPI_Request array_of_requests[], int 
 }
 
 /* Waitany, Testany: the first done request (as the locked call: the lowest
- * index), or none active. */
+ * index), or none active. Every handle is looked at first: the locked call
+ * reports a bad one even when an earlier request is done. */
 static int any(int n, MPI_Request *h, int *index, int *flag, MPI_Status *st)
 {
-    xb_request_t *r = NULL;
+    xb_request_t *r = NULL, *first = NULL;
     if (!array_ok(n, h) || index == NULL)
         return XB_INPROGRESS;
     bool active = false;
+    int at = -1;
     for (int i = 0; i < n; i++) {
         int c = classify(h[i], &r);
-        if (c == F_DONE) {
-            report(&h[i], r, st, false);
-            *index = i;
-            *flag = 1;
-            return XB_OK;
-        }
         if (c == F_SLOW)
             return XB_INPROGRESS;
+        if (c == F_DONE && at < 0) {
+            at = i;
+            first = r;
+        }
         active |= c == F_PENDING;
     }
-    if (active)
+    if (at >= 0) {
+        report(&h[at], first, st, false);
+        *index = at;
+    } else if (active) {
         return XB_INPROGRESS;
-    *index = MPI_UNDEFINED;
+    } else {
+        *index = MPI_UNDEFINED;
+        empty_status(st, false);
+    }
     *flag = 1;
-    empty_status(st, false);
     return XB_OK;
 }
 
@@ -241,7 +264,7 @@ static int some(int n, MPI_Request *h, int *outcount, int *indices, MPI_Status *
         return XB_OK;
     }
     int k = 0;
-    for (int i = 0; i < n && k < ndone; i++) {
+    for (int i = 0; i < n && k < ndone; i++) {   /* F_DONE stays F_DONE */
         if (classify(h[i], &r) != F_DONE)
             continue;
         indices[k] = i;

@@ -89,8 +89,10 @@ static int try_get(xb_request_t *r, xb_gpid_t g, uint64_t addr, size_t n)
     size_t off = 0;
     /* a single-copy send of ours to the sender is in flight: the sender
      * reads it at about the same time (a head-to-head exchange), and its
-     * CPU has a copy of its own to make (xb_method_exchange, method.h) */
-    bool exchange = xb_pt2pt_peer(r->chan, g)->gets_out != 0;
+     * CPU has a copy of its own to make (xb_method_exchange, method.h).
+     * Not with lanes: their gets run at once under different locks, and
+     * shm asks no help there anyway. */
+    bool exchange = xb_mt_nlanes == 0 && xb_pt2pt_peer(r->chan, g)->gets_out != 0;
     while (off < n) {
         int cnt = 0;
         size_t bytes = 0;
