@@ -209,6 +209,13 @@ void xb_status_set_empty(xb_status_t *st)
     st->count = 0;
 }
 
+void xb_mpi_status_empty(MPI_Status *out, bool write_error)
+{
+    xb_status_t e;
+    xb_status_set_empty(&e);
+    xb_status_to_mpi(&e, out, write_error);
+}
+
 void xb_status_set_proc_null(xb_status_t *st)
 {
     xb_status_set_empty(st);

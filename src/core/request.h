@@ -22,9 +22,10 @@
  * which clears `done`. A persistent request's `active` is atomic too:
  * 0 inactive, 1 started, XB_REQ_COMPLETING inside xb_request_complete
  * (whose hook may restart it); the completion stores done = 1, then
- * active = 0, both release, so a reader without the lock loads active,
- * then done (both acquire), and active 0 with done 0 is inactive
- * (docs/design/threads.md "Lock-free calls", progress/wait_fast.c).
+ * active = 0, both release, so a reader without the lock loads done,
+ * then active, then done again (all acquire): done 1 is complete, active 0
+ * with done still 0 is inactive (docs/design/threads.md "Lock-free calls",
+ * progress/wait_fast.c classify).
  *
  * Freeing without the lock. xb_request_free_deferred (any thread, no
  * lock) marks a reported request freed (magic: a stale copy of its handle
@@ -243,10 +244,9 @@ void xb_request_complete(xb_request_t *req);
 extern void (*xb_request_mt_completed)(unsigned chan);
 
 /* ---- statuses -------------------------------------------------------------- */
-/* The empty status (MPI_PROC_NULL, inactive requests): source MPI_PROC_NULL,
- * tag MPI_ANY_TAG, error MPI_SUCCESS, count 0, not cancelled. */
 /* The empty status of a null or inactive request (MPI standard): source
- * MPI_ANY_SOURCE, tag MPI_ANY_TAG, error MPI_SUCCESS, count 0. */
+ * MPI_ANY_SOURCE, tag MPI_ANY_TAG, error MPI_SUCCESS, count 0, not
+ * cancelled. */
 void xb_status_set_empty(xb_status_t *st);
 /* The status of an operation with MPI_PROC_NULL: the same, but source
  * MPI_PROC_NULL. */
@@ -255,6 +255,13 @@ void xb_status_set_proc_null(xb_status_t *st);
  * write_error is true (the standard: Wait/Test/Recv leave it alone; the
  * multiple-completion calls set it). */
 void xb_status_to_mpi(const xb_status_t *st, MPI_Status *out, bool write_error);
+/* The empty status into an MPI_Status, as xb_status_to_mpi writes one. */
+void xb_mpi_status_empty(MPI_Status *out, bool write_error);
+/* Entry i of a status array; MPI_STATUS_IGNORE for MPI_STATUSES_IGNORE. */
+static inline MPI_Status *xb_mpi_status_at(MPI_Status *arr, int i)
+{
+    return arr == MPI_STATUSES_IGNORE ? MPI_STATUS_IGNORE : &arr[i];
+}
 void xb_mpi_status_set_count(MPI_Status *st, MPI_Count bytes);
 MPI_Count xb_mpi_status_get_count(const MPI_Status *st);
 void xb_mpi_status_set_cancelled(MPI_Status *st, bool flag);

@@ -80,13 +80,6 @@ static inline int classify(MPI_Request h, xb_request_t **rp)
     return r->status.error == MPI_SUCCESS ? F_DONE : F_SLOW;
 }
 
-static void empty_status(MPI_Status *st, bool write_err)
-{
-    xb_status_t e;
-    xb_status_set_empty(&e);
-    xb_status_to_mpi(&e, st, write_err);
-}
-
 /* The locked report() of wait_impl.c for a request classify() found done. */
 static void report(MPI_Request *h, xb_request_t *r, MPI_Status *st, bool multi)
 {
@@ -100,11 +93,6 @@ static void report(MPI_Request *h, xb_request_t *r, MPI_Status *st, bool multi)
     }
 }
 
-static MPI_Status *status_at(MPI_Status *arr, int i)
-{
-    return arr == MPI_STATUSES_IGNORE ? MPI_STATUS_IGNORE : &arr[i];
-}
-
 static bool ready(void) { return xb_init_state() == XB_STATE_INIT; }
 
 static int single(MPI_Request *request, int *flag, MPI_Status *status)
@@ -114,7 +102,7 @@ static int single(MPI_Request *request, int *flag, MPI_Status *status)
         return XB_INPROGRESS;
     switch (classify(*request, &r)) {
     case F_EMPTY:
-        empty_status(status, false);
+        xb_mpi_status_empty(status, false);
         break;
     case F_DONE:
         report(request, r, status, false);
@@ -144,7 +132,7 @@ XB_NOINLINE int xb_fast_request_get_status(MPI_Request request, int *flag, MPI_S
         return XB_INPROGRESS;
     switch (classify(request, &r)) {
     case F_EMPTY:
-        empty_status(status, false);
+        xb_mpi_status_empty(status, false);
         break;
     case F_DONE:
         xb_status_to_mpi(&r->status, status, false);
@@ -174,9 +162,9 @@ static int all(int n, MPI_Request *h, MPI_Status *sts)
     }
     for (int i = 0; i < n; i++) {      /* the same answers (classify) */
         if (classify(h[i], &r) == F_DONE)
-            report(&h[i], r, status_at(sts, i), true);
+            report(&h[i], r, xb_mpi_status_at(sts, i), true);
         else
-            empty_status(status_at(sts, i), true);
+            xb_mpi_status_empty(xb_mpi_status_at(sts, i), true);
     }
     return XB_OK;
 }
@@ -224,7 +212,7 @@ static int any(int n, MPI_Request *h, int *index, int *flag, MPI_Status *st)
         return XB_INPROGRESS;
     } else {
         *index = MPI_UNDEFINED;
-        empty_status(st, false);
+        xb_mpi_status_empty(st, false);
     }
     *flag = 1;
     return XB_OK;
@@ -268,7 +256,7 @@ static int some(int n, MPI_Request *h, int *outcount, int *indices, MPI_Status *
         if (classify(h[i], &r) != F_DONE)
             continue;
         indices[k] = i;
-        report(&h[i], r, status_at(sts, k), true);
+        report(&h[i], r, xb_mpi_status_at(sts, k), true);
         k++;
     }
     *outcount = k;

@@ -27,13 +27,6 @@ static inline bool is_inactive(const xb_request_t *r)
     return r->persistent && !xb_request_active(r) && !xb_request_is_done(r);
 }
 
-static void empty_status(MPI_Status *st, bool write_err)
-{
-    xb_status_t e;
-    xb_status_set_empty(&e);
-    xb_status_to_mpi(&e, st, write_err);
-}
-
 /* NULL for MPI_REQUEST_NULL (*rc_p = XB_OK) or a bad handle (error). */
 static xb_request_t *resolve(MPI_Request h, int *rc_p)
 {
@@ -98,7 +91,7 @@ int xb_impl_wait(MPI_Request *request, MPI_Status *status)
     xb_request_t *r = resolve(*request, &rc);
     if (!has_work(r)) {
         if (rc == XB_OK)
-            empty_status(status, false);
+            xb_mpi_status_empty(status, false);
         return rc;
     }
     if (!xb_request_is_done(r))
@@ -113,7 +106,7 @@ int xb_impl_test(MPI_Request *request, int *flag, MPI_Status *status)
     if (!has_work(r)) {
         if (rc == XB_OK) {
             *flag = 1;
-            empty_status(status, false);
+            xb_mpi_status_empty(status, false);
         }
         return rc;
     }
@@ -176,11 +169,6 @@ static bool all_done(void *arg)
     return true;
 }
 
-static MPI_Status *status_at(MPI_Status *arr, int i)
-{
-    return arr == MPI_STATUSES_IGNORE ? MPI_STATUS_IGNORE : &arr[i];
-}
-
 static int failed_in_status(int nerr, int first, int k, const MPI_Status *sts)
 {
     if (nerr == 0)
@@ -201,10 +189,10 @@ static int report_all(int n, MPI_Request *h, MPI_Status *sts)
     for (int i = 0; i < n; i++) {
         xb_request_t *r = xb_request_from_handle(h[i]);
         if (!has_work(r)) {
-            empty_status(status_at(sts, i), true);
+            xb_mpi_status_empty(xb_mpi_status_at(sts, i), true);
             continue;
         }
-        int rc = report(&h[i], r, status_at(sts, i), nerr == 0, true);
+        int rc = report(&h[i], r, xb_mpi_status_at(sts, i), nerr == 0, true);
         if (rc != XB_OK && nerr++ == 0) {
             first = rc;
             snprintf(first_text, sizeof(first_text), "%s", xb_err_detail());
@@ -285,7 +273,7 @@ static int any_common(int count, MPI_Request *h, int *index, int *flag, MPI_Stat
     if (i == -2) {
         *index = MPI_UNDEFINED;
         *flag = 1;
-        empty_status(st, false);
+        xb_mpi_status_empty(st, false);
         return XB_OK;
     }
     if (i == -1) {
@@ -351,8 +339,8 @@ static int some_common(int n, MPI_Request *h, int *outcount, int *indices, MPI_S
         if (!has_work(r) || !xb_request_is_done(r))
             continue;
         indices[k] = i;
-        rc = mode == SOME_PEEK ? peek(r, status_at(sts, k), nerr == 0, true)
-                               : report(&h[i], r, status_at(sts, k), nerr == 0, true);
+        rc = mode == SOME_PEEK ? peek(r, xb_mpi_status_at(sts, k), nerr == 0, true)
+                               : report(&h[i], r, xb_mpi_status_at(sts, k), nerr == 0, true);
         k++;
         if (rc != XB_OK && nerr++ == 0)
             first = rc;
@@ -379,7 +367,7 @@ int xb_impl_request_get_status(xb_request_t *r, int *flag, MPI_Status *status)
 {
     if (!has_work(r)) {
         *flag = 1;
-        empty_status(status, false);
+        xb_mpi_status_empty(status, false);
         return XB_OK;
     }
     if (!xb_request_is_done(r))
@@ -410,10 +398,10 @@ int xb_impl_request_get_status_all(int count, const MPI_Request array_of_request
     for (int i = 0; i < count; i++) {
         xb_request_t *r = xb_request_from_handle(array_of_requests[i]);
         if (!has_work(r)) {
-            empty_status(status_at(array_of_statuses, i), true);
+            xb_mpi_status_empty(xb_mpi_status_at(array_of_statuses, i), true);
             continue;
         }
-        rc = peek(r, status_at(array_of_statuses, i), nerr == 0, true);
+        rc = peek(r, xb_mpi_status_at(array_of_statuses, i), nerr == 0, true);
         if (rc != XB_OK && nerr++ == 0)
             first = rc;
     }
@@ -435,7 +423,7 @@ int xb_impl_request_get_status_any(int count, const MPI_Request array_of_request
     *flag = i != -1;
     if (i == -2)        /* no active request: the empty status, MPI_ERROR
                          * included (as MPICH; mpi4py's test_request checks it) */
-        empty_status(status, true);
+        xb_mpi_status_empty(status, true);
     if (i < 0)
         return XB_OK;
     return peek(xb_request_from_handle(array_of_requests[i]), status, true, false);
