@@ -155,6 +155,11 @@ bool xb_comm_idup_holds(void)
     return false;
 }
 
+bool xb_comm_idup_pending(void)
+{
+    return pending != NULL;
+}
+
 uint64_t xb_comm_idup_released(void)
 {
     return released;
@@ -239,10 +244,11 @@ static void reserve(idup_t *d)
             take_if_free(d, (d->start + k) % XB_CTX_SLOTS);
     }
     /* Every free slot is mine (those of the others too: they give them back
-     * when they park). Alone, each round completes inside start(): waiting
-     * for the others would never end, and the others' slots are not free. */
+     * when they park; and no round of a blocking agreement has some out:
+     * ctxid.c). Alone, each round completes inside start(): waiting for the
+     * others would never end, and the others' slots are not free. */
     bool full = d->round == LAST_ROUND && has_precedence(d) &&
-                (d->alone || !others_hold(d));
+                (d->alone || !others_hold(d)) && !xb_comm_agree_holds();
     d->mine[FLAG_WORD] = full ? FULL : 0;
     memcpy(d->mask, d->mine, sizeof(d->mask));
 }

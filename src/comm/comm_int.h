@@ -65,10 +65,16 @@ int xb_comm_exchange(xb_comm_t *peer, int rank, int tag, const void *sbuf,
 int xb_comm_group_bcast(const xb_group_t *g, int root, int tag, void *buf,
                         size_t bytes);
 
+/* ctxid.c: whether a round of a blocking agreement of this process has
+ * slots out of the pool now (they come back when it ends). */
+bool xb_comm_agree_holds(void);
+
 /* comm_idup.c: whether a pending MPI_Comm_idup of this process holds
  * reserved slots (the blocking agreements cannot take them), and a count
  * that grows whenever one gives slots back (ctxid.c waits for it). */
 bool xb_comm_idup_holds(void);
+/* Whether an MPI_Comm_idup of this process is outstanding. */
+bool xb_comm_idup_pending(void);
 uint64_t xb_comm_idup_released(void);
 
 /* Finish a new communicator made from parent: copy parent's attributes

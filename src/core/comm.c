@@ -50,6 +50,18 @@ void xb_ctx_put(uint32_t ctx)
         ctx_mask[s / 64] |= UINT64_C(1) << (s % 64);
 }
 
+void xb_ctx_take_mask(const uint64_t *m)
+{
+    for (int w = 0; w < XB_CTX_MASK_WORDS; w++)
+        ctx_mask[w] &= ~m[w];
+}
+
+void xb_ctx_put_mask(const uint64_t *m)
+{
+    for (int w = 0; w < XB_CTX_MASK_WORDS; w++)
+        ctx_mask[w] |= m[w];
+}
+
 /* ---- handles ------------------------------------------------------------- */
 xb_comm_t *xb_comm_world(void) { return predef_ready ? &world_obj : NULL; }
 xb_comm_t *xb_comm_self(void)  { return predef_ready ? &self_obj : NULL; }

@@ -243,6 +243,9 @@ enum { XB_CTX_SLOTS = 16384, XB_CTX_MASK_WORDS = XB_CTX_SLOTS / 64,
 const uint64_t *xb_ctx_mask(void);     /* bit set = slot free here */
 void xb_ctx_take(uint32_t ctx);
 void xb_ctx_put(uint32_t ctx);
+/* The same for every slot set in m[XB_CTX_MASK_WORDS] (a reservation). */
+void xb_ctx_take_mask(const uint64_t *m);
+void xb_ctx_put_mask(const uint64_t *m);
 /* A new intracommunicator over `group` (retained) with context `ctx` (taken
  * from the pool); refcount 1, errhandler inherited from `parent` (or
  * MPI_ERRORS_ARE_FATAL). NULL (detail recorded) on no memory. */
