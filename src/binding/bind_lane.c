@@ -25,7 +25,7 @@ static int req_chan(const MPI_Request *p)
     if (p == NULL || *p == MPI_REQUEST_NULL || xb_handle_is_predef((const void *)*p))
         return 0;
     const xb_request_t *r = (const xb_request_t *)*p;
-    if (r->magic != XB_MAGIC_REQ || r->chan == 0)
+    if (__atomic_load_n(&r->magic, __ATOMIC_RELAXED) != XB_MAGIC_REQ || r->chan == 0)
         return 0;
     /* Only point-to-point requests live on a lane: a partitioned request
      * (kind COLL) is made on its communicator's channel but moves its data

@@ -42,7 +42,7 @@ static XB_NOINLINE int pool_grow(req_pool_t *pool)
     s->next = pool->slabs;
     pool->slabs = s;
     for (int i = XB_REQ_SLAB - 1; i >= 0; i--) {
-        s->reqs[i].magic = XB_MAGIC_FREED;
+        __atomic_store_n(&s->reqs[i].magic, XB_MAGIC_FREED, __ATOMIC_RELAXED);
         s->reqs[i].next = pool->free;
         pool->free = &s->reqs[i];
     }
@@ -55,7 +55,7 @@ void xb_request_free_deferred(xb_request_t *r)
     /* freed for xb_request_from_handle from now on: a second report
      * through a stale copy of the handle would push it twice (a cycle the
      * next drain never leaves); it gets MPI_ERR_REQUEST instead */
-    r->magic = XB_MAGIC_FREED;
+    __atomic_store_n(&r->magic, XB_MAGIC_FREED, __ATOMIC_RELAXED);
     xb_request_t *old = atomic_load_explicit(top, memory_order_relaxed);
     do
         r->deferred_next = old;
@@ -101,7 +101,7 @@ xb_request_t *xb_request_alloc_chan(xb_req_kind_t kind, unsigned chan)
     pool->free = r->next;
     memset(r, 0, sizeof(*r));
     r->chan = (uint8_t)chan;
-    r->magic = XB_MAGIC_REQ;
+    __atomic_store_n(&r->magic, XB_MAGIC_REQ, __ATOMIC_RELAXED);
     r->kind = (uint8_t)kind;
     r->persistent = (kind == XB_REQ_PSEND || kind == XB_REQ_PRECV);
     return r;
@@ -119,7 +119,7 @@ void xb_request_free(xb_request_t *r)
     if (r->comm != NULL)
         xb_comm_release(r->comm);
     r->comm = NULL;
-    r->magic = XB_MAGIC_FREED;
+    __atomic_store_n(&r->magic, XB_MAGIC_FREED, __ATOMIC_RELAXED);
     req_pool_t *pool = &pools[r->chan];
     r->next = pool->free;
     pool->free = r;
@@ -149,7 +149,10 @@ xb_request_t *xb_request_from_handle(MPI_Request h)
     if (h == MPI_REQUEST_NULL || xb_handle_is_predef((const void *)h))
         return NULL;
     xb_request_t *r = (xb_request_t *)h;
-    return r->magic == XB_MAGIC_REQ ? r : NULL;
+    /* atomic: a lock-free call may test a stale handle while another
+     * thread frees or reuses the request (an erroneous program, which
+     * gets MPI_ERR_REQUEST or a live request, never a torn read) */
+    return __atomic_load_n(&r->magic, __ATOMIC_RELAXED) == XB_MAGIC_REQ ? r : NULL;
 }
 
 MPI_Request xb_request_to_handle(xb_request_t *r)
