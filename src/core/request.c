@@ -10,6 +10,7 @@
  * (taken under MPI_THREAD_MULTIPLE only); a request goes back to the pool
  * of its channel.
  */
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include "core/request.h"
@@ -99,7 +100,9 @@ xb_request_t *xb_request_alloc_chan(xb_req_kind_t kind, unsigned chan)
     if (XB_UNLIKELY(r == NULL))
         return alloc_slow(kind, chan);
     pool->free = r->next;
-    memset(r, 0, sizeof(*r));
+    /* all but the magic, which a lock-free reader of a stale handle may
+     * be loading (xb_request_from_handle) */
+    memset((char *)r + sizeof(r->magic), 0, sizeof(*r) - sizeof(r->magic));
     r->chan = (uint8_t)chan;
     __atomic_store_n(&r->magic, XB_MAGIC_REQ, __ATOMIC_RELAXED);
     r->kind = (uint8_t)kind;
@@ -229,6 +232,7 @@ void xb_status_set_proc_null(xb_status_t *st)
 static int *status_ints(MPI_Status *st) { return (int *)(void *)st; }
 static const int *status_cints(const MPI_Status *st) { return (const int *)(const void *)st; }
 _Static_assert(sizeof(MPI_Status) == 8 * sizeof(int), "MPI 5.0 ABI: MPI_Status is 8 ints");
+_Static_assert(offsetof(xb_request_t, magic) == 0, "xb_request_alloc_chan clears what follows magic");
 
 void xb_mpi_status_set_count(MPI_Status *st, MPI_Count bytes)
 {
