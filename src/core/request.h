@@ -135,6 +135,7 @@ typedef struct xb_mq_item {
     struct xb_mq_item *next;
     int32_t            src;   /* comm rank, or MPI_ANY_SOURCE (posted only) */
     int32_t            tag;   /* or MPI_ANY_TAG (posted only)               */
+    uint32_t           seq;   /* order in its context's queues (match.h)   */
 } xb_mq_item_t;
 
 struct xb_request {

@@ -111,9 +111,9 @@ static void am_cancel(xb_gpid_t src, const void *hdr, size_t hdr_len,
     xb_match_ctx_t *c = xb_match_ctx(&xb_pt2pt_st(h->chan)->table, h->ctx);
     if (XB_UNLIKELY(c == NULL))
         xb_rt_fatal("out of memory creating matching queues");
-    for (xb_mq_item_t *it = c->unexp.head; it != NULL; it = it->next) {
+    for (xb_mq_item_t *it = xb_match_unexp_list(c, h->src); it != NULL; it = it->next) {
         xb_unexp_t *u = (xb_unexp_t *)it;
-        if (u->gpid == src && u->hdr.sreq == h->sreq &&
+        if (it->src == h->src && u->gpid == src && u->hdr.sreq == h->sreq &&
             (u->hdr.flags & (XB_HDR_RNDV | XB_HDR_SYNC))) {
             xb_match_unexp_remove(c, it);
             xb_pt2pt_unexp_free(u);

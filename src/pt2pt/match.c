@@ -3,9 +3,8 @@
 /*
  * match.c - posted and unexpected queues per context id (see match.h).
  *
- * Plain singly linked lists: for the queue depths of real programs a
- * list walk beats hashing on (src, tag), and ANY_SOURCE needs no second
- * structure. A bucketed variant can sit behind the same API later.
+ * Singly linked lists, one per source list and queue: an unlink needs the
+ * previous entry, and every removal follows a walk that has it.
  */
 #include <stdlib.h>
 #include "pt2pt/match.h"
@@ -50,11 +49,7 @@ size_t xb_match_queue_len(const xb_match_table_t *t, uint32_t ctx, bool unexp)
     const xb_match_ctx_t *c = t->bucket[bucket_of(ctx)];
     while (c != NULL && c->ctx != ctx)
         c = c->next;
-    size_t n = 0;
-    for (const xb_mq_item_t *it = c == NULL ? NULL : unexp ? c->unexp.head : c->posted.head;
-         it != NULL; it = it->next)
-        n++;
-    return n;
+    return c == NULL ? 0 : unexp ? c->nunexp : c->nposted;
 }
 
 void xb_match_table_fini(xb_match_table_t *t, void (*drop_unexp)(xb_mq_item_t *))
@@ -63,16 +58,26 @@ void xb_match_table_fini(xb_match_table_t *t, void (*drop_unexp)(xb_mq_item_t *)
         while (t->bucket[b] != NULL) {
             xb_match_ctx_t *c = t->bucket[b];
             t->bucket[b] = c->next;
-            while (drop_unexp != NULL && c->unexp.head != NULL) {
-                xb_mq_item_t *it = c->unexp.head;
-                c->unexp.head = it->next;
-                drop_unexp(it);
-                c->stats->unexp_now--;
+            for (unsigned l = 0; drop_unexp != NULL && l < XB_MATCH_SRC_BUCKETS; l++) {
+                while (c->unexp[l].head != NULL) {
+                    xb_mq_item_t *it = c->unexp[l].head;
+                    c->unexp[l].head = it->next;
+                    drop_unexp(it);
+                    c->stats->unexp_now--;
+                }
             }
             free(c);
         }
     }
     t->last = NULL;
+}
+
+static inline unsigned src_list(int src) { return (unsigned)src & (XB_MATCH_SRC_BUCKETS - 1); }
+
+/* a was queued before b (numbers wrap; live entries span far less than 2^31) */
+static inline bool older(const xb_mq_item_t *a, const xb_mq_item_t *b)
+{
+    return (int32_t)(a->seq - b->seq) < 0;
 }
 
 static void mq_append(xb_mq_t *q, xb_mq_item_t *it)
@@ -96,71 +101,136 @@ static void mq_unlink(xb_mq_t *q, xb_mq_item_t *prev, xb_mq_item_t *it)
     it->next = NULL;
 }
 
+/* An entry of list q found by a walk, and the one before it (to unlink). */
+typedef struct {
+    xb_mq_t      *q;
+    xb_mq_item_t *prev, *it;
+} found_t;
+
+static inline found_t posted_first(xb_mq_t *q, int src, int tag)
+{
+    found_t f = { q, NULL, NULL };
+    for (xb_mq_item_t *it = q->head; it != NULL; f.prev = it, it = it->next)
+        if (xb_match_pattern(it->src, it->tag, src, tag)) {
+            f.it = it;
+            break;
+        }
+    return f;
+}
+
+static inline found_t unexp_first(xb_mq_t *q, int src, int tag)
+{
+    found_t f = { q, NULL, NULL };
+    for (xb_mq_item_t *it = q->head; it != NULL; f.prev = it, it = it->next)
+        if (xb_match_pattern(src, tag, it->src, it->tag)) {
+            f.it = it;
+            break;
+        }
+    return f;
+}
+
+static inline found_t exact(xb_mq_t *q, const xb_mq_item_t *target)
+{
+    found_t f = { q, NULL, NULL };
+    for (xb_mq_item_t *it = q->head; it != NULL; f.prev = it, it = it->next)
+        if (it == target) {
+            f.it = it;
+            break;
+        }
+    return f;
+}
+
+static xb_mq_t *posted_list(xb_match_ctx_t *c, int src)
+{
+    return src == MPI_ANY_SOURCE ? &c->posted_any : &c->posted[src_list(src)];
+}
+
+static void posted_unlink(xb_match_ctx_t *c, found_t f)
+{
+    mq_unlink(f.q, f.prev, f.it);
+    c->nposted--;
+    c->stats->posted_now--;
+}
+
+static void unexp_unlink(xb_match_ctx_t *c, found_t f)
+{
+    mq_unlink(f.q, f.prev, f.it);
+    if (f.q->head == NULL)
+        c->unexp_mask &= ~(UINT64_C(1) << (f.q - c->unexp));
+    c->nunexp--;
+    c->stats->unexp_now--;
+}
+
 xb_mq_item_t *xb_match_posted_take(xb_match_ctx_t *c, int src, int tag)
 {
-    xb_mq_item_t *prev = NULL;
-    for (xb_mq_item_t *it = c->posted.head; it != NULL; prev = it, it = it->next) {
-        if (xb_match_pattern(it->src, it->tag, src, tag)) {
-            mq_unlink(&c->posted, prev, it);
-            c->stats->posted_now--;
-            return it;
-        }
+    if (c->nposted == 0)
+        return NULL;
+    found_t f = posted_first(&c->posted[src_list(src)], src, tag);
+    if (c->posted_any.head != NULL) {
+        found_t w = posted_first(&c->posted_any, src, tag);
+        if (w.it != NULL && (f.it == NULL || older(w.it, f.it)))
+            f = w;
     }
-    return NULL;
+    if (f.it != NULL)
+        posted_unlink(c, f);
+    return f.it;
 }
 
 void xb_match_posted_add(xb_match_ctx_t *c, xb_mq_item_t *it)
 {
-    mq_append(&c->posted, it);
+    it->seq = c->seq++;
+    mq_append(posted_list(c, it->src), it);
+    c->nposted++;
     if (++c->stats->posted_now > c->stats->posted_hwm)
         c->stats->posted_hwm = c->stats->posted_now;
 }
 
+bool xb_match_posted_remove(xb_match_ctx_t *c, xb_mq_item_t *target)
+{
+    found_t f = exact(posted_list(c, target->src), target);
+    if (f.it != NULL)
+        posted_unlink(c, f);
+    return f.it != NULL;
+}
+
 void xb_match_unexp_add(xb_match_ctx_t *c, xb_mq_item_t *it)
 {
-    mq_append(&c->unexp, it);
+    unsigned l = src_list(it->src);
+    it->seq = c->seq++;
+    mq_append(&c->unexp[l], it);
+    c->unexp_mask |= UINT64_C(1) << l;
+    c->nunexp++;
     c->stats->unexp_total++;
     if (++c->stats->unexp_now > c->stats->unexp_hwm)
         c->stats->unexp_hwm = c->stats->unexp_now;
 }
 
-bool xb_match_posted_remove(xb_match_ctx_t *c, xb_mq_item_t *target)
-{
-    xb_mq_item_t *prev = NULL;
-    for (xb_mq_item_t *it = c->posted.head; it != NULL; prev = it, it = it->next) {
-        if (it == target) {
-            mq_unlink(&c->posted, prev, it);
-            c->stats->posted_now--;
-            return true;
-        }
-    }
-    return false;
-}
-
 bool xb_match_unexp_remove(xb_match_ctx_t *c, xb_mq_item_t *target)
 {
-    xb_mq_item_t *prev = NULL;
-    for (xb_mq_item_t *it = c->unexp.head; it != NULL; prev = it, it = it->next) {
-        if (it == target) {
-            mq_unlink(&c->unexp, prev, it);
-            c->stats->unexp_now--;
-            return true;
-        }
-    }
-    return false;
+    found_t f = exact(&c->unexp[src_list(target->src)], target);
+    if (f.it != NULL)
+        unexp_unlink(c, f);
+    return f.it != NULL;
+}
+
+xb_mq_item_t *xb_match_unexp_list(xb_match_ctx_t *c, int src)
+{
+    return c->unexp[src_list(src)].head;
 }
 
 xb_mq_item_t *xb_match_unexp_find(xb_match_ctx_t *c, int src, int tag, bool take)
 {
-    xb_mq_item_t *prev = NULL;
-    for (xb_mq_item_t *it = c->unexp.head; it != NULL; prev = it, it = it->next) {
-        if (xb_match_pattern(src, tag, it->src, it->tag)) {
-            if (take) {
-                mq_unlink(&c->unexp, prev, it);
-                c->stats->unexp_now--;
-            }
-            return it;
+    found_t f = { NULL, NULL, NULL };
+    if (src != MPI_ANY_SOURCE) {
+        f = unexp_first(&c->unexp[src_list(src)], src, tag);
+    } else {
+        for (uint64_t m = c->unexp_mask; m != 0; m &= m - 1) {
+            found_t g = unexp_first(&c->unexp[__builtin_ctzll(m)], src, tag);
+            if (g.it != NULL && (f.it == NULL || older(g.it, f.it)))
+                f = g;
         }
     }
-    return NULL;
+    if (f.it != NULL && take)
+        unexp_unlink(c, f);
+    return f.it;
 }

@@ -189,7 +189,7 @@ int xb_pt2pt_recv_start(xb_request_t *r)
     xb_match_ctx_t *c = xb_match_ctx(&xb_pt2pt_st(r->chan)->table, r->ctx);
     if (XB_UNLIKELY(c == NULL))
         return XB_ERR_NO_MEM;
-    xb_mq_item_t *it = c->unexp.head != NULL ?
+    xb_mq_item_t *it = xb_match_has_unexp(c) ?
                        xb_match_unexp_find(c, r->peer, r->tag, true) : NULL;
     if (it != NULL) {
         xb_pt2pt_recv_unexp(r, (xb_unexp_t *)it);
@@ -289,7 +289,7 @@ static void am_envelope(xb_gpid_t src, const void *hdr, size_t hdr_len,
     xb_match_ctx_t *c = xb_match_ctx(&xb_pt2pt_st(h->chan)->table, h->ctx);
     if (XB_UNLIKELY(c == NULL))
         xb_rt_fatal("out of memory creating matching queues");
-    xb_mq_item_t *it = c->posted.head != NULL ? xb_match_posted_take(c, h->src, h->tag) : NULL;
+    xb_mq_item_t *it = xb_match_has_posted(c) ? xb_match_posted_take(c, h->src, h->tag) : NULL;
     if (it == NULL) {
         keep_unexpected(c, src, h, payload, (h->flags & XB_HDR_RNDV) ? 0 : len);
         return;

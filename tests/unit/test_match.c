@@ -3,7 +3,8 @@
 /*
  * test_match.c - the matching engine alone: wildcards, arrival order,
  * unexpected before posted, several contexts, unknown contexts, cancel
- * (posted receives and unexpected messages).
+ * (posted receives and unexpected messages), order across the per-source
+ * lists (sources that share a list, numbers that wrap, a long backlog).
  */
 #include <stdio.h>
 #include "pt2pt/match.h"
@@ -15,7 +16,7 @@ static int failures;
 
 static xb_mq_item_t item(int src, int tag)
 {
-    xb_mq_item_t it = { NULL, src, tag };
+    xb_mq_item_t it = { NULL, src, tag, 0 };
     return it;
 }
 
@@ -35,7 +36,7 @@ static void test_wildcards(void)
     CHECK(xb_match_posted_take(c, 2, 9) == &d);
     CHECK(xb_match_posted_take(c, 1, 6) == NULL);
     CHECK(xb_match_posted_take(c, 1, 5) == &a);
-    CHECK(c->posted.head == NULL && c->posted.tail == NULL);
+    CHECK(!xb_match_has_posted(c) && xb_match_queue_len(&t, 4, false) == 0);
     xb_match_table_fini(&t, NULL);
 }
 
@@ -53,7 +54,7 @@ static void test_order_and_unexpected(void)
     CHECK(xb_match_unexp_find(c, 1, MPI_ANY_TAG, true) == &m[3]);
     CHECK(xb_match_unexp_find(c, 1, MPI_ANY_TAG, true) == NULL);
     CHECK(xb_match_unexp_find(c, MPI_ANY_SOURCE, MPI_ANY_TAG, true) == &m[2]);
-    CHECK(c->unexp.head == NULL && c->unexp.tail == NULL);
+    CHECK(!xb_match_has_unexp(c) && c->unexp_mask == 0);
     /* the queue works again after being emptied (tail reset) */
     xb_match_unexp_add(c, &m[0]);
     CHECK(xb_match_unexp_find(c, 1, 3, true) == &m[0]);
@@ -98,7 +99,7 @@ static void test_cancel(void)
     CHECK(xb_match_posted_remove(c, &b));
     CHECK(!xb_match_posted_remove(c, &b));
     CHECK(!xb_match_posted_remove(c, &z));
-    CHECK(c->posted.tail == &a);
+    CHECK(c->nposted == 1);
     xb_match_posted_add(c, &b);
     CHECK(xb_match_posted_take(c, 1, 1) == &a);
     CHECK(xb_match_posted_take(c, 1, 1) == &b);
@@ -111,11 +112,93 @@ static void test_cancel(void)
     CHECK(xb_match_unexp_remove(c, &u2));
     CHECK(!xb_match_unexp_remove(c, &u2));
     CHECK(xb_match_unexp_remove(c, &u3));
-    CHECK(c->unexp.tail == &u1);
+    CHECK(c->nunexp == 1 && xb_match_unexp_list(c, 2) == &u1 && u1.next == NULL);
     xb_match_unexp_add(c, &u3);
     CHECK(xb_match_unexp_find(c, 2, 7, true) == &u1);
     CHECK(xb_match_unexp_find(c, 2, 7, true) == &u3);
     CHECK(xb_match_unexp_find(c, 2, 7, true) == NULL);
+    xb_match_table_fini(&t, NULL);
+}
+
+/* Sources in different lists, and sources that share one (s and
+ * s + XB_MATCH_SRC_BUCKETS): the oldest match wins across lists. */
+static void test_lists(void)
+{
+    xb_match_table_t t = { 0 };
+    xb_match_ctx_t *c = xb_match_ctx(&t, 8);
+    const int far = 3 + XB_MATCH_SRC_BUCKETS;   /* shares source 3's list */
+    xb_mq_item_t m[6] = { item(5, 1), item(far, 1), item(3, 1), item(5, 2), item(3, 2),
+                          item(far, 2) };
+    for (int i = 0; i < 6; i++)
+        xb_match_unexp_add(c, &m[i]);
+    CHECK(xb_match_queue_len(&t, 8, true) == 6);
+    CHECK(xb_match_unexp_find(c, 3, MPI_ANY_TAG, false) == &m[2]);   /* not far's */
+    CHECK(xb_match_unexp_find(c, far, 2, false) == &m[5]);
+    CHECK(xb_match_unexp_find(c, MPI_ANY_SOURCE, 2, true) == &m[3]);
+    CHECK(xb_match_unexp_find(c, MPI_ANY_SOURCE, MPI_ANY_TAG, true) == &m[0]);
+    CHECK(xb_match_unexp_find(c, MPI_ANY_SOURCE, MPI_ANY_TAG, true) == &m[1]);
+    CHECK(xb_match_unexp_find(c, 5, MPI_ANY_TAG, true) == NULL);
+    CHECK(c->unexp_mask == UINT64_C(1) << 3);   /* source 5's list is empty */
+    CHECK(xb_match_unexp_find(c, MPI_ANY_SOURCE, 2, true) == &m[4]);
+    CHECK(xb_match_unexp_find(c, far, MPI_ANY_TAG, true) == &m[5]);
+    CHECK(xb_match_unexp_find(c, 3, 1, true) == &m[2]);
+    CHECK(!xb_match_has_unexp(c) && c->unexp_mask == 0);
+
+    /* posted: an envelope takes the older of its source's first match and
+     * the first wildcard match */
+    xb_mq_item_t p[5] = { item(MPI_ANY_SOURCE, 4), item(2, 4), item(far, MPI_ANY_TAG),
+                          item(3, 4), item(MPI_ANY_SOURCE, MPI_ANY_TAG) };
+    for (int i = 0; i < 5; i++)
+        xb_match_posted_add(c, &p[i]);
+    CHECK(xb_match_posted_take(c, 2, 4) == &p[0]);
+    CHECK(xb_match_posted_take(c, 2, 4) == &p[1]);
+    CHECK(xb_match_posted_take(c, 3, 4) == &p[3]);   /* not far's, older in the list */
+    CHECK(xb_match_posted_take(c, 3, 9) == &p[4]);
+    CHECK(xb_match_posted_take(c, far, 9) == &p[2]);
+    CHECK(!xb_match_has_posted(c));
+    xb_match_table_fini(&t, NULL);
+}
+
+/* Numbers that wrap around keep the order. */
+static void test_wrap(void)
+{
+    xb_match_table_t t = { 0 };
+    xb_match_ctx_t *c = xb_match_ctx(&t, 10);
+    c->seq = UINT32_MAX - 1;
+    xb_mq_item_t m[4] = { item(1, 0), item(2, 0), item(3, 0), item(4, 0) };
+    for (int i = 0; i < 4; i++)
+        xb_match_unexp_add(c, &m[i]);
+    for (int i = 0; i < 4; i++)
+        CHECK(xb_match_unexp_find(c, MPI_ANY_SOURCE, 0, true) == &m[i]);
+    c->seq = UINT32_MAX;
+    xb_mq_item_t a = item(7, 0), w = item(MPI_ANY_SOURCE, 0);
+    xb_match_posted_add(c, &a);
+    xb_match_posted_add(c, &w);
+    CHECK(xb_match_posted_take(c, 7, 0) == &a);
+    CHECK(xb_match_posted_take(c, 7, 0) == &w);
+    xb_match_table_fini(&t, NULL);
+}
+
+/* A backlog of many senders: each receive for one source still gets that
+ * source's messages in order, and ANY_SOURCE gets them in arrival order. */
+static void test_backlog(void)
+{
+    enum { SRC = 200, PER = 20 };
+    static xb_mq_item_t m[SRC * PER];
+    xb_match_table_t t = { 0 };
+    xb_match_ctx_t *c = xb_match_ctx(&t, 12);
+    for (int k = 0; k < PER; k++)
+        for (int s = 0; s < SRC; s++) {
+            m[k * SRC + s] = item(s, k);
+            xb_match_unexp_add(c, &m[k * SRC + s]);
+        }
+    for (int s = SRC - 1; s >= SRC / 2; s--)
+        for (int k = 0; k < PER; k++)
+            CHECK(xb_match_unexp_find(c, s, MPI_ANY_TAG, true) == &m[k * SRC + s]);
+    for (int k = 0; k < PER; k++)
+        for (int s = 0; s < SRC / 2; s++)
+            CHECK(xb_match_unexp_find(c, MPI_ANY_SOURCE, MPI_ANY_TAG, true) == &m[k * SRC + s]);
+    CHECK(!xb_match_has_unexp(c) && c->unexp_mask == 0);
     xb_match_table_fini(&t, NULL);
 }
 
@@ -125,6 +208,9 @@ int main(void)
     test_order_and_unexpected();
     test_contexts();
     test_cancel();
+    test_lists();
+    test_wrap();
+    test_backlog();
     if (failures) {
         fprintf(stderr, "test_match: %d failures\n", failures);
         return 1;
