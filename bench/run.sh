@@ -3,7 +3,7 @@
 # Copyright (c) 2026 The Crossbar authors
 #
 # bench/run.sh - Crossbar vs Open MPI vs MPICH on this machine, side by side.
-# Builds latency/bw/barrier/pack with our mpicc, mpicc.openmpi and mpicc.mpich,
+# Builds latency/bw/barrier/pack/fanin with our mpicc, mpicc.openmpi and mpicc.mpich,
 # runs the three interleaved (rotating who goes first) for BENCH_ROUNDS
 # rounds, then prints one markdown table (bench/table.py): the median over
 # rounds of each run's median, and Crossbar's advantage over the better of
@@ -17,7 +17,7 @@ set -eu
 here=$(cd -P -- "$(dirname -- "$0")" && pwd -P)
 . "$here/lib.sh"
 bench_setup bench 5
-build_all latency bw barrier pack
+build_all latency bw barrier pack fanin
 echo "bench: implementations:$have; $rounds round(s)" >&2
 
 round=1
@@ -30,6 +30,11 @@ while [ $round -le "$rounds" ]; do
     for impl in $order; do bench_run "$impl" bibw 2 bw $quick -b; done
     for np in 2 4 8; do
         for impl in $order; do bench_run "$impl" barrier $np barrier $quick; done
+    done
+    # Many senders, one receiver (bench/fanin.c): naming each sender, and ANY_SOURCE.
+    for np in 4 8; do
+        for impl in $order; do bench_run "$impl" fanin $np fanin $quick; done
+        for impl in $order; do bench_run "$impl" fanin-any $np fanin $quick -a; done
     done
     # Derived datatypes (bench/pack.c): pack, unpack, ping-pong per layout.
     for t in vector indexed struct contig bytes; do
