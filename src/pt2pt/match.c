@@ -23,6 +23,7 @@ static XB_NOINLINE xb_match_ctx_t *ctx_create(xb_match_table_t *t, uint32_t ctx)
         return NULL;
     }
     c->ctx = ctx;
+    c->table = t;
     c->stats = t->stats != NULL ? t->stats : &xb_pt2pt_stats;
     unsigned b = bucket_of(ctx);
     c->next = t->bucket[b];
@@ -58,18 +59,51 @@ void xb_match_table_fini(xb_match_table_t *t, void (*drop_unexp)(xb_mq_item_t *)
         while (t->bucket[b] != NULL) {
             xb_match_ctx_t *c = t->bucket[b];
             t->bucket[b] = c->next;
-            for (unsigned l = 0; drop_unexp != NULL && l < XB_MATCH_SRC_BUCKETS; l++) {
-                while (c->unexp[l].head != NULL) {
-                    xb_mq_item_t *it = c->unexp[l].head;
-                    c->unexp[l].head = it->next;
+            for (unsigned l = 0; drop_unexp != NULL && c->l != NULL && l < XB_MATCH_SRC_BUCKETS;
+                 l++) {
+                while (c->l->unexp[l].head != NULL) {
+                    xb_mq_item_t *it = c->l->unexp[l].head;
+                    c->l->unexp[l].head = it->next;
                     drop_unexp(it);
                     c->stats->unexp_now--;
                 }
             }
+            free(c->l);
             free(c);
         }
     }
     t->last = NULL;
+    t->nlists = 0;
+}
+
+/* Free the lists of every context whose queues are empty. */
+static XB_NOINLINE void lists_sweep(xb_match_table_t *t)
+{
+    for (unsigned b = 0; b < XB_MATCH_BUCKETS; b++)
+        for (xb_match_ctx_t *c = t->bucket[b]; c != NULL; c = c->next)
+            if (c->l != NULL && c->nposted == 0 && c->nunexp == 0) {
+                free(c->l);
+                c->l = NULL;
+                t->nlists--;
+            }
+    t->sweep_at = 2 * t->nlists > XB_MATCH_KEEP_LISTS ? 2 * t->nlists : XB_MATCH_KEEP_LISTS;
+}
+
+static XB_NOINLINE int lists_alloc(xb_match_ctx_t *c)
+{
+    xb_match_table_t *t = c->table;
+    if (t->nlists >= t->sweep_at)
+        lists_sweep(t);
+    c->l = calloc(1, sizeof(*c->l));
+    if (c->l == NULL)
+        return xb_err_set(XB_ERR_NO_MEM, "out of memory queueing a message of context %u", c->ctx);
+    t->nlists++;
+    return XB_OK;
+}
+
+static inline int lists_ensure(xb_match_ctx_t *c)
+{
+    return XB_LIKELY(c->l != NULL) ? XB_OK : lists_alloc(c);
 }
 
 static inline unsigned src_list(int src) { return (unsigned)src & (XB_MATCH_SRC_BUCKETS - 1); }
@@ -142,7 +176,7 @@ static inline found_t exact(xb_mq_t *q, const xb_mq_item_t *target)
 
 static xb_mq_t *posted_list(xb_match_ctx_t *c, int src)
 {
-    return src == MPI_ANY_SOURCE ? &c->posted_any : &c->posted[src_list(src)];
+    return src == MPI_ANY_SOURCE ? &c->posted_any : &c->l->posted[src_list(src)];
 }
 
 static void posted_unlink(xb_match_ctx_t *c, found_t f)
@@ -156,7 +190,7 @@ static void unexp_unlink(xb_match_ctx_t *c, found_t f)
 {
     mq_unlink(f.q, f.prev, f.it);
     if (f.q->head == NULL)
-        c->unexp_mask &= ~(UINT64_C(1) << (f.q - c->unexp));
+        c->unexp_mask &= ~(UINT64_C(1) << (f.q - c->l->unexp));
     c->nunexp--;
     c->stats->unexp_now--;
 }
@@ -165,7 +199,7 @@ xb_mq_item_t *xb_match_posted_take(xb_match_ctx_t *c, int src, int tag)
 {
     if (c->nposted == 0)
         return NULL;
-    found_t f = posted_first(&c->posted[src_list(src)], src, tag);
+    found_t f = posted_first(&c->l->posted[src_list(src)], src, tag);
     if (c->posted_any.head != NULL) {
         found_t w = posted_first(&c->posted_any, src, tag);
         if (w.it != NULL && (f.it == NULL || older(w.it, f.it)))
@@ -176,38 +210,50 @@ xb_mq_item_t *xb_match_posted_take(xb_match_ctx_t *c, int src, int tag)
     return f.it;
 }
 
-void xb_match_posted_add(xb_match_ctx_t *c, xb_mq_item_t *it)
+int xb_match_posted_add(xb_match_ctx_t *c, xb_mq_item_t *it)
 {
+    int rc = lists_ensure(c);
+    if (XB_UNLIKELY(rc != XB_OK))
+        return rc;
     it->seq = c->seq++;
     mq_append(posted_list(c, it->src), it);
     c->nposted++;
     if (++c->stats->posted_now > c->stats->posted_hwm)
         c->stats->posted_hwm = c->stats->posted_now;
+    return XB_OK;
 }
 
 bool xb_match_posted_remove(xb_match_ctx_t *c, xb_mq_item_t *target)
 {
+    if (c->nposted == 0)
+        return false;
     found_t f = exact(posted_list(c, target->src), target);
     if (f.it != NULL)
         posted_unlink(c, f);
     return f.it != NULL;
 }
 
-void xb_match_unexp_add(xb_match_ctx_t *c, xb_mq_item_t *it)
+int xb_match_unexp_add(xb_match_ctx_t *c, xb_mq_item_t *it)
 {
+    int rc = lists_ensure(c);
+    if (XB_UNLIKELY(rc != XB_OK))
+        return rc;
     unsigned l = src_list(it->src);
     it->seq = c->seq++;
-    mq_append(&c->unexp[l], it);
+    mq_append(&c->l->unexp[l], it);
     c->unexp_mask |= UINT64_C(1) << l;
     c->nunexp++;
     c->stats->unexp_total++;
     if (++c->stats->unexp_now > c->stats->unexp_hwm)
         c->stats->unexp_hwm = c->stats->unexp_now;
+    return XB_OK;
 }
 
 bool xb_match_unexp_remove(xb_match_ctx_t *c, xb_mq_item_t *target)
 {
-    found_t f = exact(&c->unexp[src_list(target->src)], target);
+    if (c->nunexp == 0)
+        return false;
+    found_t f = exact(&c->l->unexp[src_list(target->src)], target);
     if (f.it != NULL)
         unexp_unlink(c, f);
     return f.it != NULL;
@@ -215,17 +261,19 @@ bool xb_match_unexp_remove(xb_match_ctx_t *c, xb_mq_item_t *target)
 
 xb_mq_item_t *xb_match_unexp_list(xb_match_ctx_t *c, int src)
 {
-    return c->unexp[src_list(src)].head;
+    return c->nunexp == 0 ? NULL : c->l->unexp[src_list(src)].head;
 }
 
 xb_mq_item_t *xb_match_unexp_find(xb_match_ctx_t *c, int src, int tag, bool take)
 {
     found_t f = { NULL, NULL, NULL };
+    if (c->nunexp == 0)
+        return NULL;
     if (src != MPI_ANY_SOURCE) {
-        f = unexp_first(&c->unexp[src_list(src)], src, tag);
+        f = unexp_first(&c->l->unexp[src_list(src)], src, tag);
     } else {
         for (uint64_t m = c->unexp_mask; m != 0; m &= m - 1) {
-            found_t g = unexp_first(&c->unexp[__builtin_ctzll(m)], src, tag);
+            found_t g = unexp_first(&c->l->unexp[__builtin_ctzll(m)], src, tag);
             if (g.it != NULL && (f.it == NULL || older(g.it, f.it)))
                 f = g;
         }

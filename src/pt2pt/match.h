@@ -22,13 +22,22 @@
  * matches of the non-empty lists (`unexp_mask`). Taking the oldest match
  * is the non-overtaking rule.
  *
+ * The 128 lists of a context (2 KiB) are allocated when it first queues
+ * an entry and freed, once its queues are empty, by a sweep that runs when
+ * the table holds twice as many as after the last one (at least
+ * XB_MATCH_KEEP_LISTS): a program that goes through thousands of
+ * communicators keeps lists only for those with traffic. The context
+ * itself (under 100 bytes) stays until the table goes, so a pointer to it
+ * held across a progress wait (a blocking probe) stays valid; every walk
+ * checks the counts first, so a context without lists is simply empty.
+ *
  * Contexts are created on first use by either side (a message may arrive
  * for a communicator this process has not created yet: it waits in that
  * context's unexpected queue). A table of contexts is an explicit object so
  * unit tests build their own.
  *
  * Threading: under the progress lock. Returns: pointers or NULL; only
- * xb_match_ctx() can fail (no memory: NULL with detail recorded).
+ * xb_match_ctx() and the two adds can fail (no memory, detail recorded).
  */
 #ifndef XB_PT2PT_MATCH_H
 #define XB_PT2PT_MATCH_H
@@ -40,26 +49,36 @@ typedef struct xb_mq {
     xb_mq_item_t *head, *tail;
 } xb_mq_t;
 
-enum { XB_MATCH_BUCKETS = 64,        /* contexts per table (hash)     */
-       XB_MATCH_SRC_BUCKETS = 64 };   /* source lists per queue; a power of 2 */
+enum { XB_MATCH_BUCKETS = 64,        /* contexts per table (hash)            */
+       XB_MATCH_SRC_BUCKETS = 64,    /* source lists per queue; a power of 2 */
+       XB_MATCH_KEEP_LISTS = 64 };   /* lists kept before the first sweep    */
+
+typedef struct xb_match_lists {
+    xb_mq_t posted[XB_MATCH_SRC_BUCKETS];
+    xb_mq_t unexp[XB_MATCH_SRC_BUCKETS];
+} xb_match_lists_t;
+
+struct xb_match_table;
 
 typedef struct xb_match_ctx {
-    struct xb_match_ctx *next;   /* hash chain */
+    struct xb_match_ctx *next;       /* hash chain                           */
+    struct xb_match_table *table;    /* the table it belongs to              */
     uint32_t             ctx;
     uint32_t             seq;        /* the number the next entry gets       */
-    uint32_t             nposted;    /* entries in posted / posted_any       */
-    uint32_t             nunexp;     /* entries in unexp                     */
-    uint64_t             unexp_mask; /* bit b: unexp[b] is not empty         */
+    uint32_t             nposted;    /* entries in the posted lists          */
+    uint32_t             nunexp;     /* entries in the unexpected lists      */
+    uint64_t             unexp_mask; /* bit b: l->unexp[b] is not empty      */
     xb_pt2pt_stats_t    *stats;      /* the table's counters                 */
     xb_mq_t              posted_any; /* MPI_ANY_SOURCE receives              */
-    xb_mq_t              posted[XB_MATCH_SRC_BUCKETS];
-    xb_mq_t              unexp[XB_MATCH_SRC_BUCKETS];
+    xb_match_lists_t    *l;          /* by source; NULL until first queued   */
 } xb_match_ctx_t;
 
 typedef struct xb_match_table {
     xb_match_ctx_t *bucket[XB_MATCH_BUCKETS];
     xb_match_ctx_t *last;        /* one-entry cache for the hot path */
     xb_pt2pt_stats_t *stats;     /* counters of its channel (NULL: xb_pt2pt_stats) */
+    uint32_t        nlists;      /* contexts that hold lists now */
+    uint32_t        sweep_at;    /* sweep empty ones' lists at this many */
 } xb_match_table_t;
 
 /* Find (or create) the queues of a context. */
@@ -68,14 +87,15 @@ void xb_match_table_fini(xb_match_table_t *t, void (*drop_unexp)(xb_mq_item_t *)
 
 /* An envelope (src, tag) arrived: take the first posted receive it matches. */
 xb_mq_item_t *xb_match_posted_take(xb_match_ctx_t *c, int src, int tag);
-void          xb_match_posted_add(xb_match_ctx_t *c, xb_mq_item_t *it);
+/* Queue an entry: XB_OK, or XB_ERR_NO_MEM (no lists; detail recorded). */
+int           xb_match_posted_add(xb_match_ctx_t *c, xb_mq_item_t *it);
 /* Remove a given posted receive (cancel); false if it was not queued. */
 bool          xb_match_posted_remove(xb_match_ctx_t *c, xb_mq_item_t *it);
 
 /* A receive (pattern src, tag; wildcards allowed) looks for the first
  * unexpected message it matches; removed from the queue when `take`. */
 xb_mq_item_t *xb_match_unexp_find(xb_match_ctx_t *c, int src, int tag, bool take);
-void          xb_match_unexp_add(xb_match_ctx_t *c, xb_mq_item_t *it);
+int           xb_match_unexp_add(xb_match_ctx_t *c, xb_mq_item_t *it);
 /* Remove a given unexpected message (a cancelled send); false if absent. */
 bool          xb_match_unexp_remove(xb_match_ctx_t *c, xb_mq_item_t *it);
 /* The first entry of the list that holds source src's unexpected messages,

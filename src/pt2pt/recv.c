@@ -197,9 +197,10 @@ int xb_pt2pt_recv_start(xb_request_t *r)
     }
     r->mq.src = r->peer;
     r->mq.tag = r->tag;
-    r->flags |= XB_REQ_F_POSTED;
-    xb_match_posted_add(c, &r->mq);
-    return XB_OK;
+    int rc = xb_match_posted_add(c, &r->mq);
+    if (XB_LIKELY(rc == XB_OK))
+        r->flags |= XB_REQ_F_POSTED;
+    return rc;
 }
 
 /* The caches of a channel (xb_pt2pt_state_t.ucache, linked through
@@ -277,7 +278,8 @@ static XB_NOINLINE void keep_unexpected(xb_match_ctx_t *c, xb_gpid_t g,
         memcpy(u->data, payload, len);
     u->mq.src = h->src;
     u->mq.tag = h->tag;
-    xb_match_unexp_add(c, &u->mq);
+    if (xb_match_unexp_add(c, &u->mq) != XB_OK)
+        xb_rt_fatal("out of memory keeping an unexpected message from rank %d", h->src);
 }
 
 /* EAGER and RTS: match or keep. */

@@ -4,7 +4,8 @@
  * test_match.c - the matching engine alone: wildcards, arrival order,
  * unexpected before posted, several contexts, unknown contexts, cancel
  * (posted receives and unexpected messages), order across the per-source
- * lists (sources that share a list, numbers that wrap, a long backlog).
+ * lists (sources that share a list, numbers that wrap, a long backlog),
+ * the sweep of empty contexts' lists.
  */
 #include <stdio.h>
 #include "pt2pt/match.h"
@@ -202,6 +203,38 @@ static void test_backlog(void)
     xb_match_table_fini(&t, NULL);
 }
 
+/* Going through many contexts keeps lists only for the busy ones; a
+ * context whose lists were swept is empty and takes entries again. */
+static void test_sweep(void)
+{
+    enum { N = 1000 };
+    xb_match_table_t t = { 0 };
+    xb_match_ctx_t *held = xb_match_ctx(&t, 2);
+    xb_mq_item_t busy = item(4, 4), h = item(1, 1), m[N];
+    xb_match_unexp_add(held, &h);
+    CHECK(xb_match_unexp_find(held, 1, 1, true) == &h);   /* empty, lists kept */
+    xb_match_ctx_t *b = xb_match_ctx(&t, 4);
+    xb_match_unexp_add(b, &busy);                        /* stays queued */
+    unsigned most = 0;
+    for (int i = 0; i < N; i++) {
+        xb_match_ctx_t *c = xb_match_ctx(&t, 6 + 2 * (uint32_t)i);
+        m[i] = item(i % 70, i);
+        CHECK(xb_match_posted_add(c, &m[i]) == XB_OK);
+        CHECK(xb_match_posted_take(c, i % 70, i) == &m[i]);
+        most = t.nlists > most ? t.nlists : most;
+    }
+    CHECK(most <= 2 * XB_MATCH_KEEP_LISTS);
+    CHECK(held->l == NULL && b->l != NULL);                  /* swept / kept */
+    CHECK(xb_match_unexp_find(held, MPI_ANY_SOURCE, MPI_ANY_TAG, false) == NULL);
+    CHECK(!xb_match_posted_remove(held, &h) && !xb_match_unexp_remove(held, &h));
+    CHECK(xb_match_unexp_list(held, 1) == NULL);
+    CHECK(xb_match_unexp_add(held, &h) == XB_OK && held->l != NULL);
+    CHECK(xb_match_unexp_find(held, 1, MPI_ANY_TAG, true) == &h);
+    CHECK(xb_match_unexp_find(b, 4, 4, true) == &busy);
+    xb_match_table_fini(&t, NULL);
+    CHECK(t.nlists == 0);
+}
+
 int main(void)
 {
     test_wildcards();
@@ -211,6 +244,7 @@ int main(void)
     test_lists();
     test_wrap();
     test_backlog();
+    test_sweep();
     if (failures) {
         fprintf(stderr, "test_match: %d failures\n", failures);
         return 1;
