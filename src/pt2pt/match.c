@@ -31,13 +31,23 @@ static XB_NOINLINE xb_match_ctx_t *ctx_create(xb_match_table_t *t, uint32_t ctx)
     return c;
 }
 
+/* A context found further down its chain moves to the front: contexts are
+ * never freed (match.h), so a chain holds every context a long run has
+ * used, and the ones in use now stay near its head. */
 xb_match_ctx_t *xb_match_ctx(xb_match_table_t *t, uint32_t ctx)
 {
     if (XB_LIKELY(t->last != NULL && t->last->ctx == ctx))
         return t->last;
-    xb_match_ctx_t *c = t->bucket[bucket_of(ctx)];
-    while (c != NULL && c->ctx != ctx)
+    xb_match_ctx_t **head = &t->bucket[bucket_of(ctx)], *prev = NULL, *c = *head;
+    while (c != NULL && c->ctx != ctx) {
+        prev = c;
         c = c->next;
+    }
+    if (c != NULL && prev != NULL) {
+        prev->next = c->next;
+        c->next = *head;
+        *head = c;
+    }
     if (c == NULL)
         c = ctx_create(t, ctx);
     if (c != NULL)

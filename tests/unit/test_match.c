@@ -77,6 +77,12 @@ static void test_contexts(void)
     xb_match_ctx_t *c1 = xb_match_ctx(&t, 2 + 2 * XB_MATCH_BUCKETS);
     xb_match_ctx_t *coll = xb_match_ctx(&t, 3);
     CHECK(c0 != c1 && c0 != coll && c1 != coll);
+    /* a context found down its chain moves to the front, and stays itself */
+    xb_match_ctx_t *c2 = xb_match_ctx(&t, 2 + 4 * XB_MATCH_BUCKETS);
+    CHECK(xb_match_ctx(&t, 2) == c0 && t.bucket[1] == c0);
+    CHECK(xb_match_ctx(&t, 2 + 2 * XB_MATCH_BUCKETS) == c1 && t.bucket[1] == c1);
+    CHECK(xb_match_ctx(&t, 2 + 4 * XB_MATCH_BUCKETS) == c2 && t.bucket[1] == c2);
+    CHECK(c2->next == c1 && c1->next == c0 && c0->next == coll);
     xb_mq_item_t x = item(0, 1);
     xb_match_unexp_add(c1, &x);
     CHECK(xb_match_unexp_find(c0, 0, 1, false) == NULL);
