@@ -33,8 +33,8 @@ while [ $round -le "$rounds" ]; do
     done
     # Many senders, one receiver (bench/fanin.c): naming each sender, and ANY_SOURCE.
     for np in 4 8; do
-        for impl in $order; do bench_run "$impl" fanin $np fanin $quick; done
-        for impl in $order; do bench_run "$impl" fanin-any $np fanin $quick -a; done
+        for impl in $order; do bench_run "$impl" "fanin-${np}r" $np fanin $quick; done
+        for impl in $order; do bench_run "$impl" "fanin-any-${np}r" $np fanin $quick -a; done
     done
     # Derived datatypes (bench/pack.c): pack, unpack, ping-pong per layout.
     for t in vector indexed struct contig bytes; do
