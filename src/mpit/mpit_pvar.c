@@ -16,16 +16,18 @@
  *     have been since the process started): read-only and continuous.
  * Two LEVELs are bound to a communicator (MPI_T_BIND_MPI_COMM; the handle
  * takes a pointer to an MPI_Comm): the receives posted and the messages
- * waiting unexpected in its point-to-point context, counted by walking the
- * queue when read (xb_pt2pt_queue_len), so they cost nothing elsewhere.
- * Order: the pt2pt ones, the communicator ones, then four per method
- * (sent and received, messages and bytes) in registry order.
+ * waiting unexpected in its point-to-point context, read from the matching
+ * engine's counts (xb_pt2pt_queue_len).
+ * Order: the pt2pt ones, the communicator ones, two per progress context
+ * and the two of oversubscription (progress.h), the multicast ones, then
+ * four per method (sent and received, messages and bytes) in registry order.
  */
 #include <stdio.h>
 #include <string.h>
 #include "mpit/mpit.h"
 #include "method/method.h"
 #include "method/mcast/mcast.h"
+#include "progress/progress.h"
 #include "pt2pt/pt2pt_stats.h"
 #include "pt2pt/pt2pt.h"
 #include "runtime/tunable.h"
@@ -113,6 +115,14 @@ static void add_contexts(void)
             MPI_T_VERBOSITY_TUNER_DETAIL, COUNTER,
             &xb_pt2pt_chan_stats((unsigned)c)->sent_msgs, "progress");
     }
+    add("progress_oversubscribed", "1 when this node runs more ranks than it has CPUs: "
+        "waiting ranks yield the CPU, and so does a test (MPI_Test, MPI_Iprobe...) that "
+        "finds nothing to do", MPI_T_VERBOSITY_USER_BASIC, LEVEL, &xb_progress_oversubscribed,
+        "progress");
+    add("progress_test_yields", "Times a test (MPI_Test*, MPI_Iprobe, MPI_Request_get_status*, "
+        "MPI_Win_test, MPI_Parrived) found nothing to do and yielded the CPU (oversubscribed "
+        "nodes only)", MPI_T_VERBOSITY_USER_BASIC, COUNTER, &xb_progress_test_yields,
+        "progress");
 }
 
 static void add_mcast(void)

@@ -88,6 +88,17 @@ void xb_progress_kick(void);
 /* One round of polling; returns the number of events handled. A lane's
  * poll looks at its own channel only; the main one's at everything. */
 int  xb_progress_poll(xb_progress_t *pc);
+/* The poll of a call that returns at once and that programs call in a loop
+ * (MPI_Test*, MPI_Iprobe, MPI_Request_get_status*, MPI_Win_test,
+ * MPI_Parrived): on a node with more ranks than CPUs, a poll that handled
+ * nothing yields the CPU (sched_yield), so a rank spinning on MPI_Test does
+ * not keep the rank it waits for off the CPU. Not under MULTIPLE (the
+ * caller holds the lock). Returns what xb_progress_poll returned. */
+int  xb_progress_poll_test(xb_progress_t *pc);
+/* For MPI_T: 1 when this node runs more ranks than CPUs (the waits and the
+ * tests above yield), and how many times an empty test poll yielded. */
+extern uint64_t xb_progress_oversubscribed;
+extern uint64_t xb_progress_test_yields;
 /* Tell the waiter that some operation is queued for retry: a sleeping wait
  * then uses a short timeout. */
 void xb_progress_set_backlog(xb_progress_t *pc, int nqueued);

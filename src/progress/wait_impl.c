@@ -111,7 +111,7 @@ int xb_impl_test(MPI_Request *request, int *flag, MPI_Status *status)
         return rc;
     }
     if (!xb_request_is_done(r))
-        xb_progress_poll(xb_progress_default());
+        xb_progress_poll_test(xb_progress_default());
     if (!xb_request_is_done(r)) {
         *flag = 0;
         return XB_OK;
@@ -226,7 +226,7 @@ static int poll_all(int count, const MPI_Request *reqs, int *flag)
         return rc;
     req_set_t s = { count, reqs, 0 };
     if (!all_done(&s))
-        xb_progress_poll(xb_progress_default());
+        xb_progress_poll_test(xb_progress_default());
     *flag = all_done(&s) ? 1 : 0;
     return XB_OK;
 }
@@ -267,7 +267,7 @@ static int any_common(int count, MPI_Request *h, int *index, int *flag, MPI_Stat
         if (block)
             xb_progress_wait_until(xb_progress_default(), any_done, &s, "MPI_Waitany");
         else
-            xb_progress_poll(xb_progress_default());
+            xb_progress_poll_test(xb_progress_default());
         i = first_done(count, h);
     }
     if (i == -2) {
@@ -327,7 +327,7 @@ static int some_common(int n, MPI_Request *h, int *outcount, int *indices, MPI_S
         if (mode == SOME_WAIT)
             xb_progress_wait_until(xb_progress_default(), any_done, &s, "MPI_Waitsome");
         else
-            xb_progress_poll(xb_progress_default());
+            xb_progress_poll_test(xb_progress_default());
     }
     if (first_done(n, h) == -2) {
         *outcount = MPI_UNDEFINED;
@@ -371,7 +371,7 @@ int xb_impl_request_get_status(xb_request_t *r, int *flag, MPI_Status *status)
         return XB_OK;
     }
     if (!xb_request_is_done(r))
-        xb_progress_poll(xb_progress_default());
+        xb_progress_poll_test(xb_progress_default());
     if (!xb_request_is_done(r)) {
         *flag = 0;
         return XB_OK;
@@ -416,7 +416,7 @@ int xb_impl_request_get_status_any(int count, const MPI_Request array_of_request
         return rc;
     int i = first_done(count, array_of_requests);
     if (i == -1) {
-        xb_progress_poll(xb_progress_default());
+        xb_progress_poll_test(xb_progress_default());
         i = first_done(count, array_of_requests);
     }
     *index = i >= 0 ? i : MPI_UNDEFINED;

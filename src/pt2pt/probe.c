@@ -68,7 +68,7 @@ static int probe_common(int source, int tag, xb_comm_t *comm, bool block, bool t
                      comm->name);
             xb_progress_wait_until(xb_progress_default(), found, &a, what);
         } else {
-            xb_progress_poll(xb_progress_default());
+            xb_progress_poll_test(xb_progress_default());
         }
     }
     *u_p = (xb_unexp_t *)xb_match_unexp_find(c, source, tag, take);

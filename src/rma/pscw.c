@@ -156,7 +156,7 @@ int xb_impl_win_test(xb_win_t *win, int *flag)
     if (win->post_grp == NULL)
         return xb_err_set(XB_RMA_ERR_SYNC, "test without post");
     if (!all_completed(win))
-        xb_progress_poll(xb_progress_default());
+        xb_progress_poll_test(xb_progress_default());
     *flag = all_completed(win);
     if (*flag)
         end_exposure(win);
