@@ -252,6 +252,11 @@ int  xb_rma_check_size(MPI_Aint size, MPI_Aint disp_unit);
 void xb_rma_win_destroy(xb_win_t *w);
 /* Shared windows (win_shared.c): undo the node mapping, if any. */
 void xb_rma_shared_unmap(xb_win_t *w);
+/* MPI_Win_allocate on one node: every part in one shared mapping (base,
+ * shm_map and shm_off set) and true on every member, or false on every
+ * member with nothing mapped (the caller allocates privately). Collective
+ * over the window's communicator; the window is not ready yet. */
+bool xb_rma_allocate_on_node(xb_win_t *w);
 bool xb_rma_valid_assert(int a, int allowed);
 
 #endif

@@ -9,6 +9,13 @@
  * counts expected answers per target (flush, unlock, fence and complete
  * wait for zero). A REPLY's data lands in the destination buffer at the
  * packed offset the message carried, so answers may come in any order.
+ *
+ * Put and Get on a window whose parts this process has mapped (shared
+ * windows, and MPI_Win_allocate on one node: win_shared.c) are copies by
+ * the origin instead, complete when the call returns. The standard does
+ * not make Put and Get atomic with respect to accumulates, which still go
+ * to the target; the epoch's synchronisation messages, which leave after
+ * the copies, make them visible to the target.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -161,8 +168,23 @@ static size_t one_msg(xb_win_t *w, const xb_rma_xfer_t *x, op_t *o, size_t p,
     return d;
 }
 
+static int issue_direct(xb_win_t *w, const xb_rma_xfer_t *x, xb_request_t **req_p)
+{
+    char *at = (char *)w->shm_map + w->shm_off[x->target] +
+               (MPI_Aint)x->disp * w->peers[x->target].disp_unit;
+    int rc = x->kind == XB_RMA_PUT
+        ? xb_dt_copy(x->src, x->scount, x->sdt, at, x->tcount, x->tdt)
+        : xb_dt_copy(at, x->tcount, x->tdt, x->dst, x->dcount, x->ddt);
+    if (rc == XB_OK && req_p != NULL)
+        rc = xb_rma_done_request(req_p);
+    return rc;
+}
+
 int xb_rma_issue(xb_win_t *w, const xb_rma_xfer_t *x, xb_request_t **req_p)
 {
+    if (w->shm_map != NULL && ((x->kind == XB_RMA_PUT && x->sdt != NULL) ||
+                               x->kind == XB_RMA_GET))
+        return issue_direct(w, x, req_p);
     op_t *o = calloc(1, sizeof(*o));
     if (o == NULL)
         return xb_err_set(XB_ERR_NO_MEM, "no memory for a one-sided operation");

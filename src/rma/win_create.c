@@ -162,20 +162,26 @@ int xb_impl_win_allocate(MPI_Aint size, MPI_Aint disp_unit, xb_info_t *info,
         rc = xb_rma_check_size(size, disp_unit);
     if (rc != XB_OK)
         return rc;
-    /* aligned for any basic type; one byte at least so base is not NULL */
-    void *mem = aligned_alloc(64, ((size_t)size + 63) / 64 * 64 + 64);
-    if (mem == NULL)
-        return xb_err_set(XB_ERR_NO_MEM, "no memory for a window of %lld bytes",
-                          (long long)size);
-    memset(mem, 0, (size_t)size);
+    /* made as a shared window, so not ready until its memory is placed */
     xb_win_t *w;
-    rc = xb_rma_win_new(comm, mem, size, disp_unit, MPI_WIN_FLAVOR_ALLOCATE, info, &w);
-    if (rc != XB_OK) {
-        free(mem);
+    rc = xb_rma_win_new(comm, NULL, size, disp_unit, MPI_WIN_FLAVOR_SHARED, info, &w);
+    if (rc != XB_OK)
         return rc;
+    w->flavor = MPI_WIN_FLAVOR_ALLOCATE;
+    if (!xb_rma_allocate_on_node(w)) {
+        /* aligned for any basic type; one byte at least so base is not NULL */
+        void *mem = aligned_alloc(64, ((size_t)size + 63) / 64 * 64 + 64);
+        if (mem == NULL) {
+            xb_rma_win_destroy(w);
+            return xb_err_set(XB_ERR_NO_MEM, "no memory for a window of %lld bytes",
+                              (long long)size);
+        }
+        memset(mem, 0, (size_t)size);
+        w->base = mem;
+        w->own_base = true;
     }
-    w->own_base = true;
-    *(void **)baseptr = mem;
+    xb_rma_set_ready(w);
+    *(void **)baseptr = w->base;
     *win = w->handle;
     return XB_OK;
 }

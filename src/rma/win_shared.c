@@ -14,9 +14,16 @@
  * /dev/shm, and the memory goes with the last mapping, crash or not.
  *
  * The model is MPI_WIN_UNIFIED: loads and stores of any member see the
- * same memory; MPI_Win_sync is a full memory barrier. One-sided calls on
- * such a window still go to the target process as messages, so
- * accumulates stay atomic with respect to one another.
+ * same memory; MPI_Win_sync is a full memory barrier. Put and Get on such
+ * a window are copies by the origin (rma_issue.c); accumulates still go to
+ * the target process as messages, so they stay atomic with respect to one
+ * another.
+ *
+ * MPI_Win_allocate over a communicator of one node takes the same memory
+ * (xb_rma_allocate_on_node), each part on pages of its own, so that its
+ * Put and Get are copies too; the window stays of flavor
+ * MPI_WIN_FLAVOR_ALLOCATE (MPI_Win_shared_query answers no memory). If a
+ * member cannot map it, every member takes private memory instead.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -29,7 +36,13 @@
 #include "core/info.h"
 #include "pt2pt/pt2pt.h"
 #include "runtime/runtime.h"
+#include "runtime/tunable.h"
 #include "xb_impl.h"
+
+XB_TUNABLE(RMA_ALLOC_SHARED, XB_TT_BOOL, "on", XB_TL_TUNER,
+           "MPI_Win_allocate over processes of one node puts every part in one shared "
+           "mapping, so that MPI_Put and MPI_Get are copies by the origin; off: private "
+           "memory, and every one-sided call goes to the target as a message");
 
 void xb_rma_shared_unmap(xb_win_t *w)
 {
@@ -38,16 +51,26 @@ void xb_rma_shared_unmap(xb_win_t *w)
     w->shm_map = NULL;
 }
 
-static int check_node(xb_comm_t *comm)
+/* The first rank of comm that runs on another node than this process, or
+ * -1 when all run here. The same answer on every member. */
+static int off_node(xb_comm_t *comm)
 {
     const xb_rt_info_t *rt = xb_rt();
     for (int r = 0; r < comm->size; r++) {
         xb_gpid_t g = xb_comm_gpid(comm, r);
         if (xb_gpid_job(g) != xb_gpid_job(xb_comm_gpid(comm, comm->rank)) ||
             (int)xb_gpid_rank(g) >= rt->size || rt->node_of[xb_gpid_rank(g)] != rt->my_node)
-            return xb_err_set(XB_RMA_ERR_SHARED, "rank %d of comm runs on another node "
-                              "(a shared window needs every process on one node)", r);
+            return r;
     }
+    return -1;
+}
+
+static int check_node(xb_comm_t *comm)
+{
+    int r = off_node(comm);
+    if (r >= 0)
+        return xb_err_set(XB_RMA_ERR_SHARED, "rank %d of comm runs on another node "
+                          "(a shared window needs every process on one node)", r);
     return XB_OK;
 }
 
@@ -116,10 +139,8 @@ static int map_shared(xb_win_t *w, int *own_fd)
         else
             w->shm_map = p;
     }
-    if (rc == XB_OK) {          /* before the barrier: peers may send then */
+    if (rc == XB_OK)
         w->base = part_base(w, w->rank);
-        xb_rma_set_ready(w);
-    }
     if (w->rank != 0 && fd >= 0)
         close(fd);
     return rc;
@@ -147,6 +168,8 @@ int xb_impl_win_allocate_shared(MPI_Aint size, MPI_Aint disp_unit, xb_info_t *in
         w->shm_len = layout(w, nc != NULL && strcmp(nc, "true") == 0);
         rc = map_shared(w, &fd);
     }
+    if (rc == XB_OK)            /* before the barrier: peers may send then */
+        xb_rma_set_ready(w);
     int brc = xb_rma_barrier(w);        /* everyone has mapped it (or failed) */
     if (fd >= 0)
         close(fd);
@@ -159,6 +182,56 @@ int xb_impl_win_allocate_shared(MPI_Aint size, MPI_Aint disp_unit, xb_info_t *in
     *(void **)baseptr = w->base;
     *win = w->handle;
     return XB_OK;
+}
+
+/* Whether every member says yes: rank 0 hears all, then tells all. */
+static bool all_agree(xb_win_t *w, bool yes)
+{
+    xb_datatype_t *byte = xb_dt_from_handle(MPI_BYTE);
+    uint8_t v = yes;
+    if (w->rank == 0) {
+        for (int r = 1; r < w->size; r++) {
+            uint8_t x = 0;
+            if (xb_pt2pt_recv(&x, 1, byte, r, XB_RMA_TAG, w->comm, 1, NULL) != XB_OK || !x)
+                v = 0;
+        }
+        for (int r = 1; r < w->size; r++)
+            if (xb_pt2pt_send(&v, 1, byte, r, XB_RMA_TAG, w->comm, 1) != XB_OK)
+                v = 0;
+    } else if (xb_pt2pt_send(&v, 1, byte, 0, XB_RMA_TAG, w->comm, 1) != XB_OK ||
+               xb_pt2pt_recv(&v, 1, byte, 0, XB_RMA_TAG, w->comm, 1, NULL) != XB_OK) {
+        v = 0;
+    }
+    return v != 0;
+}
+
+bool xb_rma_allocate_on_node(xb_win_t *w)
+{
+    if (off_node(w->comm) >= 0)
+        return false;
+    if (!all_agree(w, xb_tn_RMA_ALLOC_SHARED.v.b))  /* set on some ranks only? */
+        return false;
+    int fd = -1;
+    w->shm_off = calloc((size_t)w->size, sizeof(size_t));
+    bool ok = w->shm_off != NULL;
+    if (ok) {
+        w->shm_len = layout(w, true);
+        ok = map_shared(w, &fd) == XB_OK;
+    }
+    if (!ok)
+        xb_err_clear();
+    ok = all_agree(w, ok);      /* after it, every member has mapped (or failed) */
+    if (fd >= 0)
+        close(fd);
+    if (ok) {                   /* not NULL for a part of size 0 */
+        w->base = (char *)w->shm_map + w->shm_off[w->rank];
+    } else {
+        xb_rma_shared_unmap(w);
+        w->base = NULL;
+        free(w->shm_off);
+        w->shm_off = NULL;
+    }
+    return ok;
 }
 
 int xb_impl_win_shared_query(xb_win_t *win, int rank, MPI_Aint *size, MPI_Aint *disp_unit,

@@ -1,0 +1,137 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* Copyright (c) 2026 The Crossbar authors */
+/*
+ * direct.c - MPI_Win_allocate over one node: Put and Get are copies by the
+ * origin (no message leaves: the pvars method_*_am_sent do not move), and
+ * right, with derived types on both sides, request-based forms, and
+ * accumulates beside them (which still go to the target). arg=messages:
+ * the run sets XB_RMA_ALLOC_SHARED=off, or spreads the ranks over several
+ * "hosts", so Put and Get must send messages, with the same results.
+ * A window with a part of size 0 gets a base that is not NULL.
+ */
+#include "../tools/mpit_util.h"
+
+enum { K = 64 };
+
+static MPI_T_pvar_session s;
+static MPI_T_pvar_handle h[16];
+static int nh;
+
+/* Handles on every method_<m>_am_sent counter, started. */
+static void watch_methods(void)
+{
+    int n, count;
+    MPI_T_pvar_get_num(&n);
+    for (int i = 0; i < n && nh < 16; i++) {
+        char name[128];
+        int len = sizeof name;
+        MPI_T_pvar_get_info(i, name, &len, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL,
+                            NULL, NULL);
+        size_t nl = strlen(name);
+        if (strncmp(name, "method_", 7) == 0 && nl > 8 && !strcmp(name + nl - 8, "_am_sent")) {
+            CHECK_T(MPI_T_pvar_handle_alloc(s, i, NULL, &h[nh], &count), MPI_SUCCESS);
+            CHECK_T(MPI_T_pvar_start(s, h[nh]), MPI_SUCCESS);
+            nh++;
+        }
+    }
+    CHECK(nh > 0, "no method_*_am_sent pvar");
+}
+
+static unsigned long long am_sent(void)
+{
+    unsigned long long sum = 0;
+    for (int i = 0; i < nh; i++)
+        sum += read_pvar(s, h[i]);
+    return sum;
+}
+
+int main(int argc, char **argv)
+{
+    int provided;
+    bool messages = false;
+    for (int i = 1; i < argc; i++)
+        messages |= !strcmp(argv[i], "messages");
+    ct_init(&argc, &argv);
+    CHECK_T(MPI_T_init_thread(MPI_THREAD_SINGLE, &provided), MPI_SUCCESS);
+    CHECK_T(MPI_T_pvar_session_create(&s), MPI_SUCCESS);
+    watch_methods();
+
+    int *mem;
+    MPI_Win win;
+    CHECK_RC(MPI_Win_allocate(4 * K * sizeof(int), sizeof(int), MPI_INFO_NULL, MPI_COMM_WORLD,
+                              &mem, &win));
+    for (int i = 0; i < 4 * K; i++)
+        mem[i] = -1;
+    int right = (ct_rank + 1) % ct_size, left = (ct_rank + ct_size - 1) % ct_size;
+    MPI_Datatype vec;                      /* every other int of 2K */
+    MPI_Type_vector(K, 1, 2, MPI_INT, &vec);
+    MPI_Type_commit(&vec);
+    int src[2 * K], got[K], got2[2 * K];
+    for (int i = 0; i < 2 * K; i++)
+        src[i] = ct_rank * 1000 + i;
+    MPI_Barrier(MPI_COMM_WORLD);
+    MPI_Win_lock_all(0, win);
+    MPI_Barrier(MPI_COMM_WORLD);          /* every lock granted: no answer is due */
+
+    /* R times: contiguous K ints into [0, K); the strided origin into every
+     * other int of [K, 3K); back with Get and Rget. By messages that is at
+     * least 4 messages a round; copies send none (a stray message of the
+     * barrier's or the locks' machinery may still be counted, so the test
+     * asks for fewer than one a round) */
+    enum { R = 50 };
+    unsigned long long before = am_sent();
+    for (int r = 0; r < R; r++) {
+        CHECK_RC(MPI_Put(src, K, MPI_INT, right, 0, K, MPI_INT, win));
+        CHECK_RC(MPI_Put(src, 1, vec, right, K, 1, vec, win));
+        CHECK_RC(MPI_Win_flush(right, win));
+        CHECK_RC(MPI_Get(got, K, MPI_INT, right, 0, K, MPI_INT, win));
+        MPI_Request q;
+        for (int i = 0; i < 2 * K; i++)
+            got2[i] = -7;
+        CHECK_RC(MPI_Rget(got2, 1, vec, right, K, 1, vec, win, &q));
+        CHECK_RC(MPI_Wait(&q, MPI_STATUS_IGNORE));
+        CHECK_RC(MPI_Win_flush(right, win));
+    }
+    unsigned long long moved = am_sent() - before;
+    if (messages)
+        CHECK(moved >= 4 * R, "Put and Get sent %llu messages in %d rounds", moved, R);
+    else
+        CHECK(moved < R, "Put and Get on a window of one node sent %llu messages in %d "
+              "rounds", moved, R);
+    for (int i = 0; i < K; i++) {
+        CHECK(got[i] == ct_rank * 1000 + i, "get: got[%d] = %d, want %d", i, got[i],
+              ct_rank * 1000 + i);
+        CHECK(got2[2 * i] == ct_rank * 1000 + 2 * i && got2[2 * i + 1] == -7,
+              "rget: got2[%d..] = %d %d", 2 * i, got2[2 * i], got2[2 * i + 1]);
+    }
+
+    /* an accumulate to the same part, after a flush: still applied */
+    int one[K];
+    for (int i = 0; i < K; i++)
+        one[i] = 1;
+    CHECK_RC(MPI_Accumulate(one, K, MPI_INT, right, 3 * K, K, MPI_INT, MPI_SUM, win));
+    CHECK_RC(MPI_Win_flush_all(win));
+    MPI_Win_unlock_all(win);
+    MPI_Barrier(MPI_COMM_WORLD);
+    for (int i = 0; i < K; i++) {
+        CHECK(mem[i] == left * 1000 + i, "put: mem[%d] = %d, want %d", i, mem[i],
+              left * 1000 + i);
+        CHECK(mem[K + 2 * i] == left * 1000 + 2 * i && mem[K + 2 * i + 1] == -1,
+              "strided put: mem[%d..] = %d %d", K + 2 * i, mem[K + 2 * i], mem[K + 2 * i + 1]);
+        CHECK(mem[3 * K + i] == 0, "accumulate: mem[%d] = %d, want 0", 3 * K + i,
+              mem[3 * K + i]);
+    }
+    MPI_Type_free(&vec);
+    MPI_Win_free(&win);
+
+    /* a part of size 0 (every odd rank) still has a base */
+    int *m0 = NULL;
+    CHECK_RC(MPI_Win_allocate(ct_rank % 2 ? 0 : 8, 1, MPI_INFO_NULL, MPI_COMM_WORLD, &m0,
+                              &win));
+    CHECK(m0 != NULL, "MPI_Win_allocate of size %d gave a NULL base", ct_rank % 2 ? 0 : 8);
+    MPI_Win_free(&win);
+
+    CHECK_T(MPI_T_pvar_session_free(&s), MPI_SUCCESS);
+    CHECK_T(MPI_T_finalize(), MPI_SUCCESS);
+    return ct_finish();
+}
