@@ -209,18 +209,18 @@ bool xb_rma_allocate_on_node(xb_win_t *w)
 {
     if (off_node(w->comm) >= 0)
         return false;
-    if (!all_agree(w, xb_tn_RMA_ALLOC_SHARED.v.b))  /* set on some ranks only? */
-        return false;
-    int fd = -1;
+    /* all must want it (the tunable set on some ranks only?) and have the
+     * table, since map_shared is collective */
     w->shm_off = calloc((size_t)w->size, sizeof(size_t));
-    bool ok = w->shm_off != NULL;
+    bool ok = all_agree(w, xb_tn_RMA_ALLOC_SHARED.v.b && w->shm_off != NULL);
+    int fd = -1;
     if (ok) {
         w->shm_len = layout(w, true);
         ok = map_shared(w, &fd) == XB_OK;
+        if (!ok)
+            xb_err_clear();
+        ok = all_agree(w, ok);  /* after it, every member has mapped (or failed) */
     }
-    if (!ok)
-        xb_err_clear();
-    ok = all_agree(w, ok);      /* after it, every member has mapped (or failed) */
     if (fd >= 0)
         close(fd);
     if (ok) {                   /* not NULL for a part of size 0 */
