@@ -351,12 +351,18 @@ static void test_ordering(void)
 }
 
 /* Rank 0 fills its ring to rank 1 until AGAIN while rank 1 does not poll
- * (it waits in the fence), then rank 1 drains and rank 0 can send again. */
+ * (it waits in the fence, with the fake fence's progress off on rank 1 only:
+ * rank 0 keeps its own, which a tcp queue needs), then rank 1 drains and
+ * rank 0 can send again. With progress in rank 1's fence, rank 1 drained
+ * the ring while rank 0 filled it, and the second try found room (a loaded
+ * ASan run, 2026-11-29). */
 static volatile uint64_t *xshared;     /* shared by all processes (pre-fork) */
 static bool bp_cond(void) { return bp_got >= xshared[0]; }
 static void test_backpressure(void)
 {
     bool pair = np >= 2 && (me > 1 || reach(me ^ 1));
+    if (pair && me == 1)
+        fake_rt_fence_progress(false);
     xb_rt_fence();
     if (pair && me == 0) {
         uint8_t data[1000];
@@ -374,6 +380,8 @@ static void test_backpressure(void)
         xshared[0] = n;
     }
     xb_rt_fence();
+    if (pair && me == 1)
+        fake_rt_fence_progress(true);
     if (pair && me == 1)
         CHECK(wait_for(bp_cond, 20), "drained %llu of %llu back-pressured messages",
               (unsigned long long)bp_got, (unsigned long long)xshared[0]);
