@@ -252,6 +252,15 @@ int  xb_rma_check_size(MPI_Aint size, MPI_Aint disp_unit);
 void xb_rma_win_destroy(xb_win_t *w);
 /* Shared windows (win_shared.c): undo the node mapping, if any. */
 void xb_rma_shared_unmap(xb_win_t *w);
+/* A mapped window's accumulate lock of part r, a word of the mapping (its
+ * first XB_RMA_LOCK_STRIDE * size bytes, before the parts): every
+ * accumulate, get_accumulate and compare_and_swap on the part holds it,
+ * whether its origin applies it (rma_issue.c) or the target does
+ * (rma_target.c), so they stay atomic with respect to one another. Held
+ * for a few copies and a kernel only; a waiter yields after a short spin. */
+enum { XB_RMA_LOCK_STRIDE = 64 };
+void xb_rma_part_lock(const xb_win_t *w, int r);
+void xb_rma_part_unlock(const xb_win_t *w, int r);
 /* MPI_Win_allocate on one node: every part in one shared mapping (base,
  * shm_map and shm_off set) and true on every member, or false on every
  * member with nothing mapped (the caller allocates privately). Collective

@@ -10,12 +10,15 @@
  * wait for zero). A REPLY's data lands in the destination buffer at the
  * packed offset the message carried, so answers may come in any order.
  *
- * Put and Get on a window whose parts this process has mapped (shared
- * windows, and MPI_Win_allocate on one node: win_shared.c) are copies by
- * the origin instead, complete when the call returns. The standard does
- * not make Put and Get atomic with respect to accumulates, which still go
- * to the target; the epoch's synchronisation messages, which leave after
- * the copies, make them visible to the target.
+ * On a window whose parts this process has mapped (shared windows, and
+ * MPI_Win_allocate on one node: win_shared.c) the origin does the work
+ * instead, and the operation is complete when the call returns: Put and
+ * Get are copies (the standard does not make them atomic with respect to
+ * accumulates); accumulates, get_accumulates and compare_and_swaps are
+ * applied under the target part's lock, which the target takes too for
+ * those that come as messages (a pair type with a gap, whose fields may
+ * lie in two blocks). The epoch's synchronisation messages, which leave
+ * after the copies, make them visible to the target.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -180,11 +183,72 @@ static int issue_direct(xb_win_t *w, const xb_rma_xfer_t *x, xb_request_t **req_
     return rc;
 }
 
+/* A basic type whose size is not its extent (MPI_SHORT_INT ...). */
+static bool gapped_basic(MPI_Datatype basic)
+{
+    const xb_datatype_t *dt = xb_dt_from_handle(basic);
+    return dt == NULL || xb_dt_size(dt) != xb_dt_extent(dt);
+}
+
+/* Accumulate, get_accumulate, compare_and_swap on a mapped window: the
+ * old data out (into dst at its packed offset), then combined in place,
+ * block by block of the target type, under the part's lock. */
+static int acc_direct(xb_win_t *w, const xb_rma_xfer_t *x, xb_request_t **req_p)
+{
+    char *at = (char *)w->shm_map + w->shm_off[x->target] +
+               (MPI_Aint)x->disp * w->peers[x->target].disp_unit;
+    size_t bytes = (size_t)(x->tcount * xb_dt_size(x->tdt));
+    _Alignas(16) char small[256];
+    char *in = small;
+    if (x->kind != XB_RMA_CAS) {            /* the origin's data, packed */
+        if (bytes > sizeof(small) && (in = malloc(bytes)) == NULL)
+            return xb_err_set(XB_ERR_NO_MEM, "no memory for a one-sided operation");
+        size_t done = 0;
+        if (x->sdt != NULL)
+            xb_dt_pack(x->src, x->scount, x->sdt, 0, in, bytes, &done);
+        else
+            memset(in, 0, bytes);
+    }
+    int rc = XB_OK;
+    struct iovec iov[SEG_MAX];
+    xb_rma_part_lock(w, x->target);
+    for (size_t p = 0; p < bytes && rc == XB_OK;) {
+        int n = 0;
+        size_t covered = 0;
+        xb_dt_to_iov(at, x->tcount, x->tdt, p, iov, SEG_MAX, &n, &covered);
+        if (n == 0)
+            rc = xb_err_set(XB_ERR_INTERN, "the target type ended at byte %zu of %zu", p, bytes);
+        for (int k = 0; k < n && rc == XB_OK; k++) {
+            char *t = iov[k].iov_base;
+            size_t l = iov[k].iov_len;
+            if (x->dst != NULL && x->ddt != NULL)
+                xb_dt_unpack(x->dst, x->dcount, x->ddt, p, t, l);
+            if (x->kind == XB_RMA_CAS) {
+                if (memcmp(t, x->cmp, l) == 0)
+                    memcpy(t, x->src, l);
+            } else if (xb_op_apply_predef(x->opk, x->basic, in + p, t, l / x->es) != XB_OK) {
+                rc = xb_err_set(XB_ERR_OP, "the operation is not defined on %s",
+                                xb_dt_name(xb_dt_from_handle(x->basic)));
+            }
+            p += l;
+        }
+    }
+    xb_rma_part_unlock(w, x->target);
+    if (in != small)
+        free(in);
+    if (rc == XB_OK && req_p != NULL)
+        rc = xb_rma_done_request(req_p);
+    return rc;
+}
+
 int xb_rma_issue(xb_win_t *w, const xb_rma_xfer_t *x, xb_request_t **req_p)
 {
-    if (w->shm_map != NULL && ((x->kind == XB_RMA_PUT && x->sdt != NULL) ||
-                               x->kind == XB_RMA_GET))
-        return issue_direct(w, x, req_p);
+    if (w->shm_map != NULL) {
+        if ((x->kind == XB_RMA_PUT && x->sdt != NULL) || x->kind == XB_RMA_GET)
+            return issue_direct(w, x, req_p);
+        if (x->kind == XB_RMA_CAS || !gapped_basic(x->basic))
+            return acc_direct(w, x, req_p);
+    }
     op_t *o = calloc(1, sizeof(*o));
     if (o == NULL)
         return xb_err_set(XB_ERR_NO_MEM, "no memory for a one-sided operation");

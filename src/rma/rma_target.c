@@ -4,7 +4,9 @@
  * rma_target.c - the target side: the handler of every one-sided active
  * message. It runs inside the progress poll of whatever MPI call this
  * process is in (passive-target progress), under the progress lock, so
- * the accumulates it applies are atomic with respect to one another.
+ * the accumulates it applies are atomic with respect to one another; on a
+ * mapped window it also holds the part's lock (rma_int.h), as the origins
+ * that apply theirs directly do.
  *
  * Data messages (put, accumulate, get, get_accumulate, compare_and_swap)
  * carry their target segments; each segment is checked against the window
@@ -153,6 +155,9 @@ static void do_write(xb_win_t *w, const xb_rma_hdr_t *h, const xb_rma_seg_t *seg
     if (st == MPI_SUCCESS && total != dlen)
         st = MPI_ERR_INTERN;
     bool whole = st == MPI_SUCCESS && h->kind == XB_RMA_ACC && gapped(h);
+    bool locked = st == MPI_SUCCESS && h->kind == XB_RMA_ACC && w->shm_map != NULL;
+    if (locked)
+        xb_rma_part_lock(w, w->rank);
     if (whole)
         st = acc_gapped(h, seg, ptr, data, total);
     for (int i = 0; st == MPI_SUCCESS && !whole && i < h->nseg; i++) {
@@ -164,6 +169,8 @@ static void do_write(xb_win_t *w, const xb_rma_hdr_t *h, const xb_rma_seg_t *seg
             st = apply_op(h, data, ptr[i], seg[i].len);
         data += seg[i].len;
     }
+    if (locked)
+        xb_rma_part_unlock(w, w->rank);
     xb_rma_hdr_t a = { .kind = XB_RMA_ACK, .cookie = h->cookie, .status = st };
     xb_rma_send(w, h->src_rank, &a, NULL, 0);
 }
@@ -183,6 +190,9 @@ static void do_read(xb_win_t *w, const xb_rma_hdr_t *h, const xb_rma_seg_t *seg,
         return;     /* the origin waits: nothing better to do without memory */
     char *out = xb_rma_msg_data(m);
     bool whole = st == MPI_SUCCESS && h->kind == XB_RMA_GACC && gapped(h);
+    bool locked = st == MPI_SUCCESS && h->kind != XB_RMA_GET && w->shm_map != NULL;
+    if (locked)
+        xb_rma_part_lock(w, w->rank);
     if (whole) {
         gather(seg, h->nseg, ptr, out, false);      /* the old data answered */
         st = acc_gapped(h, seg, ptr, data, total);
@@ -201,6 +211,8 @@ static void do_read(xb_win_t *w, const xb_rma_hdr_t *h, const xb_rma_seg_t *seg,
         }
         out += l;
     }
+    if (locked)
+        xb_rma_part_unlock(w, w->rank);
     xb_rma_hdr_t *a = xb_rma_msg_hdr(m);
     *a = (xb_rma_hdr_t){ .kind = XB_RMA_REPLY, .cookie = h->cookie, .status = st,
                          .off = h->off, .win_id = w->peers[h->src_rank].win_id,

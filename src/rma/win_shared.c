@@ -15,9 +15,11 @@
  *
  * The model is MPI_WIN_UNIFIED: loads and stores of any member see the
  * same memory; MPI_Win_sync is a full memory barrier. Put and Get on such
- * a window are copies by the origin (rma_issue.c); accumulates still go to
- * the target process as messages, so they stay atomic with respect to one
- * another.
+ * a window are copies by the origin (rma_issue.c), and so are accumulates,
+ * get_accumulates and compare_and_swaps, under the target part's lock (a
+ * word of the mapping before the parts), which the target also takes when
+ * it applies one that came as a message: they stay atomic with respect to
+ * one another.
  *
  * MPI_Win_allocate over a communicator of one node takes the same memory
  * (xb_rma_allocate_on_node), each part on pages of its own, so that its
@@ -27,6 +29,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -74,10 +77,12 @@ static int check_node(xb_comm_t *comm)
     return XB_OK;
 }
 
-/* Offsets of every part; the total length of the mapping. */
+/* Offsets of every part, after the parts' accumulate locks; the total
+ * length of the mapping. */
 static size_t layout(xb_win_t *w, bool noncontig)
 {
-    size_t page = (size_t)sysconf(_SC_PAGESIZE), off = 0;
+    size_t page = (size_t)sysconf(_SC_PAGESIZE);
+    size_t off = ((size_t)w->size * XB_RMA_LOCK_STRIDE + page - 1) / page * page;
     for (int r = 0; r < w->size; r++) {
         if (noncontig)
             off = (off + page - 1) / page * page;
@@ -182,6 +187,28 @@ int xb_impl_win_allocate_shared(MPI_Aint size, MPI_Aint disp_unit, xb_info_t *in
     *(void **)baseptr = w->base;
     *win = w->handle;
     return XB_OK;
+}
+
+static uint32_t *lock_word(const xb_win_t *w, int r)
+{
+    return (uint32_t *)(void *)((char *)w->shm_map + (size_t)r * XB_RMA_LOCK_STRIDE);
+}
+
+void xb_rma_part_lock(const xb_win_t *w, int r)
+{
+    uint32_t *l = lock_word(w, r);
+    for (unsigned i = 0;; i++) {
+        if (__atomic_load_n(l, __ATOMIC_RELAXED) == 0 &&
+            __atomic_exchange_n(l, 1, __ATOMIC_ACQUIRE) == 0)
+            return;
+        if (i >= 64)        /* the holder may be off its CPU: let it run */
+            sched_yield();
+    }
+}
+
+void xb_rma_part_unlock(const xb_win_t *w, int r)
+{
+    __atomic_store_n(lock_word(w, r), 0, __ATOMIC_RELEASE);
 }
 
 /* Whether every member says yes: rank 0 hears all, then tells all. */

@@ -4,7 +4,11 @@
  * direct.c - MPI_Win_allocate over one node: Put and Get are copies by the
  * origin (no message leaves: the pvars method_*_am_sent do not move), and
  * right, with derived types on both sides, request-based forms, and
- * accumulates beside them (which still go to the target). arg=messages:
+ * accumulates beside them; then a counter that every rank increments at
+ * once by MPI_Fetch_and_op, by a compare-and-swap loop and by
+ * MPI_Accumulate (atomic under the part's lock whether the origin applies
+ * them or, with arg=messages, the target: no increment lost, every
+ * fetched value seen once). arg=messages:
  * the run sets XB_RMA_ALLOC_SHARED=off, or spreads the ranks over several
  * "hosts", so Put and Get must send messages, with the same results.
  * A window with a part of size 0 gets a base that is not NULL.
@@ -13,6 +17,7 @@
 
 enum { K = 64 };
 
+static bool messages;   /* arg=messages: one-sided calls must send */
 static MPI_T_pvar_session s;
 static MPI_T_pvar_handle h[16];
 static int nh;
@@ -45,10 +50,70 @@ static unsigned long long am_sent(void)
     return sum;
 }
 
+/* Three counters at rank 0, each incremented N times by every rank at
+ * once: by fetch-and-op (whose fetched values must be 0 .. N*size-1, each
+ * once), by a compare-and-swap loop, and by accumulate. */
+static void counters(void)
+{
+    enum { N = 300 };
+    long *mem;
+    MPI_Win win;
+    CHECK_RC(MPI_Win_allocate(3 * sizeof(long), sizeof(long), MPI_INFO_NULL, MPI_COMM_WORLD,
+                              &mem, &win));
+    mem[0] = mem[1] = mem[2] = 0;
+    MPI_Barrier(MPI_COMM_WORLD);
+    long one = 1, *seen = malloc(N * sizeof(long));
+    MPI_Win_lock_all(0, win);
+    MPI_Barrier(MPI_COMM_WORLD);          /* every lock granted: no answer is due */
+    unsigned long long before = am_sent();
+    for (int i = 0; i < N; i++) {
+        CHECK_RC(MPI_Fetch_and_op(&one, &seen[i], MPI_LONG, 0, 0, MPI_SUM, win));
+        long old = 0, now = -1;
+        for (;;) {              /* read, then swap in old + 1 if still old */
+            long next = old + 1;
+            CHECK_RC(MPI_Compare_and_swap(&next, &old, &now, MPI_LONG, 0, 1, win));
+            CHECK_RC(MPI_Win_flush(0, win));
+            if (now == old)
+                break;
+            old = now;
+        }
+        CHECK_RC(MPI_Accumulate(&one, 1, MPI_LONG, 0, 2, 1, MPI_LONG, MPI_SUM, win));
+        CHECK_RC(MPI_Win_flush(0, win));
+    }
+    unsigned long long moved = am_sent() - before;
+    if (messages)
+        CHECK(moved >= 3 * N, "the counters' updates sent %llu messages",
+              moved);
+    else
+        CHECK(moved < N, "the counters' updates on a window of one node sent %llu messages",
+              moved);
+    MPI_Win_unlock_all(win);
+    MPI_Barrier(MPI_COMM_WORLD);
+    long *all = ct_rank == 0 ? malloc((size_t)N * ct_size * sizeof(long)) : NULL;
+    MPI_Gather(seen, N, MPI_LONG, all, N, MPI_LONG, 0, MPI_COMM_WORLD);
+    if (ct_rank == 0) {
+        long want = (long)N * ct_size;
+        CHECK(mem[0] == want && mem[1] == want && mem[2] == want,
+              "counters %ld %ld %ld, want %ld each", mem[0], mem[1], mem[2], want);
+        char *hit = calloc((size_t)want, 1);
+        int bad = 0;
+        for (long i = 0; i < want; i++) {
+            if (all[i] < 0 || all[i] >= want || hit[all[i]])
+                bad++;
+            else
+                hit[all[i]] = 1;
+        }
+        CHECK(bad == 0, "%d fetch-and-op results out of range or seen twice", bad);
+        free(hit);
+        free(all);
+    }
+    free(seen);
+    MPI_Win_free(&win);
+}
+
 int main(int argc, char **argv)
 {
     int provided;
-    bool messages = false;
     for (int i = 1; i < argc; i++)
         messages |= !strcmp(argv[i], "messages");
     ct_init(&argc, &argv);
@@ -123,6 +188,8 @@ int main(int argc, char **argv)
     }
     MPI_Type_free(&vec);
     MPI_Win_free(&win);
+
+    counters();
 
     /* a part of size 0 (every odd rank) still has a base */
     int *m0 = NULL;
