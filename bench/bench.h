@@ -84,4 +84,36 @@ static inline void *bench_alloc(long size)
     return p;
 }
 
+/* Microseconds per iteration of a loop of k that began at t0, the slowest
+ * rank's (every rank gets it). */
+static inline double bench_slowest(double t0, int k)
+{
+    double t = (MPI_Wtime() - t0) / k * 1e6, tmax;
+    MPI_Allreduce(&t, &tmax, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+    return tmax;
+}
+
+/* One size: a warm-up, the fastest of three short batches to size the
+ * batches (about 25 ms each, 5 ms with quick), then 9 batches (3) of
+ * batch(size, k), which returns microseconds per iteration; rank 0 prints
+ * the line. */
+static inline void bench_measure(long size, double (*batch)(long size, int k), int quick)
+{
+    int rank;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    batch(size, 2);
+    double probe = 1e30;
+    for (int t = 0; t < 3; t++) {
+        double x = batch(size, 2) * 1e-6;
+        probe = x < probe ? x : probe;
+    }
+    int k = bench_batch_len(probe, quick ? 5e-3 : 25e-3, 1, 2000, MPI_COMM_WORLD);
+    int nb = quick ? 3 : 9;
+    double v[16];
+    for (int b = 0; b < nb; b++)
+        v[b] = batch(size, k);
+    if (rank == 0)
+        bench_report(size, v, nb);
+}
+
 #endif

@@ -94,9 +94,7 @@ static double batch(long size, int k)
     double t0 = MPI_Wtime();
     for (int i = 0; i < k; i++)
         one(size, 0);
-    double t = (MPI_Wtime() - t0) / k * 1e6, tmax;
-    MPI_Allreduce(&t, &tmax, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
-    return tmax;
+    return bench_slowest(t0, k);
 }
 
 int main(int argc, char **argv)
@@ -145,19 +143,7 @@ int main(int argc, char **argv)
             break;
         if (size < o.minsize && which != BARRIER)
             continue;
-        batch(size, 2);                       /* warm up */
-        double probe = 1e30;
-        for (int t = 0; t < 3; t++) {
-            double x = batch(size, 2) * 1e-6;
-            probe = x < probe ? x : probe;
-        }
-        int k = bench_batch_len(probe, o.quick ? 5e-3 : 25e-3, 1, 2000, MPI_COMM_WORLD);
-        int nb = o.quick ? 3 : 9;
-        double v[16];
-        for (int b = 0; b < nb; b++)
-            v[b] = batch(size, k);
-        if (rank == 0)
-            bench_report(size, v, nb);
+        bench_measure(size, batch, o.quick);
         if (which == BARRIER)
             break;
     }

@@ -11,14 +11,16 @@
  * their messages wait in its unexpected queue: a receive that names its
  * sender must find that sender's message behind the others' (a library
  * that walks one list for all sources slows down as the backlog grows).
- * A batch is at most 2000 rounds, which bounds the backlog.
+ * A batch is at most 2000 rounds (bench_measure), which bounds the backlog.
  * Sizes: 8 B and 4 KiB (up to -m).
  */
 #include "bench.h"
 
 static int rank, nranks, any;
+static char *buf;
+static MPI_Request *q;
 
-static double batch(char *buf, long size, int k, MPI_Request *q)
+static double batch(long size, int k)
 {
     MPI_Barrier(MPI_COMM_WORLD);
     double t0 = MPI_Wtime();
@@ -32,9 +34,7 @@ static double batch(char *buf, long size, int k, MPI_Request *q)
             MPI_Send(buf, (int)size, MPI_BYTE, 0, 3, MPI_COMM_WORLD);
         }
     }
-    double t = (MPI_Wtime() - t0) / k * 1e6, tmax;
-    MPI_Allreduce(&t, &tmax, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
-    return tmax;
+    return bench_slowest(t0, k);
 }
 
 int main(int argc, char **argv)
@@ -50,23 +50,13 @@ int main(int argc, char **argv)
             fprintf(stderr, "fanin: needs 2 ranks or more\n");
         MPI_Abort(MPI_COMM_WORLD, 2);
     }
-    char *buf = bench_alloc(o.maxsize * nranks);
-    MPI_Request *q = malloc(sizeof(*q) * (size_t)nranks);
+    buf = bench_alloc(o.maxsize * nranks);
+    q = malloc(sizeof(*q) * (size_t)nranks);
     if (rank == 0)
         printf("# fanin%s-%dr us lower\n", any ? "-any" : "", nranks);
     static const long sizes[] = { 8, 4096 };
-    for (int s = 0; s < 2 && sizes[s] <= o.maxsize; s++) {
-        long size = sizes[s];
-        batch(buf, size, 10, q);                        /* warm up */
-        double probe = batch(buf, size, 50, q) * 1e-6;
-        int k = bench_batch_len(probe, o.quick ? 5e-3 : 25e-3, 10, 2000, MPI_COMM_WORLD);
-        int nb = o.quick ? 3 : 9;
-        double v[16];
-        for (int b = 0; b < nb; b++)
-            v[b] = batch(buf, size, k, q);
-        if (rank == 0)
-            bench_report(size, v, nb);
-    }
+    for (int s = 0; s < 2 && sizes[s] <= o.maxsize; s++)
+        bench_measure(sizes[s], batch, o.quick);
     free(q);
     free(buf);
     MPI_Finalize();

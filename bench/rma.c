@@ -59,9 +59,7 @@ static double batch(long size, int k)
     double t0 = MPI_Wtime();
     for (int i = 0; i < k; i++)
         one(size);
-    double t = (MPI_Wtime() - t0) / k * 1e6, tmax;
-    MPI_Allreduce(&t, &tmax, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
-    return tmax;
+    return bench_slowest(t0, k);
 }
 
 int main(int argc, char **argv)
@@ -104,22 +102,8 @@ int main(int argc, char **argv)
     else if (kind == FENCE)
         MPI_Win_fence(0, win);
     static const long sizes[] = { 8, 64, 512, 4096, 32768, 262144, 1L << 20 };
-    for (size_t s = 0; s < sizeof sizes / sizeof sizes[0] && sizes[s] <= maxsize; s++) {
-        long size = sizes[s];
-        batch(size, 2);                       /* warm up */
-        double probe = 1e30;
-        for (int t = 0; t < 3; t++) {
-            double x = batch(size, 2) * 1e-6;
-            probe = x < probe ? x : probe;
-        }
-        int k = bench_batch_len(probe, o.quick ? 5e-3 : 25e-3, 1, 2000, MPI_COMM_WORLD);
-        int nb = o.quick ? 3 : 9;
-        double v[16];
-        for (int b = 0; b < nb; b++)
-            v[b] = batch(size, k);
-        if (rank == 0)
-            bench_report(size, v, nb);
-    }
+    for (size_t s = 0; s < sizeof sizes / sizeof sizes[0] && sizes[s] <= maxsize; s++)
+        bench_measure(sizes[s], batch, o.quick);
     if (passive)
         MPI_Win_unlock_all(win);
     else if (kind == FENCE)
