@@ -15,6 +15,8 @@
 #   build_all PROG...          builds bench/PROG.c with every implementation
 #                              into $out/IMPL/PROG; sets $have to the ones
 #                              that built (exits when none did)
+#   bench_rounds FN            runs FN once per round ($rounds of them),
+#                              with $round and $order set and the round said
 #   bench_table                the table of $out/raw (bench/table.py) under a
 #                              line saying when, where and at what load, to
 #                              stdout and $out/table.md
@@ -30,6 +32,16 @@ bench_setup() {
     python=${PYTHON:-python3}
     rm -rf "$out/raw"
     mkdir -p "$out/raw"
+}
+
+bench_rounds() {
+    round=1
+    while [ $round -le "$rounds" ]; do
+        order=$(bench_order $round)
+        echo "bench: round $round: $order" >&2
+        "$1"
+        round=$((round + 1))
+    done
 }
 
 bench_order() {

@@ -25,10 +25,7 @@ max=${BENCH_MAX:-1048576}
 build_all rma
 echo "bench: implementations:$have; $rounds round(s)" >&2
 
-round=1
-while [ $round -le "$rounds" ]; do
-    order=$(bench_order $round)
-    echo "bench: round $round: $order" >&2
+one_round() {
     for np in $nps; do
         for k in $kinds; do
             for impl in $order; do bench_run "$impl" "$k-${np}r" "$np" rma $quick -k "$k" -m "$max"; done
@@ -39,8 +36,8 @@ while [ $round -le "$rounds" ]; do
             done
         done
     done
-    round=$((round + 1))
-done
+}
+bench_rounds one_round
 
 bench_table
 echo "bench: table written to $out/table.md" >&2
