@@ -244,7 +244,9 @@ int  xb_rma_ctl(xb_win_t *w, int to, int kind, uint64_t arg);
 
 /* ---- objects (win_create.c) --------------------------------------------- */
 /* A window over comm with this process's memory, in the table, its peers
- * known (collective). Nothing is left on failure. */
+ * known (collective). Nothing is left on failure. Not ready yet: the
+ * caller calls xb_rma_set_ready once the window's memory is in place
+ * (messages that arrive before are kept). */
 int  xb_rma_win_new(xb_comm_t *comm, void *base, MPI_Aint size, MPI_Aint disp_unit,
                     int flavor, struct xb_info *info, xb_win_t **w_p);
 int  xb_rma_check_comm(xb_comm_t *comm);

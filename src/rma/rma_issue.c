@@ -171,10 +171,16 @@ static size_t one_msg(xb_win_t *w, const xb_rma_xfer_t *x, op_t *o, size_t p,
     return d;
 }
 
+/* Where x's target region starts in this process's mapping. */
+static char *mapped_at(const xb_win_t *w, const xb_rma_xfer_t *x)
+{
+    return (char *)w->shm_map + w->shm_off[x->target] +
+           (MPI_Aint)x->disp * w->peers[x->target].disp_unit;
+}
+
 static int issue_direct(xb_win_t *w, const xb_rma_xfer_t *x, xb_request_t **req_p)
 {
-    char *at = (char *)w->shm_map + w->shm_off[x->target] +
-               (MPI_Aint)x->disp * w->peers[x->target].disp_unit;
+    char *at = mapped_at(w, x);
     int rc = x->kind == XB_RMA_PUT
         ? xb_dt_copy(x->src, x->scount, x->sdt, at, x->tcount, x->tdt)
         : xb_dt_copy(at, x->tcount, x->tdt, x->dst, x->dcount, x->ddt);
@@ -195,8 +201,7 @@ static bool gapped_basic(MPI_Datatype basic)
  * block by block of the target type, under the part's lock. */
 static int acc_direct(xb_win_t *w, const xb_rma_xfer_t *x, xb_request_t **req_p)
 {
-    char *at = (char *)w->shm_map + w->shm_off[x->target] +
-               (MPI_Aint)x->disp * w->peers[x->target].disp_unit;
+    char *at = mapped_at(w, x);
     size_t bytes = (size_t)(x->tcount * xb_dt_size(x->tdt));
     _Alignas(16) char small[256];
     char *in = small;

@@ -115,8 +115,6 @@ int xb_rma_win_new(xb_comm_t *comm, void *base, MPI_Aint size, MPI_Aint disp_uni
         goto fail_destroy;
     if ((rc = exchange(w)) != XB_OK)
         goto fail_destroy;
-    if (flavor != MPI_WIN_FLAVOR_SHARED)    /* shared: once its memory is mapped */
-        xb_rma_set_ready(w);
     *w_p = w;
     return XB_OK;
 fail_destroy:
@@ -150,6 +148,7 @@ int xb_impl_win_create(void *base, MPI_Aint size, MPI_Aint disp_unit, xb_info_t 
         rc = xb_rma_win_new(comm, base, size, disp_unit, MPI_WIN_FLAVOR_CREATE, info, &w);
     if (rc != XB_OK)
         return rc;
+    xb_rma_set_ready(w);
     *win = w->handle;
     return XB_OK;
 }
@@ -162,12 +161,10 @@ int xb_impl_win_allocate(MPI_Aint size, MPI_Aint disp_unit, xb_info_t *info,
         rc = xb_rma_check_size(size, disp_unit);
     if (rc != XB_OK)
         return rc;
-    /* made as a shared window, so not ready until its memory is placed */
     xb_win_t *w;
-    rc = xb_rma_win_new(comm, NULL, size, disp_unit, MPI_WIN_FLAVOR_SHARED, info, &w);
+    rc = xb_rma_win_new(comm, NULL, size, disp_unit, MPI_WIN_FLAVOR_ALLOCATE, info, &w);
     if (rc != XB_OK)
         return rc;
-    w->flavor = MPI_WIN_FLAVOR_ALLOCATE;
     if (!xb_rma_allocate_on_node(w)) {
         /* aligned for any basic type; one byte at least so base is not NULL */
         void *mem = aligned_alloc(64, ((size_t)size + 63) / 64 * 64 + 64);
@@ -194,6 +191,7 @@ int xb_impl_win_create_dynamic(xb_info_t *info, xb_comm_t *comm, MPI_Win *win)
         rc = xb_rma_win_new(comm, NULL, 0, 1, MPI_WIN_FLAVOR_DYNAMIC, info, &w);
     if (rc != XB_OK)
         return rc;
+    xb_rma_set_ready(w);
     *win = w->handle;
     return XB_OK;
 }

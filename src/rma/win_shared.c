@@ -40,6 +40,7 @@
 #include "pt2pt/pt2pt.h"
 #include "runtime/runtime.h"
 #include "runtime/tunable.h"
+#include "util/xb_mt.h"
 #include "xb_impl.h"
 
 XB_TUNABLE(RMA_ALLOC_SHARED, XB_TT_BOOL, "on", XB_TL_TUNER,
@@ -203,6 +204,8 @@ void xb_rma_part_lock(const xb_win_t *w, int r)
             return;
         if (i >= 64)        /* the holder may be off its CPU: let it run */
             sched_yield();
+        else
+            xb_cpu_relax();
     }
 }
 
