@@ -207,6 +207,56 @@ static inline int xb_coll_flow_apply_k(const xb_coll_red_t *red, xb_op_kernel_t 
     }
     return xb_coll_flow_apply(red, in, acc);
 }
+/* Nonblocking node collectives (node_nb.c, shm_nb.c): each node-complete
+ * communicator whose context slot is below XB_COLL_NBN_CHANS has a channel
+ * of XB_COLL_NBN_WINDOWS windows per local rank in area 2 of the node
+ * slots; call n of a channel writes window n mod WINDOWS. An algorithm
+ * builds one step (xb_coll_nbn_op): the step waits for room, runs `write`
+ * into this rank's window (XB_OK and the bytes written), publishes it,
+ * waits until the windows of the ranks it reads (`reads`) are published,
+ * runs `read`, and finishes the call. */
+enum { XB_COLL_NBN_CHANS = 14, XB_COLL_NBN_WINDOWS = 4,
+       XB_COLL_NBN_DATA = 16 << 10 };      /* data bytes of one window */
+enum { XB_NBN_ALL,        /* every rank reads every window                 */
+       XB_NBN_AT_ROOT,    /* the root reads every window                   */
+       XB_NBN_ROOT,       /* every other rank reads the root's             */
+       XB_NBN_PREFIX,     /* rank i reads those of ranks 0..i (scan)       */
+       XB_NBN_BEFORE };   /* rank i reads those of ranks 0..i-1 (exscan)   */
+typedef struct xb_coll_nbop xb_coll_nbop_t;
+typedef int (*xb_coll_nbn_write_fn)(xb_coll_nbop_t *o, void *win, size_t *bytes);
+typedef int (*xb_coll_nbn_read_fn)(xb_coll_nbop_t *o);
+struct xb_coll_nbop {
+    xb_coll_nbop_t *next, *prev;     /* calls waiting (the node watch)        */
+    bool            on_list;
+    int             state, rc;
+    int             kind, reads, p, me, root, chan;
+    uint64_t        n;               /* the call's number on its channel       */
+    const int      *loc;             /* local index of each comm rank          */
+    xb_coll_nbn_write_fn write;      /* NULL: this rank writes nothing         */
+    xb_coll_nbn_read_fn  read;
+    xb_coll_args_t  a;               /* the call's arguments (no arrays)       */
+    xb_coll_red_t   red;             /* reductions: what each rank writes      */
+    xb_coll_red_t   bred;            /* reduce_scatter_block: one block        */
+    void           *acc;             /* a working buffer, or NULL              */
+};
+void  xb_coll_nbn_init(void);
+/* comm's channel, or -1 (not node-complete, no channel, threads). */
+int   xb_coll_nbn_chan(const xb_comm_t *comm);
+/* Add the step of a call (retains a->sdt and a->rdt for the schedule);
+ * *op (may be NULL) gets the call. */
+int   xb_coll_nbn_op(xb_coll_sched_t *s, const xb_coll_args_t *a, int kind, int reads,
+                     xb_coll_nbn_write_fn write, xb_coll_nbn_read_fn read, xb_coll_nbop_t **op);
+bool  xb_coll_nbn_fits(xb_coll_kind_t kind, const xb_coll_args_t *a);   /* shm_nb.c */
+int   xb_coll_nbn_step(xb_coll_nbop_t *o);      /* XB_OK, XB_INPROGRESS, error */
+void  xb_coll_nbn_reset(xb_coll_nbop_t *o);     /* before a (re)start; off the watch */
+bool  xb_coll_nbn_ready(void *o);               /* the step can move */
+bool  xb_coll_nbn_watch(void);                  /* some waiting call can move */
+/* The data of comm rank `rank`'s window of this call (after it is
+ * published), and the check that it wrote `want` bytes. */
+const void *xb_coll_nbn_data(const xb_coll_nbop_t *o, int rank);
+int   xb_coll_nbn_check(const xb_coll_nbop_t *o, int rank, size_t want);
+/* The node-local index of comm rank r of a node-complete comm. */
+int   xb_coll_node_local(const xb_comm_t *comm, int r);
 /* Some process of the job runs with threads (xb_coll_agree,
  * coll_agree.c): no node or two-stage algorithm anywhere. */
 extern bool xb_coll_threads;
@@ -314,6 +364,17 @@ XB_COLL_ALGO_DECL(bcast_shm);
 XB_COLL_ALGO_DECL(reduce_shm);
 XB_COLL_ALGO_DECL(allreduce_shm);
 XB_COLL_ALGO_DECL(allreduce_shm_rsag);
+XB_COLL_ALGO_DECL(barrier_shm_nb);
+XB_COLL_ALGO_DECL(bcast_shm_nb);
+XB_COLL_ALGO_DECL(reduce_shm_nb);
+XB_COLL_ALGO_DECL(allreduce_shm_nb);
+XB_COLL_ALGO_DECL(gather_shm_nb);
+XB_COLL_ALGO_DECL(scatter_shm_nb);
+XB_COLL_ALGO_DECL(allgather_shm_nb);
+XB_COLL_ALGO_DECL(alltoall_shm_nb);
+XB_COLL_ALGO_DECL(reduce_scatter_block_shm_nb);
+XB_COLL_ALGO_DECL(scan_shm_nb);
+XB_COLL_ALGO_DECL(exscan_shm_nb);
 XB_COLL_ALGO_DECL(allgather_shm);
 XB_COLL_ALGO_DECL(alltoall_shm);
 XB_COLL_ALGO_DECL(alltoall_shm_rounds);

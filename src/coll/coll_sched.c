@@ -196,6 +196,19 @@ int xb_coll_sched_node_barrier(xb_coll_sched_t *s)
     return rc;
 }
 
+int xb_coll_sched_node(xb_coll_sched_t *s, xb_coll_nbop_t *o)
+{
+    xb_coll_step_t *st = add(s, XB_CS_NODE);
+    if (st == NULL)
+        return XB_ERR_NO_MEM;
+    st->dst = o;
+    st->sdt = o->a.sdt;
+    st->ddt = o->a.rdt;
+    keep(st->sdt);
+    keep(st->ddt);
+    return XB_OK;
+}
+
 void xb_coll_sched_expect(xb_coll_sched_t *s, int root, MPI_Count count,
                           xb_datatype_t *dt)
 {
@@ -253,9 +266,12 @@ void xb_coll_sched_destroy(xb_coll_sched_t *s)
         xb_request_release(s->reqs[i]);
     for (int i = 0; i < s->nsteps; i++) {
         xb_coll_step_t *st = &s->steps[i];
-        if ((st->op == XB_CS_SEND || st->op == XB_CS_COPY) && st->sdt != NULL)
+        bool node = st->op == XB_CS_NODE;
+        if (node)
+            xb_coll_nbn_reset(st->dst);        /* off the node watch's list */
+        if ((st->op == XB_CS_SEND || st->op == XB_CS_COPY || node) && st->sdt != NULL)
             xb_dt_release(st->sdt);
-        if ((st->op == XB_CS_RECV || st->op == XB_CS_COPY) && st->ddt != NULL)
+        if ((st->op == XB_CS_RECV || st->op == XB_CS_COPY || node) && st->ddt != NULL)
             xb_dt_release(st->ddt);
     }
     if (s->steps != s->inline_steps)
@@ -455,6 +471,7 @@ int xb_coll_sched_advance(xb_coll_sched_t *s)
         const xb_coll_step_t *st = &s->steps[s->pc];
         int rc = st->op == XB_CS_FENCE ? reap(s)
                : st->op == XB_CS_NODE_BARRIER ? node_barrier(s)
+               : st->op == XB_CS_NODE ? xb_coll_nbn_step(st->dst)
                : do_step(s, st);
         if (rc == XB_INPROGRESS || rc == XB_COLL_USER_OP)
             return rc;
@@ -472,6 +489,9 @@ int xb_coll_sched_advance(xb_coll_sched_t *s)
 
 void xb_coll_sched_restart(xb_coll_sched_t *s)
 {
+    for (int i = 0; i < s->nsteps; i++)
+        if (s->steps[i].op == XB_CS_NODE)
+            xb_coll_nbn_reset(s->steps[i].dst);
     s->pc = 0;
     s->rc = XB_OK;
     s->err = XB_OK;
@@ -524,5 +544,8 @@ int xb_coll_sched_run(xb_coll_sched_t *s)
         else if (s->arrived)
             xb_progress_wait_until(xb_progress_default(), released, &s->ticket,
                                    "MPI_Barrier (the node barrier)");
+        else if (s->pc < s->nsteps && s->steps[s->pc].op == XB_CS_NODE)
+            xb_progress_wait_until(xb_progress_default(), xb_coll_nbn_ready,
+                                   s->steps[s->pc].dst, "a node collective (a peer's data)");
     }
 }

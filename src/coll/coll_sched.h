@@ -13,7 +13,9 @@
  *   reduce       inout = in op inout on working buffers (s->red);
  *   fence        waits until every send/recv issued so far has completed;
  *   node barrier arrives at the node's shared-memory barrier and waits for
- *                its release (barrier_shm.c; blocking form only).
+ *                its release (barrier_shm.c; blocking form only);
+ *   node         a call through the communicator's channel of the node's
+ *                shared memory (node_nb.c): write, wait, read, any form.
  * Local steps (copy, reduce) run when they are reached, so a step that uses
  * received data comes after a fence. The end of a schedule is a fence.
  *
@@ -55,7 +57,7 @@
 
 typedef enum xb_coll_step_op {
     XB_CS_SEND, XB_CS_RECV, XB_CS_COPY, XB_CS_REDUCE, XB_CS_FENCE,
-    XB_CS_NODE_BARRIER,
+    XB_CS_NODE_BARRIER, XB_CS_NODE,
 } xb_coll_step_op_t;
 
 typedef struct xb_coll_step {
@@ -160,6 +162,10 @@ void  xb_coll_sched_local(xb_coll_sched_t *s, bool local);
  * intercommunicator collectives never match the local_comm's own. */
 enum { XB_COLL_LOCAL_TAG = 1 << 25 };
 int   xb_coll_sched_node_barrier(xb_coll_sched_t *s);
+/* A node step (node_nb.c: xb_coll_nbn_op builds it): dst is the call,
+ * sdt and ddt the call's types, retained until the schedule goes. */
+struct xb_coll_nbop;
+int   xb_coll_sched_node(xb_coll_sched_t *s, struct xb_coll_nbop *o);
 /* A rooted one-buffer collective (bcast): this rank's buffer is count x dt
  * and the root is root; a receive of the wrong size then names them. */
 void  xb_coll_sched_expect(xb_coll_sched_t *s, int root, MPI_Count count,

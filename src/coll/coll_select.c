@@ -72,7 +72,8 @@ enum { NEED_COMMUTE = 1, NEED_POF2 = 2, NEED_BLOCKING = 4,
        NEED_CHAIN = 512 /* node chain rings: xb_coll_chain_fits() */,
        NEED_ONE_NODE = 1024 /* every member on this node: xb_coll_one_node() */,
        NEED_MCAST = 2048 /* the job agreed on multicast: xb_coll_mcast */,
-       NEED_3_NODES = 4096 /* the communicator spans 3 nodes or more */ };
+       NEED_3_NODES = 4096 /* the communicator spans 3 nodes or more */,
+       NEED_NBN = 8192 /* a node channel: xb_coll_nbn_fits() */ };
 
 /* A schedule builder (fn), a direct algorithm (direct: blocking only,
  * never inside another algorithm's schedule), or both (the blocking form
@@ -92,11 +93,13 @@ static const algo_t algos[] = {
     A(BARRIER, "shm", barrier_shm, NEED_BLOCKING),
     A(BARRIER, "hier", barrier_hier, NEED_HIER),
     A(BARRIER, "dissemination", barrier_dissemination, 0),
+    A(BARRIER, "shm_nb", barrier_shm_nb, NEED_NBN),
     D(BCAST, "cell", bcast_cell, NEED_PAIR),
     D(BCAST, "pair", bcast_pair, NEED_PAIR),
     D(BCAST, "flow", bcast_flow, NEED_FLOW),
     D(BCAST, "stream", bcast_stream, NEED_STREAM),
     A(BCAST, "shm", bcast_shm, NEED_NODE),
+    A(BCAST, "shm_nb", bcast_shm_nb, NEED_NBN),
     D(BCAST, "mcast", bcast_mcast, NEED_HIER | NEED_MCAST),
     A(BCAST, "hier", bcast_hier, NEED_HIER),
     AD(BCAST, "binomial", bcast_binomial, 0),
@@ -107,6 +110,7 @@ static const algo_t algos[] = {
     D(REDUCE, "flow", reduce_flow, NEED_FLOW),
     D(REDUCE, "stream", reduce_stream, NEED_STREAM),
     A(REDUCE, "shm", reduce_shm, NEED_NODE),
+    A(REDUCE, "shm_nb", reduce_shm_nb, NEED_NBN),
     A(REDUCE, "hier", reduce_hier, NEED_HIER),
     A(REDUCE, "binomial", reduce_binomial, NEED_COMMUTE),
     A(REDUCE, "rabenseifner", reduce_rabenseifner, NEED_COMMUTE),
@@ -115,6 +119,7 @@ static const algo_t algos[] = {
     D(ALLREDUCE, "pair", allreduce_pair, NEED_PAIR),
     AD(ALLREDUCE, "shm", allreduce_shm, NEED_NODE),
     A(ALLREDUCE, "shm_rsag", allreduce_shm_rsag, NEED_ROUNDS),
+    A(ALLREDUCE, "shm_nb", allreduce_shm_nb, NEED_NBN),
     A(ALLREDUCE, "hier", allreduce_hier, NEED_HIER),
     A(ALLREDUCE, "recdbl", allreduce_recdbl, 0),
     A(ALLREDUCE, "rabenseifner", allreduce_rabenseifner, NEED_COMMUTE),
@@ -126,6 +131,7 @@ static const algo_t algos[] = {
     D(GATHER, "flow", gather_flow, NEED_FLOW),
     D(GATHER, "stream", gather_stream, NEED_STREAM),
     A(GATHER, "hier", gather_hier, NEED_HIER),
+    A(GATHER, "shm_nb", gather_shm_nb, NEED_NBN),
     A(GATHER, "binomial", gather_binomial, 0),
     A(GATHER, "linear", gather_linear, 0),
     D(SCATTER, "cell", scatter_cell, NEED_PAIR),
@@ -133,11 +139,13 @@ static const algo_t algos[] = {
     D(SCATTER, "flow", scatter_flow, NEED_FLOW),
     D(SCATTER, "stream", scatter_stream, NEED_STREAM),
     A(SCATTER, "hier", scatter_hier, NEED_HIER),
+    A(SCATTER, "shm_nb", scatter_shm_nb, NEED_NBN),
     A(SCATTER, "binomial", scatter_binomial, 0),
     A(SCATTER, "linear", scatter_linear, 0),
     D(ALLGATHER, "cell", allgather_cell, NEED_PAIR),
     D(ALLGATHER, "pair", allgather_pair, NEED_PAIR),
     A(ALLGATHER, "shm", allgather_shm, NEED_NODE),
+    A(ALLGATHER, "shm_nb", allgather_shm_nb, NEED_NBN),
     A(ALLGATHER, "hier", allgather_hier, NEED_HIER),
     A(ALLGATHER, "recdbl", allgather_recdbl, NEED_POF2),
     A(ALLGATHER, "bruck", allgather_bruck, 0),
@@ -147,6 +155,7 @@ static const algo_t algos[] = {
     D(ALLTOALL, "pair", alltoall_pair, NEED_PAIR),
     A(ALLTOALL, "shm", alltoall_shm, NEED_NODE),
     A(ALLTOALL, "shm_rounds", alltoall_shm_rounds, NEED_ROUNDS),
+    A(ALLTOALL, "shm_nb", alltoall_shm_nb, NEED_NBN),
     A(ALLTOALL, "bruck", alltoall_bruck, 0),
     A(ALLTOALL, "pairwise", alltoall_pairwise, 0),
     A(ALLTOALL, "linear", alltoall_linear, 0),
@@ -164,6 +173,7 @@ static const algo_t algos[] = {
     D(REDUCE_SCATTER_BLOCK, "cell", reduce_scatter_block_cell, NEED_PAIR),
     D(REDUCE_SCATTER_BLOCK, "pair", reduce_scatter_block_pair, NEED_PAIR),
     A(REDUCE_SCATTER_BLOCK, "shm", reduce_scatter_block_shm, NEED_NODE),
+    A(REDUCE_SCATTER_BLOCK, "shm_nb", reduce_scatter_block_shm_nb, NEED_NBN),
     A(REDUCE_SCATTER_BLOCK, "halving", reduce_scatter_block_halving,
       NEED_COMMUTE | NEED_POF2),
     A(REDUCE_SCATTER_BLOCK, "pairwise", reduce_scatter_block_pairwise, 0),
@@ -172,6 +182,7 @@ static const algo_t algos[] = {
     D(SCAN, "flow", scan_flow, NEED_FLOW),
     D(SCAN, "chain", scan_chain, NEED_CHAIN),
     A(SCAN, "shm", scan_shm, NEED_NODE),
+    A(SCAN, "shm_nb", scan_shm_nb, NEED_NBN),
     A(SCAN, "recdbl", scan_recdbl, 0),
     A(SCAN, "linear", scan_linear, 0),
     D(EXSCAN, "cell", exscan_cell, NEED_PAIR),
@@ -179,6 +190,7 @@ static const algo_t algos[] = {
     D(EXSCAN, "flow", exscan_flow, NEED_FLOW),
     D(EXSCAN, "chain", exscan_chain, NEED_CHAIN),
     A(EXSCAN, "shm", exscan_shm, NEED_NODE),
+    A(EXSCAN, "shm_nb", exscan_shm_nb, NEED_NBN),
     A(EXSCAN, "recdbl", exscan_recdbl, 0),
     A(EXSCAN, "linear", exscan_linear, 0),
     A(NEIGHBOR_ALLGATHER, "linear", neighbor_allgather_linear, 0),
@@ -211,6 +223,7 @@ typedef struct {
 static const rule_t rules[] = {
     { XB_COLL_BARRIER,   ANY_P, 0, 0, "shm", 0 },      /* blocking, whole node */
     { XB_COLL_BARRIER,   ANY_P, 0, 0, "hier", 0 },     /* blocking, several nodes */
+    { XB_COLL_BARRIER,   2, 1 << 30, 0, 0, "shm_nb", 0 },  /* nonblocking, persistent: the channel (shm_nb.c) */
     { XB_COLL_BARRIER,   ANY_P, 0, 0, "dissemination", 0 },
     /* 2 ranks from 2 KiB: the stream lets the root run ahead of one copy
      * out (4 KiB 0.34 us, cell 0.71; 32 KiB 1.2 vs 5.2; 4 MiB 125 vs 231;
@@ -225,6 +238,7 @@ static const rule_t rules[] = {
      * 8 ranks, 32 KiB: 5.5 us, shm 13.9, Open MPI 35.5 (2026-11-24) */
     { XB_COLL_BCAST,     3, 1 << 30, 0, 0, "stream", 0 },    /* blocking, whole node, fits a slot */
     { XB_COLL_BCAST,     3, 1 << 30, 32 KiB, 0, "shm", 0 },  /* whole node */
+    { XB_COLL_BCAST,     3, 1 << 30, 0, 0, "shm_nb", 0 },    /* nonblocking, persistent: the channel (shm_nb.c) */
     /* XB_MCAST=1, 3 nodes or more: the root's datagrams reach every node
      * at once (bcast_mcast.c). 3 namespace "hosts" x 2 ranks, links shaped
      * to 1 Gbit/s (docs/PERFORMANCE.md, 2026-11-25): 32 KiB 771 us, hier
@@ -253,6 +267,7 @@ static const rule_t rules[] = {
     { XB_COLL_REDUCE,   3, 1 << 30, 0, 0, "flow", 0 },       /* blocking, whole node, fits a cell */
     { XB_COLL_REDUCE,    3, 1 << 30, 0, 0, "stream", 0 },    /* blocking, whole node, fits a slot */
     { XB_COLL_REDUCE,    3, 1 << 30, 0, 0, "shm", 0 },       /* whole node, fits */
+    { XB_COLL_REDUCE,    3, 1 << 30, 0, 0, "shm_nb", 0 },    /* nonblocking, persistent: the channel (shm_nb.c) */
     { XB_COLL_REDUCE,    ANY_P, 0, 0, "hier", 0 },     /* several nodes, commutative */
     { XB_COLL_REDUCE,    ANY_P, 0, 0, "binomial", 0 },  /* commutative ops */
     { XB_COLL_REDUCE,    ANY_P, 0, 0, "ordered", 0 },
@@ -262,6 +277,7 @@ static const rule_t rules[] = {
     { XB_COLL_ALLREDUCE, 3, 1 << 30, 32 KiB, 0, "shm_rsag", 0 },
     { XB_COLL_ALLREDUCE, 2, 2, 64 KiB, 0, "shm_rsag", 0 },
     { XB_COLL_ALLREDUCE, 3, 1 << 30, 0, 0, "shm", 0 },       /* whole node, fits */
+    { XB_COLL_ALLREDUCE, 3, 1 << 30, 0, 0, "shm_nb", 0 },    /* nonblocking, persistent: the channel (shm_nb.c) */
     { XB_COLL_ALLREDUCE, ANY_P, 0, 0, "hier", 0 },     /* several nodes, commutative */
     /* One node (see bcast), nonblocking, 2 interleaved rounds of 9
      * 25 ms batches, 2026-11-24 22:35, us (Open MPI): 4 ranks, 32 KiB:
@@ -281,6 +297,7 @@ static const rule_t rules[] = {
     { XB_COLL_GATHER,    2, 2, 0, 0, "cell", 0 },          /* blocking */
     { XB_COLL_GATHER,   3, 1 << 30, 0, 0, "flow", 0 },       /* blocking, whole node, fits a cell */
     { XB_COLL_GATHER,    3, 1 << 30, 0, 0, "stream", 0 },    /* blocking, whole node, fits a slot */
+    { XB_COLL_GATHER,    3, 1 << 30, 0, 0, "shm_nb", 0 },    /* nonblocking, persistent: the channel (shm_nb.c) */
     { XB_COLL_GATHER,    ANY_P, 0, 0, "hier", 0 },     /* blocking, several nodes */
     { XB_COLL_GATHER,    3, 1 << 30, 0, 16 KiB, "binomial", 0 },
     { XB_COLL_GATHER,    ANY_P, 0, 0, "linear", 0 },
@@ -289,6 +306,7 @@ static const rule_t rules[] = {
     /* 8 ranks, 256 KiB blocks: stream 123 us, linear 118 (the root copies
      * 1.75 MiB, a single copy moves it once): linear from 512 KiB */
     { XB_COLL_SCATTER,   3, 1 << 30, 0, 512 KiB, "stream", 0 }, /* blocking, whole node */
+    { XB_COLL_SCATTER,   3, 1 << 30, 0, 0, "shm_nb", 0 },    /* nonblocking, persistent: the channel (shm_nb.c) */
     { XB_COLL_SCATTER,   ANY_P, 0, 0, "hier", 0 },     /* blocking, several nodes */
     /* One node (see bcast), 8 ranks, 2026-11-24: 4 KiB 6.3 us, binomial
      * 13.0 (Open MPI 24) */
@@ -299,6 +317,7 @@ static const rule_t rules[] = {
      * buffer (see pair.c) and without a schedule */
     { XB_COLL_ALLGATHER, 2, 2, 0, 0, "cell", 0 },          /* blocking */
     { XB_COLL_ALLGATHER, 3, 1 << 30, 0, 0, "shm", 0 },       /* whole node, fits */
+    { XB_COLL_ALLGATHER, 3, 1 << 30, 0, 0, "shm_nb", 0 },    /* nonblocking, persistent: the channel (shm_nb.c) */
     { XB_COLL_ALLGATHER, ANY_P, 0, 0, "hier", 0 },     /* blocking, several nodes */
     /* One node (see bcast), 8 ranks, 2026-11-24: -H 32 KiB 107 us, ring
      * 259 (Open MPI 180); nonblocking 1 MiB 5078, recdbl 7165, ring 7332
@@ -320,6 +339,7 @@ static const rule_t rules[] = {
      * (2026-11-24 09:50). Up to 16 ranks: a larger comm takes pairwise,
      * which floods no rank. */
     { XB_COLL_ALLTOALL,  3, 1 << 30, 0, 16 KiB, "shm", 0 },  /* whole node, fits */
+    { XB_COLL_ALLTOALL,  3, 1 << 30, 0, 0, "shm_nb", 0 },    /* nonblocking, persistent: the channel (shm_nb.c) */
     { XB_COLL_ALLTOALL,  3, 16, 16 KiB, 0, "linear", 0 },
     /* Not at 2 ranks: quiet, shm_rounds beats pairwise (256 KiB blocks 22
      * vs 30 us, 1 MiB 70 vs 130; 2026-11-24), but with other processes on
@@ -349,6 +369,7 @@ static const rule_t rules[] = {
     { XB_COLL_REDUCE_SCATTER, ANY_P, 0, 0, "pairwise", 0 },
     { XB_COLL_REDUCE_SCATTER_BLOCK, 2, 2, 0, 0, "cell", 0 },   /* blocking */
     { XB_COLL_REDUCE_SCATTER_BLOCK, 3, 1 << 30, 0, 0, "shm", 0 },
+    { XB_COLL_REDUCE_SCATTER_BLOCK, 3, 1 << 30, 0, 0, "shm_nb", 0 },  /* nonblocking, persistent: the channel (shm_nb.c) */
     { XB_COLL_REDUCE_SCATTER_BLOCK, 2, 16, 0, 0, "pairwise", NEED_ONE_NODE },
     { XB_COLL_REDUCE_SCATTER_BLOCK, ANY_P, 0, 0, "halving", 0 },
     { XB_COLL_REDUCE_SCATTER_BLOCK, ANY_P, 0, 0, "pairwise", 0 },
@@ -356,6 +377,7 @@ static const rule_t rules[] = {
     { XB_COLL_SCAN,     3, 1 << 30, 0, 0, "flow", 0 },       /* blocking, whole node, fits a cell */
     { XB_COLL_SCAN,      3, 1 << 30, 0, 0, "chain", 0 },     /* blocking, whole node */
     { XB_COLL_SCAN,      3, 1 << 30, 0, 0, "shm", 0 },       /* whole node, fits a slot */
+    { XB_COLL_SCAN,      3, 1 << 30, 0, 0, "shm_nb", 0 },    /* nonblocking, persistent: the channel (shm_nb.c) */
     /* One node (see bcast), 8 ranks, 2026-11-24: 8 B 2.0 us, recdbl 25.2
      * (Open MPI 13.6); 1 MiB 2563, 4623 (1689). At 2 ranks one message,
      * rank 0 to 1, where recdbl sends both ways: nonblocking 1 MiB 145 us,
@@ -366,6 +388,7 @@ static const rule_t rules[] = {
     { XB_COLL_EXSCAN,   3, 1 << 30, 0, 0, "flow", 0 },       /* blocking, whole node, fits a cell */
     { XB_COLL_EXSCAN,    3, 1 << 30, 0, 0, "chain", 0 },     /* blocking, whole node */
     { XB_COLL_EXSCAN,    3, 1 << 30, 0, 0, "shm", 0 },       /* whole node, fits */
+    { XB_COLL_EXSCAN,    3, 1 << 30, 0, 0, "shm_nb", 0 },    /* nonblocking, persistent: the channel (shm_nb.c) */
     { XB_COLL_EXSCAN,    2, 16, 0, 0, "linear", NEED_ONE_NODE },     /* as scan */
     { XB_COLL_EXSCAN,    ANY_P, 0, 0, "recdbl", 0 },
     { XB_COLL_NEIGHBOR_ALLGATHER,  ANY_P, 0, 0, "linear", 0 },
@@ -429,6 +452,8 @@ static bool needs_hold(int needs, xb_coll_kind_t kind, const xb_coll_args_t *a)
     if ((needs & NEED_MCAST) && !xb_coll_mcast)
         return false;
     if ((needs & NEED_3_NODES) && xb_coll_comm_nodes(a->comm) < 3)
+        return false;
+    if ((needs & NEED_NBN) && !xb_coll_nbn_fits(kind, a))
         return false;
     return true;
 }
@@ -588,6 +613,7 @@ int xb_coll_init(void)
         xb_coll_flow_init();
         xb_coll_stream_init();
         xb_coll_chain_init();
+        xb_coll_nbn_init();
     }
     return rc;
 }

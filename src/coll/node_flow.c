@@ -83,7 +83,7 @@ static void *watch_arg;
 
 static bool node_watch(void)
 {
-    return watch_fn != NULL && watch_fn(watch_arg);
+    return (watch_fn != NULL && watch_fn(watch_arg)) || xb_coll_nbn_watch();
 }
 
 /* The regions by local index, looked up once (the segment stays mapped

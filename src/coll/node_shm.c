@@ -66,7 +66,7 @@ static int cmp_int(const void *a, const void *b)
 }
 
 /* The node-local index of comm rank r (comm is node-complete). */
-static int local_of(const xb_comm_t *comm, int r)
+int xb_coll_node_local(const xb_comm_t *comm, int r)
 {
     const xb_rt_info_t *rt = xb_rt();
     int w = (int)xb_gpid_rank(xb_comm_gpid(comm, r));
@@ -85,7 +85,7 @@ int xb_coll_node_parity(void)
 void *xb_coll_node_slot(const xb_comm_t *comm, int par, int r)
 {
     size_t size;
-    return xb_method_node_slot(par, local_of(comm, r), &size);
+    return xb_method_node_slot(par, xb_coll_node_local(comm, r), &size);
 }
 
 void *xb_coll_node_area(int par)

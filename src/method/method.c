@@ -407,12 +407,12 @@ uint32_t xb_method_node_arrive(void)
     return m->ops->node_arrive(m);
 }
 
-void *xb_method_node_slot(int parity, int local, size_t *size)
+void *xb_method_node_slot(int area, int local, size_t *size)
 {
     *size = 0;
     if (nodebar < 0 || registry[nodebar].ops->node_slot == NULL)
         return NULL;
-    return registry[nodebar].ops->node_slot(&registry[nodebar], parity, local, size);
+    return registry[nodebar].ops->node_slot(&registry[nodebar], area, local, size);
 }
 
 void xb_method_node_wake(int local)

@@ -168,11 +168,13 @@ typedef struct xb_method_ops {
     bool     (*node_released)(xb_method_t *m, uint32_t ticket);
     /* Optional, with the node barrier: scratch memory every local rank maps,
      * for collectives of all local ranks: the slot of local rank `local`
-     * (an index into xb_rt()->local_ranks) in area `parity` (0 or 1),
-     * *size bytes; NULL when there is none. Whoever writes a slot must be
-     * sure its readers are done (src/coll/node_shm.c: two parities and a
-     * node barrier between any two uses of one). */
-    void    *(*node_slot)(xb_method_t *m, int parity, int local, size_t *size);
+     * (an index into xb_rt()->local_ranks) in area `area`, *size bytes;
+     * NULL when there is none. Areas 0 and 1 are the parities of the node
+     * collectives (src/coll/node_shm.c: a node barrier between any two
+     * uses of one), area 2 holds the channels of the nonblocking ones
+     * (src/coll/node_nb.c). Whoever writes a slot must be sure its readers
+     * are done. */
+    void    *(*node_slot)(xb_method_t *m, int area, int local, size_t *size);
     /* Optional, with node_slot: wake local rank `local` if it sleeps in
      * block(). For collectives that wait on flags in the slots
      * (src/coll/node_flow.c): the writer stores its flag, issues a seq_cst
@@ -271,7 +273,7 @@ bool xb_method_can_wake(void);
  * one; without one the caller uses a message-based barrier. */
 bool     xb_method_has_node_barrier(void);
 uint32_t xb_method_node_arrive(void);
-void    *xb_method_node_slot(int parity, int local, size_t *size);
+void    *xb_method_node_slot(int area, int local, size_t *size);
 bool     xb_method_node_released(uint32_t ticket);
 /* Wake local rank `local` if it sleeps (node_wake above; no-op without),
  * after xb_method_node_fence() (node_fence above; a seq_cst fence without). */

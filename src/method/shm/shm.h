@@ -9,11 +9,13 @@
  *   ctl[nlocal]                 one xb_shm_ctl_t per local rank (4 lines)
  *   node                        xb_shm_node_t: the node barrier (1 line)
  *   (page aligned)
- *   coll[2][nlocal]             XB_SHM_COLL_SLOT bytes per local rank and
- *                               parity: data of the node collectives
- *                               (src/coll/node_shm.c; the last 64 KiB of
- *                               each parity-0 slot are that rank's flow
- *                               cells, src/coll/node_flow.c)
+ *   coll[3][nlocal]             XB_SHM_COLL_SLOT bytes per local rank and
+ *                               area: areas 0 and 1 (parities) hold data of
+ *                               the node collectives (src/coll/node_shm.c;
+ *                               the last 64 KiB of each parity-0 slot are
+ *                               that rank's flow cells, src/coll/
+ *                               node_flow.c), area 2 the channels of the
+ *                               nonblocking ones (src/coll/node_nb.c)
  *   (page aligned)
  *   rings[nsets][nlocal * (nlocal-1)]
  *                               ring (s -> r) of set c at index
@@ -153,6 +155,9 @@ typedef struct xb_shm {
  * (Open MPI 143 us); alltoall of 256 KiB blocks on 4 ranks 241 us with
  * 256 KiB, 111 us with 1 MiB (Open MPI 185 us). */
 #define XB_SHM_COLL_SLOT ((size_t)1024 << 10)
+/* Areas of slots: 0 and 1, the parities of the node collectives; 2, the
+ * nonblocking node collectives' channels (src/coll/node_nb.c). */
+enum { XB_SHM_COLL_AREAS = 3 };
 
 /* shm_seg.c */
 size_t xb_shm_seg_layout(int nlocal, size_t ring_size, int nsets, size_t *rings_off_p);
@@ -163,7 +168,7 @@ void   xb_shm_seg_detach(xb_shm_t *st);
 xb_shm_ctl_t  *xb_shm_seg_ctl(xb_shm_t *st, int local);
 xb_shm_ring_t *xb_shm_seg_ring(xb_shm_t *st, int src_local, int dst_local);
 xb_shm_ring_t *xb_shm_seg_ring_chan(xb_shm_t *st, int chan, int src_local, int dst_local);
-void          *xb_shm_seg_coll_slot(xb_shm_t *st, int parity, int local);
+void          *xb_shm_seg_coll_slot(xb_shm_t *st, int area, int local);
 /* Ring size for nlocal ranks from XB_SHM_RING_SIZE (power of two, shrunk
  * when the rings of a big node would pass the memory budget). */
 size_t xb_shm_ring_size_for(int nlocal, int nsets);
@@ -218,7 +223,7 @@ bool xb_shm_crowded(xb_shm_t *st);
 uint32_t xb_shm_node_arrive(xb_method_t *m);
 bool     xb_shm_node_released(xb_method_t *m, uint32_t ticket);
 void     xb_shm_node_ring_bell(xb_shm_node_t *n);     /* wake barrier sleepers */
-void    *xb_shm_node_slot(xb_method_t *m, int parity, int local, size_t *size);
+void    *xb_shm_node_slot(xb_method_t *m, int area, int local, size_t *size);
 void     xb_shm_node_wake(xb_method_t *m, int local);
 void     xb_shm_node_fence(xb_method_t *m);
 /* The barrier this rank waits in was released (block's re-check). */

@@ -132,7 +132,7 @@ static int shm_init(xb_method_t *m, const xb_rt_info_t *rt, const char **why)
         /* Alone on the node: no segment, but the node slots of one rank in
          * private memory (zero, untouched until used), so that every rank
          * of a job sees the same slot size (xb_shm_node_slot). */
-        void *p = mmap(NULL, 2 * XB_SHM_COLL_SLOT, PROT_READ | PROT_WRITE,
+        void *p = mmap(NULL, XB_SHM_COLL_AREAS * XB_SHM_COLL_SLOT, PROT_READ | PROT_WRITE,
                        MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
         if (p == MAP_FAILED) {
             *why = "no memory for the node slots of a rank alone on its node";
@@ -165,7 +165,7 @@ static void shm_fini(xb_method_t *m)
     xb_shm_seg_detach(st);
     xb_shm_chan_fini(st);
     if (st->lone_slots != NULL)
-        munmap(st->lone_slots, 2 * XB_SHM_COLL_SLOT);
+        munmap(st->lone_slots, XB_SHM_COLL_AREAS * XB_SHM_COLL_SLOT);
     st->lone_slots = NULL;
     free(st->in);
     st->in = NULL;

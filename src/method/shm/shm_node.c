@@ -84,10 +84,10 @@ bool xb_shm_node_released(xb_method_t *m, uint32_t ticket)
     return true;
 }
 
-void *xb_shm_node_slot(xb_method_t *m, int parity, int local, size_t *size)
+void *xb_shm_node_slot(xb_method_t *m, int area, int local, size_t *size)
 {
     xb_shm_t *st = m->priv;
-    if (st == NULL || local < 0 || local >= st->nlocal)
+    if (st == NULL || local < 0 || local >= st->nlocal || area < 0 || area >= XB_SHM_COLL_AREAS)
         return NULL;
     if (st->base == NULL) {
         /* Alone on the node: the same slots in private memory (mapped at
@@ -97,10 +97,10 @@ void *xb_shm_node_slot(xb_method_t *m, int parity, int local, size_t *size)
         if (st->lone_slots == NULL)
             return NULL;
         *size = XB_SHM_COLL_SLOT;
-        return st->lone_slots + (size_t)parity * XB_SHM_COLL_SLOT;
+        return st->lone_slots + (size_t)area * XB_SHM_COLL_SLOT;
     }
     *size = XB_SHM_COLL_SLOT;
-    return xb_shm_seg_coll_slot(st, parity, local);
+    return xb_shm_seg_coll_slot(st, area, local);
 }
 
 /* Wake local rank `local` when it sleeps (the caller stored what it waits

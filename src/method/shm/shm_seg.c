@@ -66,7 +66,7 @@ static size_t coll_off(int nlocal)
 
 size_t xb_shm_seg_layout(int nlocal, size_t ring_size, int nsets, size_t *rings_off_p)
 {
-    size_t rings_off = coll_off(nlocal) + 2 * (size_t)nlocal * XB_SHM_COLL_SLOT;
+    size_t rings_off = coll_off(nlocal) + XB_SHM_COLL_AREAS * (size_t)nlocal * XB_SHM_COLL_SLOT;
     size_t nrings = (size_t)nlocal * (size_t)(nlocal - 1) * (size_t)nsets;
     *rings_off_p = rings_off;
     return align_up(rings_off + nrings * xb_shm_ring_stride(ring_size), 4096);
@@ -77,10 +77,10 @@ xb_shm_ctl_t *xb_shm_seg_ctl(xb_shm_t *st, int local)
     return (xb_shm_ctl_t *)(void *)(st->base + (size_t)local * sizeof(xb_shm_ctl_t));
 }
 
-void *xb_shm_seg_coll_slot(xb_shm_t *st, int parity, int local)
+void *xb_shm_seg_coll_slot(xb_shm_t *st, int area, int local)
 {
     return st->base + coll_off(st->nlocal) +
-           ((size_t)(parity & 1) * (size_t)st->nlocal + (size_t)local) * XB_SHM_COLL_SLOT;
+           ((size_t)area * (size_t)st->nlocal + (size_t)local) * XB_SHM_COLL_SLOT;
 }
 
 xb_shm_ring_t *xb_shm_seg_ring(xb_shm_t *st, int s, int r)

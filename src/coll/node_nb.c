@@ -1,0 +1,350 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* Copyright (c) 2026 The Crossbar authors */
+/*
+ * node_nb.c - nonblocking node collectives: per-communicator channels of
+ * numbered windows in the node's shared memory (the `shm_nb` algorithms,
+ * shm_nb.c). The blocking node collectives (node_shm.c, node_flow.c) rely
+ * on every local rank making the same node calls in the same order; the
+ * nonblocking and persistent forms do not have that order: several may be
+ * outstanding on one communicator, and collectives on two communicators
+ * may start in different orders on different ranks. So each communicator
+ * gets a channel of its own, and the calls on it are numbered.
+ *
+ * Channels. Area 2 of the node slots (one slot per local rank) is cut into
+ * XB_COLL_NBN_CHANS channels. A node-complete communicator whose context
+ * slot (ctx / 2) is below XB_COLL_NBN_CHANS uses the channel of that
+ * number; others take the message algorithms. The context id is agreed by
+ * every member, so every rank decides alike, and it is free on every
+ * member, all local ranks, before it is taken: every collective of the
+ * previous node-complete communicator on that channel has ended on every
+ * rank (a request holds its communicator). Calls are counted per channel,
+ * never per communicator (calls[], done counters): each call on a channel
+ * is made by every local rank, so the counts agree when the next
+ * communicator starts on it.
+ *
+ * Layout of a rank's channel: line 0 its done counter (the calls of the
+ * channel this rank has finished, a prefix: a later call that ends first
+ * waits in a private mask), line 1 `want` (nonzero while it waits for
+ * room), then XB_COLL_NBN_WINDOWS windows: call n uses window n mod
+ * WINDOWS of every rank. A window is a header (seq = n + 1, bytes written)
+ * and the data, which starts in the header's line.
+ *
+ * A call (xb_coll_nbn_step, one step of the schedule, advanced by every
+ * poll of the progress engine):
+ *   room   every rank (this one too) has finished call n - WINDOWS: the
+ *          window of call n may be overwritten (every rank checks it, also
+ *          those that write nothing, so that no rank finishes a call more
+ *          than WINDOWS ahead of its done counter);
+ *   write  this rank's part into its window, then bytes and seq (release);
+ *   data   the windows this rank reads (a range of comm ranks, by
+ *          collective) carry seq = n + 1; then the collective's read
+ *          function combines or copies them out;
+ *   done   the done counter moves over every call finished in order.
+ * The lowest call not finished on a channel can always end once every rank
+ * has started it, so a call waiting for room never waits on a later one.
+ *
+ * Sleeping. A rank that waits in MPI_Wait sleeps in the method; the node
+ * watch (node_flow.c) asks xb_coll_nbn_watch whether a pending call can
+ * move. A writer, after its seq store and a seq_cst fence, wakes every
+ * rank that reads its window once that rank's whole range is published:
+ * the writer whose fence comes last among a range's writers sees them all,
+ * and sees the reader's `sleeping` if the reader's re-check missed one of
+ * them (Dekker's pairing, as in shm_wait.c). A finishing rank fences and
+ * wakes the ranks whose `want` is up.
+ *
+ * Threads: none (xb_coll_threads: the selection takes message algorithms).
+ */
+#include <string.h>
+#include "coll/coll_int.h"
+#include "method/method.h"
+
+enum { CHAN_BYTES = 72 << 10, HEAD_BYTES = 2 * XB_CACHELINE,
+       WIN_BYTES = ((CHAN_BYTES - HEAD_BYTES) / XB_COLL_NBN_WINDOWS) & ~(XB_CACHELINE - 1),
+       WIN_DATA_OFF = 16 };
+_Static_assert(WIN_BYTES - WIN_DATA_OFF >= XB_COLL_NBN_DATA, "the data fits a window");
+_Static_assert(XB_COLL_NBN_WINDOWS <= 64, "finished calls: a 64-bit mask");
+
+enum { ST_IDLE, ST_ROOM, ST_DATA, ST_FIN };
+
+static uint64_t calls[XB_COLL_NBN_CHANS];     /* calls started on the channel */
+static uint64_t done[XB_COLL_NBN_CHANS];      /* this rank's done counter      */
+static uint64_t fin[XB_COLL_NBN_CHANS];       /* calls done + 1 + i finished   */
+static uint64_t room_below[XB_COLL_NBN_CHANS];
+static char    *areas[XB_COLL_FLOW_MAXP];     /* area 2 slot of each local rank */
+static int      have_area = -1;
+static xb_coll_nbop_t *pending;               /* calls waiting for room or data */
+
+void xb_coll_nbn_init(void)
+{
+    memset(calls, 0, sizeof calls);
+    memset(done, 0, sizeof done);
+    memset(fin, 0, sizeof fin);
+    for (int c = 0; c < XB_COLL_NBN_CHANS; c++)
+        room_below[c] = XB_COLL_NBN_WINDOWS;
+    memset(areas, 0, sizeof areas);
+    have_area = -1;
+    pending = NULL;
+}
+
+static char *chan_of(int local, int chan)
+{
+    char *a = areas[local];
+    if (XB_UNLIKELY(a == NULL)) {
+        size_t size;
+        a = areas[local] = xb_method_node_slot(2, local, &size);
+    }
+    return a + (size_t)chan * CHAN_BYTES;
+}
+
+static uint64_t *done_of(int local, int chan) { return (uint64_t *)(void *)chan_of(local, chan); }
+static uint64_t *want_of(int local, int chan)
+{
+    return (uint64_t *)(void *)(chan_of(local, chan) + XB_CACHELINE);
+}
+
+static uint64_t *win_of(const xb_coll_nbop_t *o, int rank)
+{
+    return (uint64_t *)(void *)(chan_of(o->loc[rank], o->chan) + HEAD_BYTES +
+                                (size_t)(o->n % XB_COLL_NBN_WINDOWS) * WIN_BYTES);
+}
+
+/* The channel of comm, or -1 when its collectives cannot take the windows:
+ * not node-complete, more than XB_COLL_FLOW_MAXP ranks, a context slot
+ * beyond the channels, no area 2, or some process runs with threads. */
+int xb_coll_nbn_chan(const xb_comm_t *comm)
+{
+    if (xb_coll_threads || comm->ctx / 2 >= XB_COLL_NBN_CHANS || comm->size < 2 ||
+        !xb_coll_flow_comm_ok(comm))
+        return -1;
+    if (XB_UNLIKELY(have_area < 0)) {
+        size_t size = 0;
+        have_area = xb_method_node_slot(2, 0, &size) != NULL &&
+                    size >= (size_t)XB_COLL_NBN_CHANS * CHAN_BYTES;
+    }
+    return have_area ? (int)(comm->ctx / 2) : -1;
+}
+
+/* The comm ranks whose windows `rank` reads: [*lo, *hi). */
+static void range_of(const xb_coll_nbop_t *o, int rank, int *lo, int *hi)
+{
+    *lo = 0;
+    switch (o->reads) {
+    case XB_NBN_ALL:      *hi = o->p; break;
+    case XB_NBN_AT_ROOT:  *hi = rank == o->root ? o->p : 0; break;
+    case XB_NBN_ROOT:     *lo = o->root; *hi = rank == o->root ? o->root : o->root + 1; break;
+    case XB_NBN_PREFIX:   *hi = rank + 1; break;
+    default:              *hi = rank; break;          /* XB_NBN_BEFORE */
+    }
+}
+
+static bool published(const xb_coll_nbop_t *o, int rank)
+{
+    return __atomic_load_n(win_of(o, rank), __ATOMIC_ACQUIRE) == o->n + 1;
+}
+
+/* Every window this rank reads is published. */
+static bool data_ready(const xb_coll_nbop_t *o)
+{
+    int lo, hi;
+    range_of(o, o->me, &lo, &hi);
+    for (int r = lo; r < hi; r++)
+        if (!published(o, r))
+            return false;
+    return true;
+}
+
+/* Every rank has finished call n - WINDOWS (remembered per channel). */
+static bool room(const xb_coll_nbop_t *o)
+{
+    int c = o->chan;
+    if (XB_LIKELY(o->n < room_below[c]))
+        return true;
+    uint64_t low = done[c];
+    for (int r = 0; r < o->p; r++)
+        if (r != o->me) {
+            uint64_t d = __atomic_load_n(done_of(o->loc[r], c), __ATOMIC_ACQUIRE);
+            low = d < low ? d : low;
+        }
+    room_below[c] = low + XB_COLL_NBN_WINDOWS;
+    return o->n < room_below[c];
+}
+
+static void pend(xb_coll_nbop_t *o)
+{
+    if (o->on_list)
+        return;
+    o->on_list = true;
+    o->prev = NULL;
+    o->next = pending;
+    if (pending != NULL)
+        pending->prev = o;
+    pending = o;
+}
+
+static void unpend(xb_coll_nbop_t *o)
+{
+    if (!o->on_list)
+        return;
+    o->on_list = false;
+    if (o->prev != NULL)
+        o->prev->next = o->next;
+    else
+        pending = o->next;
+    if (o->next != NULL)
+        o->next->prev = o->prev;
+}
+
+/* Publish this rank's window, then wake each reader of it whose range is
+ * complete now (see the header: the last writer of a range sees it all). */
+static void publish(xb_coll_nbop_t *o, size_t bytes)
+{
+    uint64_t *w = win_of(o, o->me);
+    __atomic_store_n(&w[1], (uint64_t)bytes, __ATOMIC_RELAXED);
+    __atomic_store_n(&w[0], o->n + 1, __ATOMIC_RELEASE);
+    __atomic_thread_fence(__ATOMIC_SEQ_CST);
+    int prefix = -1;                    /* leading comm ranks published */
+    for (int k = 0; k < o->p; k++) {
+        int lo, hi;
+        if (k == o->me)
+            continue;
+        range_of(o, k, &lo, &hi);
+        if (o->me < lo || o->me >= hi)
+            continue;
+        if (lo != 0) {                  /* the root's window alone */
+            xb_method_node_wake(o->loc[k]);
+            continue;
+        }
+        if (prefix < 0)
+            for (prefix = 0; prefix < o->p && published(o, prefix); prefix++)
+                ;
+        if (prefix >= hi)
+            xb_method_node_wake(o->loc[k]);
+    }
+}
+
+/* Call n is finished here: move the done counter over the calls finished
+ * in order, and wake the ranks that wait for room. */
+static void finish(xb_coll_nbop_t *o)
+{
+    int c = o->chan;
+    fin[c] |= (uint64_t)1 << (o->n - done[c]);
+    if (!(fin[c] & 1))
+        return;
+    while (fin[c] & 1) {
+        fin[c] >>= 1;
+        done[c]++;
+    }
+    __atomic_store_n(done_of(o->loc[o->me], c), done[c], __ATOMIC_RELEASE);
+    __atomic_thread_fence(__ATOMIC_SEQ_CST);
+    for (int r = 0; r < o->p; r++)
+        if (r != o->me && __atomic_load_n(want_of(o->loc[r], c), __ATOMIC_RELAXED) != 0)
+            xb_method_node_wake(o->loc[r]);
+}
+
+int xb_coll_nbn_step(xb_coll_nbop_t *o)
+{
+    switch (o->state) {
+    case ST_IDLE:
+        o->n = calls[o->chan]++;
+        o->state = ST_ROOM;
+        /* fall through */
+    case ST_ROOM:
+        if (!room(o)) {
+            __atomic_store_n(want_of(o->loc[o->me], o->chan), 1, __ATOMIC_RELAXED);
+            pend(o);
+            return XB_INPROGRESS;
+        }
+        __atomic_store_n(want_of(o->loc[o->me], o->chan), 0, __ATOMIC_RELAXED);
+        if (o->write != NULL) {
+            uint64_t *w = win_of(o, o->me);
+            size_t bytes = 0;
+            o->rc = o->write(o, (char *)w + WIN_DATA_OFF, &bytes);
+            publish(o, o->rc == XB_OK ? bytes : (size_t)-1);  /* readers see a mismatch */
+        }
+        o->state = ST_DATA;
+        /* fall through */
+    case ST_DATA:
+        if (!data_ready(o)) {
+            pend(o);
+            return XB_INPROGRESS;
+        }
+        unpend(o);
+        if (o->rc == XB_OK)
+            o->rc = o->read(o);
+        finish(o);
+        o->state = ST_FIN;
+        return o->rc;
+    default:
+        return XB_OK;
+    }
+}
+
+const void *xb_coll_nbn_data(const xb_coll_nbop_t *o, int rank)
+{
+    return (const char *)win_of(o, rank) + WIN_DATA_OFF;
+}
+
+int xb_coll_nbn_check(const xb_coll_nbop_t *o, int rank, size_t want)
+{
+    size_t got = (size_t)__atomic_load_n(win_of(o, rank) + 1, __ATOMIC_RELAXED);
+    if (XB_LIKELY(got == want))
+        return XB_OK;
+    if (got == (size_t)-1)
+        return xb_err_set(XB_ERR_TRUNCATE, "the %s: rank %d failed to write its part "
+                          "(its arguments differ from this rank's, see its error)",
+                          xb_coll_kind_name((xb_coll_kind_t)o->kind), rank);
+    bool bcast = o->kind == XB_COLL_BCAST;      /* the root's count against ours */
+    return xb_coll_mismatch(o->kind, bcast ? o->root : -1, rank, got, (MPI_Count)want,
+                            bcast ? o->a.rcount : 0, bcast ? o->a.rdt : NULL);
+}
+
+bool xb_coll_nbn_ready(void *arg)
+{
+    xb_coll_nbop_t *o = arg;
+    return o->state == ST_ROOM ? room(o) : o->state != ST_DATA || data_ready(o);
+}
+
+bool xb_coll_nbn_watch(void)
+{
+    for (xb_coll_nbop_t *o = pending; o != NULL; o = o->next)
+        if (xb_coll_nbn_ready(o))
+            return true;
+    return false;
+}
+
+void xb_coll_nbn_reset(xb_coll_nbop_t *o)
+{
+    unpend(o);
+    o->state = ST_IDLE;
+    o->rc = XB_OK;
+}
+
+int xb_coll_nbn_op(xb_coll_sched_t *s, const xb_coll_args_t *a, int kind, int reads,
+                  xb_coll_nbn_write_fn write, xb_coll_nbn_read_fn read, xb_coll_nbop_t **op)
+{
+    xb_datatype_t *byte = xb_dt_from_handle(MPI_BYTE);
+    int p = a->comm->size, chan = xb_coll_nbn_chan(a->comm);
+    if (chan < 0)
+        return xb_err_set(XB_ERR_INTERN, "a nonblocking node collective on a communicator "
+                          "without a channel");
+    xb_coll_nbop_t *o = xb_coll_sched_tmp(s, (MPI_Count)sizeof(*o), byte);
+    int *loc = xb_coll_sched_tmp(s, (MPI_Count)(p * sizeof(int)), byte);
+    if (o == NULL || loc == NULL)
+        return XB_ERR_NO_MEM;
+    memset(o, 0, sizeof(*o));
+    for (int r = 0; r < p; r++)
+        loc[r] = xb_coll_node_local(a->comm, r);
+    o->a = *a;
+    o->kind = kind;
+    o->reads = reads;
+    o->p = p;
+    o->me = a->comm->rank;
+    o->root = a->root;
+    o->chan = chan;
+    o->loc = loc;
+    o->write = write;
+    o->read = read;
+    if (op != NULL)
+        *op = o;
+    return xb_coll_sched_node(s, o);
+}
