@@ -43,6 +43,9 @@
 
 int  xb_coll_init(void);
 void xb_coll_fini(void);
+/* Collective calls this process made through a node channel (the shm_nb
+ * algorithms, node_nb.c): the MPI_T pvar coll_node_nb_calls. */
+extern uint64_t xb_coll_node_nb_calls;
 /* Once the thread level is set (MPI_Init, after xb_progress_threads):
  * whether any process of the job runs with threads (this one: threads),
  * agreed by an allreduce over COMM_WORLD. The node and two-stage

@@ -249,7 +249,6 @@ int   xb_coll_nbn_op(xb_coll_sched_t *s, const xb_coll_args_t *a, int kind, int 
 bool  xb_coll_nbn_fits(xb_coll_kind_t kind, const xb_coll_args_t *a);   /* shm_nb.c */
 int   xb_coll_nbn_step(xb_coll_nbop_t *o);      /* XB_OK, XB_INPROGRESS, error */
 void  xb_coll_nbn_reset(xb_coll_nbop_t *o);     /* before a (re)start; off the watch */
-bool  xb_coll_nbn_ready(void *o);               /* the step can move */
 bool  xb_coll_nbn_watch(void);                  /* some waiting call can move */
 /* The data of comm rank `rank`'s window of this call (after it is
  * published), and the check that it wrote `want` bytes. */

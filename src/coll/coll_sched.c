@@ -544,8 +544,5 @@ int xb_coll_sched_run(xb_coll_sched_t *s)
         else if (s->arrived)
             xb_progress_wait_until(xb_progress_default(), released, &s->ticket,
                                    "MPI_Barrier (the node barrier)");
-        else if (s->pc < s->nsteps && s->steps[s->pc].op == XB_CS_NODE)
-            xb_progress_wait_until(xb_progress_default(), xb_coll_nbn_ready,
-                                   s->steps[s->pc].dst, "a node collective (a peer's data)");
     }
 }

@@ -15,7 +15,8 @@
  *   node barrier arrives at the node's shared-memory barrier and waits for
  *                its release (barrier_shm.c; blocking form only);
  *   node         a call through the communicator's channel of the node's
- *                shared memory (node_nb.c): write, wait, read, any form.
+ *                shared memory (node_nb.c): write, wait, read; nonblocking
+ *                and persistent forms.
  * Local steps (copy, reduce) run when they are reached, so a step that uses
  * received data comes after a fence. The end of a schedule is a fence.
  *

@@ -238,7 +238,6 @@ static const rule_t rules[] = {
      * 8 ranks, 32 KiB: 5.5 us, shm 13.9, Open MPI 35.5 (2026-11-24) */
     { XB_COLL_BCAST,     3, 1 << 30, 0, 0, "stream", 0 },    /* blocking, whole node, fits a slot */
     { XB_COLL_BCAST,     3, 1 << 30, 32 KiB, 0, "shm", 0 },  /* whole node */
-    { XB_COLL_BCAST,     3, 1 << 30, 0, 0, "shm_nb", 0 },    /* nonblocking, persistent: the channel (shm_nb.c) */
     /* XB_MCAST=1, 3 nodes or more: the root's datagrams reach every node
      * at once (bcast_mcast.c). 3 namespace "hosts" x 2 ranks, links shaped
      * to 1 Gbit/s (docs/PERFORMANCE.md, 2026-11-25): 32 KiB 771 us, hier
@@ -267,7 +266,6 @@ static const rule_t rules[] = {
     { XB_COLL_REDUCE,   3, 1 << 30, 0, 0, "flow", 0 },       /* blocking, whole node, fits a cell */
     { XB_COLL_REDUCE,    3, 1 << 30, 0, 0, "stream", 0 },    /* blocking, whole node, fits a slot */
     { XB_COLL_REDUCE,    3, 1 << 30, 0, 0, "shm", 0 },       /* whole node, fits */
-    { XB_COLL_REDUCE,    3, 1 << 30, 0, 0, "shm_nb", 0 },    /* nonblocking, persistent: the channel (shm_nb.c) */
     { XB_COLL_REDUCE,    ANY_P, 0, 0, "hier", 0 },     /* several nodes, commutative */
     { XB_COLL_REDUCE,    ANY_P, 0, 0, "binomial", 0 },  /* commutative ops */
     { XB_COLL_REDUCE,    ANY_P, 0, 0, "ordered", 0 },
@@ -277,7 +275,7 @@ static const rule_t rules[] = {
     { XB_COLL_ALLREDUCE, 3, 1 << 30, 32 KiB, 0, "shm_rsag", 0 },
     { XB_COLL_ALLREDUCE, 2, 2, 64 KiB, 0, "shm_rsag", 0 },
     { XB_COLL_ALLREDUCE, 3, 1 << 30, 0, 0, "shm", 0 },       /* whole node, fits */
-    { XB_COLL_ALLREDUCE, 3, 1 << 30, 0, 0, "shm_nb", 0 },    /* nonblocking, persistent: the channel (shm_nb.c) */
+    { XB_COLL_ALLREDUCE, 2, 1 << 30, 0, 0, "shm_nb", 0 },    /* nonblocking, persistent: the channel (shm_nb.c) */
     { XB_COLL_ALLREDUCE, ANY_P, 0, 0, "hier", 0 },     /* several nodes, commutative */
     /* One node (see bcast), nonblocking, 2 interleaved rounds of 9
      * 25 ms batches, 2026-11-24 22:35, us (Open MPI): 4 ranks, 32 KiB:
@@ -297,7 +295,6 @@ static const rule_t rules[] = {
     { XB_COLL_GATHER,    2, 2, 0, 0, "cell", 0 },          /* blocking */
     { XB_COLL_GATHER,   3, 1 << 30, 0, 0, "flow", 0 },       /* blocking, whole node, fits a cell */
     { XB_COLL_GATHER,    3, 1 << 30, 0, 0, "stream", 0 },    /* blocking, whole node, fits a slot */
-    { XB_COLL_GATHER,    3, 1 << 30, 0, 0, "shm_nb", 0 },    /* nonblocking, persistent: the channel (shm_nb.c) */
     { XB_COLL_GATHER,    ANY_P, 0, 0, "hier", 0 },     /* blocking, several nodes */
     { XB_COLL_GATHER,    3, 1 << 30, 0, 16 KiB, "binomial", 0 },
     { XB_COLL_GATHER,    ANY_P, 0, 0, "linear", 0 },
@@ -306,7 +303,6 @@ static const rule_t rules[] = {
     /* 8 ranks, 256 KiB blocks: stream 123 us, linear 118 (the root copies
      * 1.75 MiB, a single copy moves it once): linear from 512 KiB */
     { XB_COLL_SCATTER,   3, 1 << 30, 0, 512 KiB, "stream", 0 }, /* blocking, whole node */
-    { XB_COLL_SCATTER,   3, 1 << 30, 0, 0, "shm_nb", 0 },    /* nonblocking, persistent: the channel (shm_nb.c) */
     { XB_COLL_SCATTER,   ANY_P, 0, 0, "hier", 0 },     /* blocking, several nodes */
     /* One node (see bcast), 8 ranks, 2026-11-24: 4 KiB 6.3 us, binomial
      * 13.0 (Open MPI 24) */
@@ -317,7 +313,7 @@ static const rule_t rules[] = {
      * buffer (see pair.c) and without a schedule */
     { XB_COLL_ALLGATHER, 2, 2, 0, 0, "cell", 0 },          /* blocking */
     { XB_COLL_ALLGATHER, 3, 1 << 30, 0, 0, "shm", 0 },       /* whole node, fits */
-    { XB_COLL_ALLGATHER, 3, 1 << 30, 0, 0, "shm_nb", 0 },    /* nonblocking, persistent: the channel (shm_nb.c) */
+    { XB_COLL_ALLGATHER, 2, 1 << 30, 0, 0, "shm_nb", 0 },    /* nonblocking, persistent: the channel (shm_nb.c) */
     { XB_COLL_ALLGATHER, ANY_P, 0, 0, "hier", 0 },     /* blocking, several nodes */
     /* One node (see bcast), 8 ranks, 2026-11-24: -H 32 KiB 107 us, ring
      * 259 (Open MPI 180); nonblocking 1 MiB 5078, recdbl 7165, ring 7332
@@ -339,7 +335,7 @@ static const rule_t rules[] = {
      * (2026-11-24 09:50). Up to 16 ranks: a larger comm takes pairwise,
      * which floods no rank. */
     { XB_COLL_ALLTOALL,  3, 1 << 30, 0, 16 KiB, "shm", 0 },  /* whole node, fits */
-    { XB_COLL_ALLTOALL,  3, 1 << 30, 0, 0, "shm_nb", 0 },    /* nonblocking, persistent: the channel (shm_nb.c) */
+    { XB_COLL_ALLTOALL,  2, 1 << 30, 0, 0, "shm_nb", 0 },    /* nonblocking, persistent: the channel (shm_nb.c) */
     { XB_COLL_ALLTOALL,  3, 16, 16 KiB, 0, "linear", 0 },
     /* Not at 2 ranks: quiet, shm_rounds beats pairwise (256 KiB blocks 22
      * vs 30 us, 1 MiB 70 vs 130; 2026-11-24), but with other processes on
@@ -369,7 +365,7 @@ static const rule_t rules[] = {
     { XB_COLL_REDUCE_SCATTER, ANY_P, 0, 0, "pairwise", 0 },
     { XB_COLL_REDUCE_SCATTER_BLOCK, 2, 2, 0, 0, "cell", 0 },   /* blocking */
     { XB_COLL_REDUCE_SCATTER_BLOCK, 3, 1 << 30, 0, 0, "shm", 0 },
-    { XB_COLL_REDUCE_SCATTER_BLOCK, 3, 1 << 30, 0, 0, "shm_nb", 0 },  /* nonblocking, persistent: the channel (shm_nb.c) */
+    { XB_COLL_REDUCE_SCATTER_BLOCK, 2, 1 << 30, 0, 0, "shm_nb", 0 },  /* nonblocking, persistent: the channel (shm_nb.c) */
     { XB_COLL_REDUCE_SCATTER_BLOCK, 2, 16, 0, 0, "pairwise", NEED_ONE_NODE },
     { XB_COLL_REDUCE_SCATTER_BLOCK, ANY_P, 0, 0, "halving", 0 },
     { XB_COLL_REDUCE_SCATTER_BLOCK, ANY_P, 0, 0, "pairwise", 0 },
@@ -377,7 +373,6 @@ static const rule_t rules[] = {
     { XB_COLL_SCAN,     3, 1 << 30, 0, 0, "flow", 0 },       /* blocking, whole node, fits a cell */
     { XB_COLL_SCAN,      3, 1 << 30, 0, 0, "chain", 0 },     /* blocking, whole node */
     { XB_COLL_SCAN,      3, 1 << 30, 0, 0, "shm", 0 },       /* whole node, fits a slot */
-    { XB_COLL_SCAN,      3, 1 << 30, 0, 0, "shm_nb", 0 },    /* nonblocking, persistent: the channel (shm_nb.c) */
     /* One node (see bcast), 8 ranks, 2026-11-24: 8 B 2.0 us, recdbl 25.2
      * (Open MPI 13.6); 1 MiB 2563, 4623 (1689). At 2 ranks one message,
      * rank 0 to 1, where recdbl sends both ways: nonblocking 1 MiB 145 us,
@@ -388,7 +383,6 @@ static const rule_t rules[] = {
     { XB_COLL_EXSCAN,   3, 1 << 30, 0, 0, "flow", 0 },       /* blocking, whole node, fits a cell */
     { XB_COLL_EXSCAN,    3, 1 << 30, 0, 0, "chain", 0 },     /* blocking, whole node */
     { XB_COLL_EXSCAN,    3, 1 << 30, 0, 0, "shm", 0 },       /* whole node, fits */
-    { XB_COLL_EXSCAN,    3, 1 << 30, 0, 0, "shm_nb", 0 },    /* nonblocking, persistent: the channel (shm_nb.c) */
     { XB_COLL_EXSCAN,    2, 16, 0, 0, "linear", NEED_ONE_NODE },     /* as scan */
     { XB_COLL_EXSCAN,    ANY_P, 0, 0, "recdbl", 0 },
     { XB_COLL_NEIGHBOR_ALLGATHER,  ANY_P, 0, 0, "linear", 0 },

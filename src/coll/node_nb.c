@@ -73,10 +73,12 @@ static uint64_t room_below[XB_COLL_NBN_CHANS];
 static char    *areas[XB_COLL_FLOW_MAXP];     /* area 2 slot of each local rank */
 static int      have_area = -1;
 static xb_coll_nbop_t *pending;               /* calls waiting for room or data */
+uint64_t xb_coll_node_nb_calls;
 
 void xb_coll_nbn_init(void)
 {
     memset(calls, 0, sizeof calls);
+    xb_coll_node_nb_calls = 0;
     memset(done, 0, sizeof done);
     memset(fin, 0, sizeof fin);
     for (int c = 0; c < XB_COLL_NBN_CHANS; c++)
@@ -246,6 +248,7 @@ int xb_coll_nbn_step(xb_coll_nbop_t *o)
     switch (o->state) {
     case ST_IDLE:
         o->n = calls[o->chan]++;
+        xb_coll_node_nb_calls++;
         o->state = ST_ROOM;
         /* fall through */
     case ST_ROOM:
@@ -298,16 +301,15 @@ int xb_coll_nbn_check(const xb_coll_nbop_t *o, int rank, size_t want)
                             bcast ? o->a.rcount : 0, bcast ? o->a.rdt : NULL);
 }
 
-bool xb_coll_nbn_ready(void *arg)
+static bool ready(const xb_coll_nbop_t *o)
 {
-    xb_coll_nbop_t *o = arg;
     return o->state == ST_ROOM ? room(o) : o->state != ST_DATA || data_ready(o);
 }
 
 bool xb_coll_nbn_watch(void)
 {
     for (xb_coll_nbop_t *o = pending; o != NULL; o = o->next)
-        if (xb_coll_nbn_ready(o))
+        if (ready(o))
             return true;
     return false;
 }

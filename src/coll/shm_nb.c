@@ -3,7 +3,7 @@
 /*
  * shm_nb.c - the `shm_nb` algorithms: every collective of fixed block size
  * through the communicator's channel of the node's shared memory
- * (node_nb.c), in any form, nonblocking and persistent above all. Each
+ * (node_nb.c), in the nonblocking and persistent forms. Each
  * rank writes its part into its window once; each reads what it needs from
  * the others' windows when they are published: one scheduling round, where
  * the message algorithms need log2(p) or p - 1 (what a node with more ranks
@@ -42,12 +42,13 @@ static MPI_Count red_bytes(MPI_Count count, xb_datatype_t *dt, xb_op_t *op)
     return xb_dt_is_predefined(red.wdt) ? (MPI_Count)xb_coll_flow_wbytes(&red) : -1;
 }
 
-/* The condition of the shm_nb algorithms (NEED_NBN in coll_select.c): the
- * communicator has a channel and what one rank writes fits a window, from
- * what every rank agrees on. */
+/* The condition of the shm_nb algorithms (NEED_NBN in coll_select.c): a
+ * nonblocking or persistent call (the blocking forms have the node
+ * algorithms, node_shm.c and node_flow.c), the communicator has a channel,
+ * and what one rank writes fits a window, from what every rank agrees on. */
 bool xb_coll_nbn_fits(xb_coll_kind_t kind, const xb_coll_args_t *a)
 {
-    if (xb_coll_nbn_chan(a->comm) < 0)
+    if (a->form == XB_COLL_BLOCKING || xb_coll_nbn_chan(a->comm) < 0)
         return false;
     MPI_Count need, p = a->comm->size;
     switch (kind) {

@@ -25,6 +25,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "mpit/mpit.h"
+#include "coll/coll.h"
 #include "method/method.h"
 #include "method/mcast/mcast.h"
 #include "progress/progress.h"
@@ -167,6 +168,10 @@ int xb_mpit_pvar_build(void)
         MPI_T_VERBOSITY_TUNER_DETAIL, LEVEL, NULL, "pt2pt")->comm_queue = 1;
     add_contexts();
     add_mcast();
+    add("coll_node_nb_calls", "Collective calls this process made through its "
+        "communicator's channel of the node's shared memory (the shm_nb algorithms: "
+        "nonblocking and persistent collectives of node-complete communicators)",
+        MPI_T_VERBOSITY_USER_BASIC, COUNTER, &xb_coll_node_nb_calls, "coll");
     for (int m = 0; m < xb_method_count() && m < 8; m++) {
         const char *mn = xb_method_get(m)->ops->name;
         snprintf(cats[m], sizeof cats[m], "method_%s", mn);
