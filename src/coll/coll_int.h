@@ -55,6 +55,10 @@ typedef struct xb_coll_args {
     int           *nbr_in, *nbr_out;   /* one allocation: nbr_in owns it */
     bool           cart;
     MPI_Count     *wdispls;   /* owned copy of the alltoallw displacements */
+    /* Restarted from inside progress, so not in program order on every
+     * member (the rounds of MPI_Comm_idup, comm_idup.c): never through a
+     * node channel, whose calls are numbered in start order (node_nb.c). */
+    bool           unordered;
 } xb_coll_args_t;
 
 /* An algorithm builds the steps of one collective into s. */

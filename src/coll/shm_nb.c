@@ -44,11 +44,12 @@ static MPI_Count red_bytes(MPI_Count count, xb_datatype_t *dt, xb_op_t *op)
 
 /* The condition of the shm_nb algorithms (NEED_NBN in coll_select.c): a
  * nonblocking or persistent call (the blocking forms have the node
- * algorithms, node_shm.c and node_flow.c), the communicator has a channel,
+ * algorithms, node_shm.c and node_flow.c) started in program order, the
+ * communicator has a channel,
  * and what one rank writes fits a window, from what every rank agrees on. */
 bool xb_coll_nbn_fits(xb_coll_kind_t kind, const xb_coll_args_t *a)
 {
-    if (a->form == XB_COLL_BLOCKING || xb_coll_nbn_chan(a->comm) < 0)
+    if (a->form == XB_COLL_BLOCKING || a->unordered || xb_coll_nbn_chan(a->comm) < 0)
         return false;
     MPI_Count need, p = a->comm->size;
     switch (kind) {

@@ -515,6 +515,7 @@ static int intra_and(idup_t *d, xb_comm_t *comm, MPI_Request *h)
     int rc = xb_coll_args_allred(&a, MPI_IN_PLACE, d->mask, MASK_WORDS,
                                  xb_dt_from_handle(MPI_UINT64_T),
                                  xb_op_from_handle(MPI_BAND), comm);
+    a.unordered = true;               /* rounds restart from progress */
     if (rc == XB_OK)
         rc = xb_coll_run(XB_COLL_ALLREDUCE, &a, XB_COLL_PERSISTENT,
                          "MPI_Comm_idup", h);
