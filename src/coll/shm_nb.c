@@ -286,7 +286,7 @@ static int combine(xb_coll_nbop_t *o, const xb_coll_red_t *red, int lo, int hi, 
     int rc = XB_OK;
     for (int i = lo; i < hi && rc == XB_OK; i++)
         rc = xb_coll_nbn_check(o, i, whole);
-    if (rc != XB_OK || hi <= lo)
+    if (rc != XB_OK || hi <= lo || red->wcount == 0)
         return rc;
     bool direct = red->dt == red->wdt && xb_dt_is_contig(red->dt, red->count);
     void *acc = direct ? (char *)o->a.rbuf + xb_dt_true_lb(red->dt) : o->acc;

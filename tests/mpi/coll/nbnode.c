@@ -167,7 +167,7 @@ static void reuse(void)
 
 static void restart(void)
 {
-    int in[N], out[N];
+    int in[N] = { 0 }, out[N];
     MPI_Request pr;
     CHECK_RC(MPI_Allreduce_init(in, out, N, MPI_INT, MPI_SUM, MPI_COMM_WORLD, MPI_INFO_NULL,
                                 &pr));
