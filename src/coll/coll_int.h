@@ -258,6 +258,8 @@ bool  xb_coll_nbn_watch(void);                  /* some waiting call can move */
  * published), and the check that it wrote `want` bytes. */
 const void *xb_coll_nbn_data(const xb_coll_nbop_t *o, int rank);
 int   xb_coll_nbn_check(const xb_coll_nbop_t *o, int rank, size_t want);
+/* The largest of counts[0..n-1] (0 for n = 0). */
+MPI_Count xb_coll_max_count(const MPI_Count *counts, int n);
 /* The node-local index of comm rank r of a node-complete comm. */
 int   xb_coll_node_local(const xb_comm_t *comm, int r);
 /* Some process of the job runs with threads (xb_coll_agree,
@@ -367,6 +369,8 @@ XB_COLL_ALGO_DECL(bcast_shm);
 XB_COLL_ALGO_DECL(reduce_shm);
 XB_COLL_ALGO_DECL(allreduce_shm);
 XB_COLL_ALGO_DECL(allreduce_shm_rsag);
+XB_COLL_ALGO_DECL(allgatherv_shm);
+XB_COLL_ALGO_DECL(allgatherv_shm_nb);
 XB_COLL_ALGO_DECL(barrier_shm_nb);
 XB_COLL_ALGO_DECL(bcast_shm_nb);
 XB_COLL_ALGO_DECL(reduce_shm_nb);

@@ -161,6 +161,8 @@ static const algo_t algos[] = {
     A(ALLTOALL, "linear", alltoall_linear, 0),
     A(GATHERV, "linear", gatherv_linear, 0),
     A(SCATTERV, "linear", scatterv_linear, 0),
+    A(ALLGATHERV, "shm", allgatherv_shm, NEED_NODE),
+    A(ALLGATHERV, "shm_nb", allgatherv_shm_nb, NEED_NBN),
     A(ALLGATHERV, "ring", allgatherv_ring, 0),
     A(ALLGATHERV, "linear", allgatherv_linear, 0),
     A(ALLTOALLV, "pairwise", alltoallv_pairwise, 0),
@@ -349,6 +351,8 @@ static const rule_t rules[] = {
     { XB_COLL_ALLTOALL,  ANY_P, 0, 0, "pairwise", 0 },
     { XB_COLL_GATHERV,   ANY_P, 0, 0, "linear", 0 },
     { XB_COLL_SCATTERV,  ANY_P, 0, 0, "linear", 0 },
+    { XB_COLL_ALLGATHERV, 3, 1 << 30, 0, 0, "shm", 0 },    /* whole node, the largest fits */
+    { XB_COLL_ALLGATHERV, 2, 1 << 30, 0, 0, "shm_nb", 0 },  /* nonblocking, persistent: the channel */
     { XB_COLL_ALLGATHERV, 2, 16, 0, 0, "linear", NEED_ONE_NODE },  /* as allgather */
     { XB_COLL_ALLGATHERV, ANY_P, 0, 0, "ring", 0 },
     { XB_COLL_ALLTOALLV, ANY_P, 0, 0, "pairwise", 0 },

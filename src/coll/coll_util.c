@@ -218,3 +218,11 @@ int xb_coll_unfold(xb_coll_sched_t *s, void *acc, int rank,
                            : xb_coll_sched_recv(s, acc, n, s->red.wdt, rank + 1);
     return rc == XB_OK ? xb_coll_sched_fence(s) : rc;
 }
+
+MPI_Count xb_coll_max_count(const MPI_Count *counts, int n)
+{
+    MPI_Count m = 0;
+    for (int i = 0; i < n; i++)
+        m = counts[i] > m ? counts[i] : m;
+    return m;
+}

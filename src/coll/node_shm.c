@@ -142,6 +142,8 @@ static MPI_Count slot_need(xb_coll_kind_t kind, const xb_coll_args_t *a, int p)
     case XB_COLL_SCATTER:
     case XB_COLL_ALLGATHER:
         return xb_coll_block_bytes(kind, a);
+    case XB_COLL_ALLGATHERV:
+        return xb_coll_max_count(a->rcounts, p) * xb_dt_size(a->rdt);
     case XB_COLL_ALLTOALL:
         return (MPI_Count)p * (a->sbuf == MPI_IN_PLACE ? a->rcount * xb_dt_size(a->rdt)
                                                        : a->scount * xb_dt_size(a->sdt));

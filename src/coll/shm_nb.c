@@ -14,7 +14,7 @@
  *   bcast             root: the buffer            the root's
  *   gather            its block                   root: every window
  *   scatter           root: the p blocks          the root's, its block
- *   allgather         its block                   every window
+ *   allgather(v)      its block                   every window
  *   alltoall          its p blocks                block `me` of every window
  *   reduce            its working vector          root: every window
  *   allreduce         its working vector          every window
@@ -56,6 +56,8 @@ bool xb_coll_nbn_fits(xb_coll_kind_t kind, const xb_coll_args_t *a)
     case XB_COLL_BARRIER: need = 0; break;
     case XB_COLL_BCAST: need = a->rcount * xb_dt_size(a->rdt); break;
     case XB_COLL_GATHER: case XB_COLL_ALLGATHER: need = xb_coll_block_bytes(kind, a); break;
+    case XB_COLL_ALLGATHERV: need = xb_coll_max_count(a->rcounts, (int)p) * xb_dt_size(a->rdt);
+        break;
     case XB_COLL_SCATTER: case XB_COLL_ALLTOALL: need = p * xb_coll_block_bytes(kind, a); break;
     case XB_COLL_REDUCE: case XB_COLL_ALLREDUCE: case XB_COLL_SCAN: case XB_COLL_EXSCAN:
         need = red_bytes(a->rcount, a->rdt, a->op);
@@ -232,6 +234,52 @@ static int allgather_read(xb_coll_nbop_t *o)
 int xb_coll_allgather_shm_nb(xb_coll_sched_t *s, const xb_coll_args_t *a)
 {
     return xb_coll_nbn_op(s, a, XB_COLL_ALLGATHER, XB_NBN_ALL, allgather_write, allgather_read, NULL);
+}
+
+/* Allgatherv: the blocks' counts and displacements, copied at the call
+ * (the caller's arrays may go when it returns). */
+static int allgatherv_write(xb_coll_nbop_t *o, void *win, size_t *bytes)
+{
+    const xb_coll_args_t *a = &o->a;
+    bool in_place = a->sbuf == MPI_IN_PLACE;
+    MPI_Count count = in_place ? a->rcounts[o->me] : a->scount;
+    xb_datatype_t *dt = in_place ? a->rdt : a->sdt;
+    void *src = in_place ? (char *)a->rbuf + a->rdispls[o->me] * xb_dt_extent(a->rdt)
+                         : (void *)a->sbuf;
+    *bytes = bytes_of(count, dt);
+    int rc = too_big(o, *bytes);
+    return rc != XB_OK ? rc : xb_coll_flow_copy(src, count, dt, win, true);
+}
+
+static int allgatherv_read(xb_coll_nbop_t *o)
+{
+    const xb_coll_args_t *a = &o->a;
+    MPI_Aint ext = xb_dt_extent(a->rdt);
+    int rc = XB_OK;
+    for (int j = 0; j < o->p && rc == XB_OK; j++)
+        if (j != o->me || a->sbuf != MPI_IN_PLACE)
+            rc = take(o, j, bytes_of(a->rcounts[j], a->rdt), 0,
+                      (char *)a->rbuf + a->rdispls[j] * ext, a->rcounts[j], a->rdt);
+    return rc;
+}
+
+int xb_coll_allgatherv_shm_nb(xb_coll_sched_t *s, const xb_coll_args_t *a)
+{
+    xb_datatype_t *cnt = xb_dt_from_handle(MPI_COUNT);
+    int p = a->comm->size;
+    MPI_Count *counts = xb_coll_sched_tmp(s, 2 * (MPI_Count)p, cnt);
+    xb_coll_nbop_t *o;
+    if (counts == NULL)
+        return XB_ERR_NO_MEM;
+    memcpy(counts, a->rcounts, (size_t)p * sizeof(MPI_Count));
+    memcpy(counts + p, a->rdispls, (size_t)p * sizeof(MPI_Count));
+    int rc = xb_coll_nbn_op(s, a, XB_COLL_ALLGATHERV, XB_NBN_ALL, allgatherv_write,
+                            allgatherv_read, &o);
+    if (rc == XB_OK) {
+        o->a.rcounts = counts;
+        o->a.rdispls = counts + p;
+    }
+    return rc;
 }
 
 static int alltoall_write(xb_coll_nbop_t *o, void *win, size_t *bytes)
