@@ -12,6 +12,7 @@
  *   gather, scatter, allgather,  the block each rank contributes or gets
  *   alltoall, reduce_scatter     (reduce_scatter: MPI_Reduce_scatter_block,
  *                                MPI_SUM on doubles, the result block)
+ *   allgatherv                   the block of each rank (all equal)
  *   sendrecv                     the message each rank sends to the next
  *                                rank and receives from the previous
  *                                (MPI_Sendrecv, a ring shift; at 2 ranks
@@ -25,15 +26,24 @@
 #include "bench.h"
 
 enum { BARRIER, BCAST, REDUCE, ALLREDUCE, SCAN, EXSCAN, GATHER, SCATTER, ALLGATHER,
-       ALLTOALL, REDUCE_SCATTER, SENDRECV, NCOLL };
+       ALLTOALL, REDUCE_SCATTER, ALLGATHERV, SENDRECV, NCOLL };
 static const char *const names[NCOLL] = {
     "barrier", "bcast", "reduce", "allreduce", "scan", "exscan", "gather", "scatter",
-    "allgather", "alltoall", "reduce_scatter", "sendrecv",
+    "allgather", "alltoall", "reduce_scatter", "allgatherv", "sendrecv",
 };
 
 static int which, nranks, nonblocking;
 static MPI_Comm comm;
 static char *sbuf, *rbuf;
+static int *vcounts, *vdispls;       /* allgatherv: n bytes from every rank */
+
+static void set_v(int n)
+{
+    for (int i = 0; i < nranks; i++) {
+        vcounts[i] = n;
+        vdispls[i] = i * n;
+    }
+}
 
 static void shift(int n)
 {
@@ -59,6 +69,10 @@ static void one_nonblocking(long size, int root)
     case SCATTER: MPI_Iscatter(sbuf, n, MPI_BYTE, rbuf, n, MPI_BYTE, root, w, &q); break;
     case ALLGATHER: MPI_Iallgather(sbuf, n, MPI_BYTE, rbuf, n, MPI_BYTE, w, &q); break;
     case ALLTOALL: MPI_Ialltoall(sbuf, n, MPI_BYTE, rbuf, n, MPI_BYTE, w, &q); break;
+    case ALLGATHERV:
+        set_v(n);
+        MPI_Iallgatherv(sbuf, n, MPI_BYTE, rbuf, vcounts, vdispls, MPI_BYTE, w, &q);
+        break;
     default: MPI_Ireduce_scatter_block(sbuf, rbuf, d, MPI_DOUBLE, MPI_SUM, w, &q); break;
     }
     MPI_Wait(&q, MPI_STATUS_IGNORE);
@@ -84,6 +98,10 @@ static void one(long size, int root)
     case ALLGATHER: MPI_Allgather(sbuf, n, MPI_BYTE, rbuf, n, MPI_BYTE, w); break;
     case ALLTOALL: MPI_Alltoall(sbuf, n, MPI_BYTE, rbuf, n, MPI_BYTE, w); break;
     case SENDRECV: shift(n); break;
+    case ALLGATHERV:
+        set_v(n);
+        MPI_Allgatherv(sbuf, n, MPI_BYTE, rbuf, vcounts, vdispls, MPI_BYTE, w);
+        break;
     default: MPI_Reduce_scatter_block(sbuf, rbuf, d, MPI_DOUBLE, MPI_SUM, w); break;
     }
 }
@@ -133,6 +151,8 @@ int main(int argc, char **argv)
     long per = which >= GATHER && which != SENDRECV ? nranks : 1;
     sbuf = bench_alloc(o.maxsize * per);
     rbuf = bench_alloc(o.maxsize * per);
+    vcounts = malloc(sizeof(int) * (size_t)nranks);
+    vdispls = malloc(sizeof(int) * (size_t)nranks);
     if (rank == 0)
         printf("# %s%s-%dr%s us lower\n", nonblocking ? "i" : "", names[which], nranks,
                halves ? "-halves" : "");
@@ -149,6 +169,8 @@ int main(int argc, char **argv)
     }
     free(sbuf);
     free(rbuf);
+    free(vcounts);
+    free(vdispls);
     if (halves)
         MPI_Comm_free(&comm);
     MPI_Finalize();
