@@ -240,7 +240,8 @@ struct xb_coll_nbop {
     xb_coll_nbn_read_fn  read;
     xb_coll_args_t  a;               /* the call's arguments (no arrays)       */
     xb_coll_red_t   red;             /* reductions: what each rank writes      */
-    xb_coll_red_t   bred;            /* reduce_scatter_block: one block        */
+    xb_coll_red_t   bred;            /* reduce_scatter(_block): this rank's    */
+    size_t          off;             /* segment, and its byte offset           */
     void           *acc;             /* a working buffer, or NULL              */
 };
 void  xb_coll_nbn_init(void);
@@ -380,6 +381,7 @@ XB_COLL_ALGO_DECL(scatter_shm_nb);
 XB_COLL_ALGO_DECL(allgather_shm_nb);
 XB_COLL_ALGO_DECL(alltoall_shm_nb);
 XB_COLL_ALGO_DECL(reduce_scatter_block_shm_nb);
+XB_COLL_ALGO_DECL(reduce_scatter_shm_nb);
 XB_COLL_ALGO_DECL(scan_shm_nb);
 XB_COLL_ALGO_DECL(exscan_shm_nb);
 XB_COLL_ALGO_DECL(allgather_shm);

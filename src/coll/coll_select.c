@@ -170,6 +170,7 @@ static const algo_t algos[] = {
     D(REDUCE_SCATTER, "cell", reduce_scatter_cell, NEED_PAIR),
     D(REDUCE_SCATTER, "pair", reduce_scatter_pair, NEED_PAIR),
     A(REDUCE_SCATTER, "shm", reduce_scatter_shm, NEED_NODE),
+    A(REDUCE_SCATTER, "shm_nb", reduce_scatter_shm_nb, NEED_NBN),
     A(REDUCE_SCATTER, "halving", reduce_scatter_halving, NEED_COMMUTE | NEED_POF2),
     A(REDUCE_SCATTER, "pairwise", reduce_scatter_pairwise, 0),
     D(REDUCE_SCATTER_BLOCK, "cell", reduce_scatter_block_cell, NEED_PAIR),
@@ -364,6 +365,7 @@ static const rule_t rules[] = {
     /* one node (above): 8 ranks, nonblocking, 1 MiB blocks 9812 us,
      * halving 14163 (Open MPI 13217); 4 ranks, 32 KiB 53, 69 (82); 2 ranks,
      * 4 MiB 1240, 2693 (2823; MPICH 1809: halving loads a working copy) */
+    { XB_COLL_REDUCE_SCATTER, 2, 1 << 30, 0, 0, "shm_nb", 0 },  /* nonblocking, persistent: the channel (shm_nb.c) */
     { XB_COLL_REDUCE_SCATTER, 2, 16, 0, 0, "pairwise", NEED_ONE_NODE },
     { XB_COLL_REDUCE_SCATTER, ANY_P, 0, 0, "halving", 0 },
     { XB_COLL_REDUCE_SCATTER, ANY_P, 0, 0, "pairwise", 0 },

@@ -18,7 +18,7 @@
  *   alltoall          its p blocks                block `me` of every window
  *   reduce            its working vector          root: every window
  *   allreduce         its working vector          every window
- *   reduce_scatter_block  its working vector      segment `me` of every window
+ *   reduce_scatter(_block) its working vector     segment `me` of every window
  *   scan / exscan     its working vector          windows 0..me (0..me-1)
  *
  * Reductions combine x_0 op (x_1 op (... x_k)) in rank order: any op, and
@@ -63,6 +63,13 @@ bool xb_coll_nbn_fits(xb_coll_kind_t kind, const xb_coll_args_t *a)
         need = red_bytes(a->rcount, a->rdt, a->op);
         break;
     case XB_COLL_REDUCE_SCATTER_BLOCK: need = red_bytes(a->rcount * p, a->rdt, a->op); break;
+    case XB_COLL_REDUCE_SCATTER: {             /* every rank knows every count */
+        MPI_Count total = 0;
+        for (int i = 0; i < (int)p; i++)
+            total += a->rcounts[i];
+        need = red_bytes(total, a->rdt, a->op);
+        break;
+    }
     default: return false;
     }
     return need >= 0 && need <= XB_COLL_NBN_DATA;
@@ -356,18 +363,25 @@ static int allreduce_read(xb_coll_nbop_t *o) { return combine(o, &o->red, 0, o->
 static int scan_read(xb_coll_nbop_t *o) { return combine(o, &o->red, 0, o->me + 1, 0); }
 static int exscan_read(xb_coll_nbop_t *o) { return combine(o, &o->red, 0, o->me, 0); }
 
-static int rsb_read(xb_coll_nbop_t *o)
-{
-    size_t off = (size_t)o->me * xb_coll_flow_wbytes(&o->bred);
-    return combine(o, &o->bred, 0, o->p, off);
-}
+static int rs_read(xb_coll_nbop_t *o) { return combine(o, &o->bred, 0, o->p, o->off); }
 
 /* A reduction over count x dt per rank; result of rcount x rdt (block). */
 static int red_op(xb_coll_sched_t *s, const xb_coll_args_t *a, int kind, int reads,
                   xb_coll_nbn_read_fn read)
 {
-    MPI_Count count = kind == XB_COLL_REDUCE_SCATTER_BLOCK ? a->rcount * a->comm->size
-                                                           : a->rcount;
+    int p = a->comm->size, me = a->comm->rank;
+    MPI_Count count = a->rcount, before = 0, mine = a->rcount;   /* elements of rdt */
+    if (kind == XB_COLL_REDUCE_SCATTER_BLOCK) {
+        count = a->rcount * p;
+        before = a->rcount * me;
+    } else if (kind == XB_COLL_REDUCE_SCATTER) {
+        count = 0;
+        for (int i = 0; i < p; i++) {
+            before += i < me ? a->rcounts[i] : 0;
+            count += a->rcounts[i];
+        }
+        mine = a->rcounts[me];
+    }
     int rc = xb_coll_sched_red(s, count, a->rdt, a->op);
     if (rc != XB_OK)
         return rc;
@@ -377,9 +391,11 @@ static int red_op(xb_coll_sched_t *s, const xb_coll_args_t *a, int kind, int rea
         return rc;
     o->red = s->red;
     o->bred = s->red;
-    if (kind == XB_COLL_REDUCE_SCATTER_BLOCK) {
-        o->bred.count = a->rcount;
-        o->bred.wcount = s->red.wcount / a->comm->size;
+    if (kind == XB_COLL_REDUCE_SCATTER_BLOCK || kind == XB_COLL_REDUCE_SCATTER) {
+        MPI_Count per = count > 0 ? s->red.wcount / count : 0;   /* working per element */
+        o->bred.count = mine;
+        o->bred.wcount = mine * per;
+        o->off = (size_t)(before * per * xb_dt_extent(s->red.wdt));
     }
     const xb_coll_red_t *out = &o->bred;      /* what lands in the user's buffer */
     if (out->dt != out->wdt || !xb_dt_is_contig(out->dt, out->count)) {
@@ -402,7 +418,12 @@ int xb_coll_allreduce_shm_nb(xb_coll_sched_t *s, const xb_coll_args_t *a)
 
 int xb_coll_reduce_scatter_block_shm_nb(xb_coll_sched_t *s, const xb_coll_args_t *a)
 {
-    return red_op(s, a, XB_COLL_REDUCE_SCATTER_BLOCK, XB_NBN_ALL, rsb_read);
+    return red_op(s, a, XB_COLL_REDUCE_SCATTER_BLOCK, XB_NBN_ALL, rs_read);
+}
+
+int xb_coll_reduce_scatter_shm_nb(xb_coll_sched_t *s, const xb_coll_args_t *a)
+{
+    return red_op(s, a, XB_COLL_REDUCE_SCATTER, XB_NBN_ALL, rs_read);
 }
 
 int xb_coll_scan_shm_nb(xb_coll_sched_t *s, const xb_coll_args_t *a)
