@@ -215,13 +215,27 @@ int xb_coll_scatter_shm_nb(xb_coll_sched_t *s, const xb_coll_args_t *a)
                           a->comm->rank == a->root ? scatter_write : NULL, scatter_read, NULL);
 }
 
+/* Allgather(v): block j is rcounts[j] elements at rdispls[j] (allgatherv,
+ * whose arrays are copied at the call: the caller's may go when it
+ * returns), or rcount elements at j * rcount (allgather: no arrays). */
+static MPI_Count v_count(const xb_coll_args_t *a, int j)
+{
+    return a->rcounts != NULL ? a->rcounts[j] : a->rcount;
+}
+
+static char *v_block(const xb_coll_args_t *a, int j)
+{
+    MPI_Count d = a->rdispls != NULL ? a->rdispls[j] : (MPI_Count)j * a->rcount;
+    return (char *)a->rbuf + d * xb_dt_extent(a->rdt);
+}
+
 static int allgather_write(xb_coll_nbop_t *o, void *win, size_t *bytes)
 {
     const xb_coll_args_t *a = &o->a;
     bool in_place = a->sbuf == MPI_IN_PLACE;
-    MPI_Count count = in_place ? a->rcount : a->scount;
+    MPI_Count count = in_place ? v_count(a, o->me) : a->scount;
     xb_datatype_t *dt = in_place ? a->rdt : a->sdt;
-    void *src = in_place ? block(a->rbuf, o->me, a->rcount, a->rdt) : (void *)a->sbuf;
+    void *src = in_place ? v_block(a, o->me) : (void *)a->sbuf;
     *bytes = bytes_of(count, dt);
     int rc = too_big(o, *bytes);
     return rc != XB_OK ? rc : xb_coll_flow_copy(src, count, dt, win, true);
@@ -233,41 +247,14 @@ static int allgather_read(xb_coll_nbop_t *o)
     int rc = XB_OK;
     for (int j = 0; j < o->p && rc == XB_OK; j++)
         if (j != o->me || a->sbuf != MPI_IN_PLACE)
-            rc = take(o, j, bytes_of(a->rcount, a->rdt), 0, block(a->rbuf, j, a->rcount, a->rdt),
-                      a->rcount, a->rdt);
+            rc = take(o, j, bytes_of(v_count(a, j), a->rdt), 0, v_block(a, j), v_count(a, j),
+                      a->rdt);
     return rc;
 }
 
 int xb_coll_allgather_shm_nb(xb_coll_sched_t *s, const xb_coll_args_t *a)
 {
     return xb_coll_nbn_op(s, a, XB_COLL_ALLGATHER, XB_NBN_ALL, allgather_write, allgather_read, NULL);
-}
-
-/* Allgatherv: the blocks' counts and displacements, copied at the call
- * (the caller's arrays may go when it returns). */
-static int allgatherv_write(xb_coll_nbop_t *o, void *win, size_t *bytes)
-{
-    const xb_coll_args_t *a = &o->a;
-    bool in_place = a->sbuf == MPI_IN_PLACE;
-    MPI_Count count = in_place ? a->rcounts[o->me] : a->scount;
-    xb_datatype_t *dt = in_place ? a->rdt : a->sdt;
-    void *src = in_place ? (char *)a->rbuf + a->rdispls[o->me] * xb_dt_extent(a->rdt)
-                         : (void *)a->sbuf;
-    *bytes = bytes_of(count, dt);
-    int rc = too_big(o, *bytes);
-    return rc != XB_OK ? rc : xb_coll_flow_copy(src, count, dt, win, true);
-}
-
-static int allgatherv_read(xb_coll_nbop_t *o)
-{
-    const xb_coll_args_t *a = &o->a;
-    MPI_Aint ext = xb_dt_extent(a->rdt);
-    int rc = XB_OK;
-    for (int j = 0; j < o->p && rc == XB_OK; j++)
-        if (j != o->me || a->sbuf != MPI_IN_PLACE)
-            rc = take(o, j, bytes_of(a->rcounts[j], a->rdt), 0,
-                      (char *)a->rbuf + a->rdispls[j] * ext, a->rcounts[j], a->rdt);
-    return rc;
 }
 
 int xb_coll_allgatherv_shm_nb(xb_coll_sched_t *s, const xb_coll_args_t *a)
@@ -280,8 +267,8 @@ int xb_coll_allgatherv_shm_nb(xb_coll_sched_t *s, const xb_coll_args_t *a)
         return XB_ERR_NO_MEM;
     memcpy(counts, a->rcounts, (size_t)p * sizeof(MPI_Count));
     memcpy(counts + p, a->rdispls, (size_t)p * sizeof(MPI_Count));
-    int rc = xb_coll_nbn_op(s, a, XB_COLL_ALLGATHERV, XB_NBN_ALL, allgatherv_write,
-                            allgatherv_read, &o);
+    int rc = xb_coll_nbn_op(s, a, XB_COLL_ALLGATHERV, XB_NBN_ALL, allgather_write,
+                            allgather_read, &o);
     if (rc == XB_OK) {
         o->a.rcounts = counts;
         o->a.rdispls = counts + p;
