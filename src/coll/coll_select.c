@@ -226,6 +226,14 @@ typedef struct {
 static const rule_t rules[] = {
     { XB_COLL_BARRIER,   ANY_P, 0, 0, "shm", 0 },      /* blocking, whole node */
     { XB_COLL_BARRIER,   ANY_P, 0, 0, "hier", 0 },     /* blocking, several nodes */
+    /* shm_nb: the nonblocking and persistent forms on a node-complete
+     * communicator with a channel, up to a 16 KiB window per rank (every
+     * shm_nb rule below). Interleaved A/B runs, 2026-11-29 (medians, us):
+     * 8 ranks ibarrier 17.5 against dissemination's 35.1; 4 ranks
+     * iallreduce 8 B 5.9 against recdbl's 8.8, ialltoall 8 B 3.5 against
+     * linear's 5.4; 8 ranks iallgatherv 4 KiB 14.2 against linear's 24.9.
+     * Not for the rooted collectives and the scans, whose messages let a
+     * root or a chain run ahead (docs/design/coll.md) */
     { XB_COLL_BARRIER,   2, 1 << 30, 0, 0, "shm_nb", 0 },  /* nonblocking, persistent: the channel (shm_nb.c) */
     { XB_COLL_BARRIER,   ANY_P, 0, 0, "dissemination", 0 },
     /* 2 ranks from 2 KiB: the stream lets the root run ahead of one copy
