@@ -68,7 +68,7 @@ enum { ST_IDLE, ST_ROOM, ST_DATA, ST_FIN };
 
 static uint64_t calls[XB_COLL_NBN_CHANS];     /* calls started on the channel */
 static uint64_t done[XB_COLL_NBN_CHANS];      /* this rank's done counter      */
-static uint64_t fin[XB_COLL_NBN_CHANS];       /* calls done + 1 + i finished   */
+static uint64_t fin[XB_COLL_NBN_CHANS];       /* bit i: call done + i finished */
 static uint64_t room_below[XB_COLL_NBN_CHANS];
 static char    *areas[XB_COLL_FLOW_MAXP];     /* area 2 slot of each local rank */
 static int      have_area = -1;
