@@ -307,6 +307,12 @@ static const rule_t rules[] = {
     { XB_COLL_GATHER,   3, 1 << 30, 0, 0, "flow", 0 },       /* blocking, whole node, fits a cell */
     { XB_COLL_GATHER,    3, 1 << 30, 0, 0, "stream", 0 },    /* blocking, whole node, fits a slot */
     { XB_COLL_GATHER,    ANY_P, 0, 0, "hier", 0 },     /* blocking, several nodes */
+    /* nonblocking, persistent, 4-16 KiB blocks: the channel (shm_nb.c).
+     * Best of 7 batches of 400, 2026-11-29, us, shm_nb / binomial: 8 ranks
+     * 4 KiB 4.8 / 5.2-5.5, 8 KiB 5.9-6.0 / 23.4-24.6, 16 KiB 8.1-9.0 /
+     * 14.1-15.7; 4 ranks 16 KiB 4.5-7.1 / 6.9-8.3 (4-8 KiB even). Below
+     * 4 KiB the tree wins (8 B: 4.0 / 1.5): its leaves run ahead */
+    { XB_COLL_GATHER,    3, 1 << 30, 4 KiB, 0, "shm_nb", 0 },
     { XB_COLL_GATHER,    3, 1 << 30, 0, 16 KiB, "binomial", 0 },
     { XB_COLL_GATHER,    ANY_P, 0, 0, "linear", 0 },
     { XB_COLL_SCATTER,   2, 2, 0, 0, "cell", 0 },          /* blocking */
