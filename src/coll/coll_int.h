@@ -112,6 +112,10 @@ int    xb_coll_node_bcast(xb_coll_sched_t *s, const xb_comm_t *comm, int head, v
  * (blocking, node-complete; reductions: a predefined working type). */
 bool   xb_coll_node_rounds_fit(xb_coll_kind_t kind, const xb_coll_args_t *a);
 bool   xb_coll_node_slot_need_fits(xb_coll_kind_t kind, const xb_coll_args_t *a, int p);
+/* Bytes of a reduction's working vector (count x dt under op) as it lies
+ * in memory, or -1 when its working type is not predefined: what a node
+ * slot, flow cell or channel window must hold (node_shm.c). */
+MPI_Count xb_coll_red_need(MPI_Count count, xb_datatype_t *dt, xb_op_t *op);
 
 /* Small node collectives without a barrier: numbered cells in each local
  * rank's flow region (node_flow.c). A call: begin, then per cell written
@@ -148,6 +152,7 @@ int   xb_coll_flow_wcopy(const xb_coll_red_t *red, void *ubuf, void *w, bool to_
 /* Waits and progress beyond one cell (node_flow.c, for node_stream.c). */
 uint64_t xb_coll_flow_done(int local);
 bool  xb_coll_flow_comm_ok(const xb_comm_t *comm);
+const int *xb_coll_flow_locs(const xb_comm_t *comm);   /* after comm_ok: cached */
 /* Wait until local rank `local` (-1: every other rank) finished call value - 1. */
 void  xb_coll_flow_wait_done(xb_coll_flow_t *f, int local, uint64_t value);
 /* The progress word of a cell (a call publishing its data in parts):
@@ -252,8 +257,10 @@ int   xb_coll_nbn_chan(const xb_comm_t *comm);
 int   xb_coll_nbn_op(xb_coll_sched_t *s, const xb_coll_args_t *a, int kind, int reads,
                      xb_coll_nbn_write_fn write, xb_coll_nbn_read_fn read, xb_coll_nbop_t **op);
 bool  xb_coll_nbn_fits(xb_coll_kind_t kind, const xb_coll_args_t *a);   /* shm_nb.c */
-int   xb_coll_nbn_step(xb_coll_nbop_t *o);      /* XB_OK, XB_INPROGRESS, error */
-void  xb_coll_nbn_reset(xb_coll_nbop_t *o);     /* before a (re)start; off the watch */
+/* XB_OK, XB_INPROGRESS or error; a step entered after it finished is the
+ * next start of a persistent request: a new call. */
+int   xb_coll_nbn_step(xb_coll_nbop_t *o);
+void  xb_coll_nbn_drop(xb_coll_nbop_t *o);      /* the schedule goes: off the watch */
 bool  xb_coll_nbn_watch(void);                  /* some waiting call can move */
 /* The data of comm rank `rank`'s window of this call (after it is
  * published), and the check that it wrote `want` bytes. */
@@ -261,8 +268,6 @@ const void *xb_coll_nbn_data(const xb_coll_nbop_t *o, int rank);
 int   xb_coll_nbn_check(const xb_coll_nbop_t *o, int rank, size_t want);
 /* The largest of counts[0..n-1] (0 for n = 0). */
 MPI_Count xb_coll_max_count(const MPI_Count *counts, int n);
-/* The node-local index of comm rank r of a node-complete comm. */
-int   xb_coll_node_local(const xb_comm_t *comm, int r);
 /* Some process of the job runs with threads (xb_coll_agree,
  * coll_agree.c): no node or two-stage algorithm anywhere. */
 extern bool xb_coll_threads;

@@ -268,7 +268,7 @@ void xb_coll_sched_destroy(xb_coll_sched_t *s)
         xb_coll_step_t *st = &s->steps[i];
         bool node = st->op == XB_CS_NODE;
         if (node)
-            xb_coll_nbn_reset(st->dst);        /* off the node watch's list */
+            xb_coll_nbn_drop(st->dst);         /* off the node watch's list */
         if ((st->op == XB_CS_SEND || st->op == XB_CS_COPY || node) && st->sdt != NULL)
             xb_dt_release(st->sdt);
         if ((st->op == XB_CS_RECV || st->op == XB_CS_COPY || node) && st->ddt != NULL)
@@ -489,9 +489,6 @@ int xb_coll_sched_advance(xb_coll_sched_t *s)
 
 void xb_coll_sched_restart(xb_coll_sched_t *s)
 {
-    for (int i = 0; i < s->nsteps; i++)
-        if (s->steps[i].op == XB_CS_NODE)
-            xb_coll_nbn_reset(s->steps[i].dst);
     s->pc = 0;
     s->rc = XB_OK;
     s->err = XB_OK;

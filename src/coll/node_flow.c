@@ -245,6 +245,14 @@ uint64_t xb_coll_flow_done(int local)
     return __atomic_load_n(done_of(local), __ATOMIC_ACQUIRE);
 }
 
+/* The local index of each rank of comm, which takes the flow algorithms
+ * (xb_coll_flow_comm_ok): valid until a communicator over another group
+ * is looked at. */
+const int *xb_coll_flow_locs(const xb_comm_t *comm)
+{
+    return comm_locs(comm);
+}
+
 /* comm can take the flow and stream algorithms: node-complete, at most
  * XB_COLL_FLOW_MAXP ranks, and the method has node slots. */
 bool xb_coll_flow_comm_ok(const xb_comm_t *comm)
@@ -415,15 +423,9 @@ bool xb_coll_flow_fits(xb_coll_kind_t kind, const xb_coll_args_t *a)
     case XB_COLL_BCAST: need = a->rcount * xb_dt_size(a->rdt); break;
     case XB_COLL_GATHER: need = xb_coll_block_bytes(kind, a); break;
     case XB_COLL_SCATTER: need = xb_coll_block_bytes(kind, a) * p; break;
-    case XB_COLL_REDUCE: case XB_COLL_SCAN: case XB_COLL_EXSCAN: {
-        xb_coll_red_t red;
-        if (xb_coll_flow_red(&red, a->rcount, a->rdt, a->op) != XB_OK) {
-            xb_err_clear();
-            return false;
-        }
-        need = xb_dt_is_predefined(red.wdt) ? (MPI_Count)xb_coll_flow_wbytes(&red) : -1;
+    case XB_COLL_REDUCE: case XB_COLL_SCAN: case XB_COLL_EXSCAN:
+        need = xb_coll_red_need(a->rcount, a->rdt, a->op);
         break;
-    }
     default: return false;
     }
     return xb_coll_flow_need_fits(a, need);

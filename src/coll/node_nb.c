@@ -245,6 +245,10 @@ static void finish(xb_coll_nbop_t *o)
 
 int xb_coll_nbn_step(xb_coll_nbop_t *o)
 {
+    if (o->state == ST_FIN) {        /* a persistent request's next start */
+        o->state = ST_IDLE;
+        o->rc = XB_OK;
+    }
     switch (o->state) {
     case ST_IDLE:
         o->n = calls[o->chan]++;
@@ -277,9 +281,8 @@ int xb_coll_nbn_step(xb_coll_nbop_t *o)
         finish(o);
         o->state = ST_FIN;
         return o->rc;
-    default:
-        return XB_OK;
     }
+    return XB_OK;                    /* not reached */
 }
 
 const void *xb_coll_nbn_data(const xb_coll_nbop_t *o, int rank)
@@ -314,11 +317,9 @@ bool xb_coll_nbn_watch(void)
     return false;
 }
 
-void xb_coll_nbn_reset(xb_coll_nbop_t *o)
+void xb_coll_nbn_drop(xb_coll_nbop_t *o)
 {
     unpend(o);
-    o->state = ST_IDLE;
-    o->rc = XB_OK;
 }
 
 int xb_coll_nbn_op(xb_coll_sched_t *s, const xb_coll_args_t *a, int kind, int reads,
@@ -334,8 +335,7 @@ int xb_coll_nbn_op(xb_coll_sched_t *s, const xb_coll_args_t *a, int kind, int re
     if (o == NULL || loc == NULL)
         return XB_ERR_NO_MEM;
     memset(o, 0, sizeof(*o));
-    for (int r = 0; r < p; r++)
-        loc[r] = xb_coll_node_local(a->comm, r);
+    memcpy(loc, xb_coll_flow_locs(a->comm), (size_t)p * sizeof(int));   /* chan: cached */
     o->a = *a;
     o->kind = kind;
     o->reads = reads;

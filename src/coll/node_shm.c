@@ -66,7 +66,7 @@ static int cmp_int(const void *a, const void *b)
 }
 
 /* The node-local index of comm rank r (comm is node-complete). */
-int xb_coll_node_local(const xb_comm_t *comm, int r)
+static int local_of(const xb_comm_t *comm, int r)
 {
     const xb_rt_info_t *rt = xb_rt();
     int w = (int)xb_gpid_rank(xb_comm_gpid(comm, r));
@@ -85,7 +85,7 @@ int xb_coll_node_parity(void)
 void *xb_coll_node_slot(const xb_comm_t *comm, int par, int r)
 {
     size_t size;
-    return xb_method_node_slot(par, xb_coll_node_local(comm, r), &size);
+    return xb_method_node_slot(par, local_of(comm, r), &size);
 }
 
 void *xb_coll_node_area(int par)
@@ -105,17 +105,17 @@ size_t xb_coll_node_slot_size(void)
 }
 
 /* Bytes of a reduction's working vector of count elements of dt, or -1
- * when the working representation is not a predefined type (the slot must
- * hold exactly what the reduction reads). */
-static MPI_Count red_need(MPI_Count count, xb_datatype_t *dt, xb_op_t *op)
+ * when the working representation is not a predefined type (a slot or a
+ * cell must hold exactly the working elements the reduction reads, as
+ * they lie in memory: extent). */
+MPI_Count xb_coll_red_need(MPI_Count count, xb_datatype_t *dt, xb_op_t *op)
 {
     xb_coll_red_t red;
-    if (xb_coll_red_init(&red, count, dt, op) != XB_OK) {
+    if (xb_coll_flow_red(&red, count, dt, op) != XB_OK) {
         xb_err_clear();
         return -1;
     }
-    /* extent: the slot holds working elements as they lie in memory */
-    return xb_dt_is_predefined(red.wdt) ? red.wcount * xb_dt_extent(red.wdt) : -1;
+    return xb_dt_is_predefined(red.wdt) ? (MPI_Count)xb_coll_flow_wbytes(&red) : -1;
 }
 
 /* Bytes one rank's slot must hold for this call on a node of p ranks
@@ -127,14 +127,14 @@ static MPI_Count slot_need(xb_coll_kind_t kind, const xb_coll_args_t *a, int p)
     case XB_COLL_REDUCE:
     case XB_COLL_SCAN:
     case XB_COLL_EXSCAN:
-        return red_need(a->rcount, a->rdt, a->op);
+        return xb_coll_red_need(a->rcount, a->rdt, a->op);
     case XB_COLL_REDUCE_SCATTER_BLOCK:
-        return red_need(a->rcount * p, a->rdt, a->op);
+        return xb_coll_red_need(a->rcount * p, a->rdt, a->op);
     case XB_COLL_REDUCE_SCATTER: {
         MPI_Count total = 0;
         for (int i = 0; i < p; i++)
             total += a->rcounts[i];
-        return red_need(total, a->rdt, a->op);
+        return xb_coll_red_need(total, a->rdt, a->op);
     }
     case XB_COLL_BCAST:
         return 0;                /* any size, in chunks of a slot */

@@ -30,18 +30,6 @@
 #include <string.h>
 #include "coll/coll_int.h"
 
-/* Bytes of a reduction's working vector, or -1 when the working type is not
- * predefined (windows hold working elements that xb_op_apply reads). */
-static MPI_Count red_bytes(MPI_Count count, xb_datatype_t *dt, xb_op_t *op)
-{
-    xb_coll_red_t red;
-    if (xb_coll_flow_red(&red, count, dt, op) != XB_OK) {
-        xb_err_clear();
-        return -1;
-    }
-    return xb_dt_is_predefined(red.wdt) ? (MPI_Count)xb_coll_flow_wbytes(&red) : -1;
-}
-
 /* The condition of the shm_nb algorithms (NEED_NBN in coll_select.c): a
  * nonblocking or persistent call (the blocking forms have the node
  * algorithms, node_shm.c and node_flow.c) started in program order, the
@@ -60,14 +48,14 @@ bool xb_coll_nbn_fits(xb_coll_kind_t kind, const xb_coll_args_t *a)
         break;
     case XB_COLL_SCATTER: case XB_COLL_ALLTOALL: need = p * xb_coll_block_bytes(kind, a); break;
     case XB_COLL_REDUCE: case XB_COLL_ALLREDUCE: case XB_COLL_SCAN: case XB_COLL_EXSCAN:
-        need = red_bytes(a->rcount, a->rdt, a->op);
+        need = xb_coll_red_need(a->rcount, a->rdt, a->op);
         break;
-    case XB_COLL_REDUCE_SCATTER_BLOCK: need = red_bytes(a->rcount * p, a->rdt, a->op); break;
+    case XB_COLL_REDUCE_SCATTER_BLOCK: need = xb_coll_red_need(a->rcount * p, a->rdt, a->op); break;
     case XB_COLL_REDUCE_SCATTER: {             /* every rank knows every count */
         MPI_Count total = 0;
         for (int i = 0; i < (int)p; i++)
             total += a->rcounts[i];
-        need = red_bytes(total, a->rdt, a->op);
+        need = xb_coll_red_need(total, a->rdt, a->op);
         break;
     }
     default: return false;
@@ -182,18 +170,25 @@ int xb_coll_gather_shm_nb(xb_coll_sched_t *s, const xb_coll_args_t *a)
     return xb_coll_nbn_op(s, a, XB_COLL_GATHER, XB_NBN_AT_ROOT, gather_write, gather_read, NULL);
 }
 
-/* The root's p blocks; its own is left out (it copies it itself). */
-static int scatter_write(xb_coll_nbop_t *o, void *win, size_t *bytes)
+/* Pack the p blocks of count x dt at src into the window, block j at byte
+ * j x (its packed size); block `skip` is left out (-1: none). */
+static int write_blocks(xb_coll_nbop_t *o, const void *src, MPI_Count count, xb_datatype_t *dt,
+                        int skip, void *win, size_t *bytes)
 {
-    const xb_coll_args_t *a = &o->a;
-    size_t b = bytes_of(a->scount, a->sdt);
+    size_t b = bytes_of(count, dt);
     *bytes = (size_t)o->p * b;
     int rc = too_big(o, *bytes);
     for (int j = 0; j < o->p && rc == XB_OK; j++)
-        if (j != o->me)
-            rc = xb_coll_flow_copy(block(a->sbuf, j, a->scount, a->sdt), a->scount, a->sdt,
+        if (j != skip)
+            rc = xb_coll_flow_copy(block(src, j, count, dt), count, dt,
                                    (char *)win + (size_t)j * b, true);
     return rc;
+}
+
+/* The root's p blocks; its own is left out (it copies it itself). */
+static int scatter_write(xb_coll_nbop_t *o, void *win, size_t *bytes)
+{
+    return write_blocks(o, o->a.sbuf, o->a.scount, o->a.sdt, o->me, win, bytes);
 }
 
 static int scatter_read(xb_coll_nbop_t *o)
@@ -280,16 +275,8 @@ static int alltoall_write(xb_coll_nbop_t *o, void *win, size_t *bytes)
 {
     const xb_coll_args_t *a = &o->a;
     bool in_place = a->sbuf == MPI_IN_PLACE;
-    MPI_Count count = in_place ? a->rcount : a->scount;
-    xb_datatype_t *dt = in_place ? a->rdt : a->sdt;
-    const void *src = in_place ? a->rbuf : a->sbuf;
-    size_t b = bytes_of(count, dt);
-    *bytes = (size_t)o->p * b;
-    int rc = too_big(o, *bytes);
-    for (int j = 0; j < o->p && rc == XB_OK; j++)
-        rc = xb_coll_flow_copy(block(src, j, count, dt), count, dt, (char *)win + (size_t)j * b,
-                               true);
-    return rc;
+    return write_blocks(o, in_place ? a->rbuf : a->sbuf, in_place ? a->rcount : a->scount,
+                        in_place ? a->rdt : a->sdt, -1, win, bytes);
 }
 
 static int alltoall_read(xb_coll_nbop_t *o)
