@@ -4,7 +4,7 @@
  * coll.c - collective benchmarks: microseconds per collective on all ranks,
  * median over batches, the slowest rank's view of each batch. Plain MPI:
  * builds with any mpicc.
- *   mpiexec -n 4 ./coll -c NAME [-q] [-m MAXSIZE] [-s MINSIZE] [-H]
+ *   mpiexec -n 4 ./coll -c NAME [-q] [-m MAXSIZE] [-s MINSIZE] [-H] [-T]
  * NAME and what the size (8 B .. 4 MiB) is:
  *   barrier                      -
  *   bcast, reduce, allreduce,    the message (reductions: MPI_SUM on
@@ -22,6 +22,8 @@
  * -H: the ranks split into two halves (MPI_Comm_split), each running the
  * collective on its own communicator at the same time (a communicator
  * that is not the whole node, as rows or columns of a process grid are).
+ * -T: MPI_Init_thread with MPI_THREAD_MULTIPLE (one thread still makes the
+ * calls): what a threaded program, or one under mpi4py, pays.
  */
 #include "bench.h"
 
@@ -117,8 +119,13 @@ static double batch(long size, int k)
 
 int main(int argc, char **argv)
 {
-    int rank;
-    MPI_Init(&argc, &argv);
+    int rank, mt = 0, provided;
+    for (int i = 1; i < argc; i++)
+        mt |= !strcmp(argv[i], "-T");
+    if (mt)
+        MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided);
+    else
+        MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &nranks);
     bench_opts_t o = bench_parse(argc, argv, 4L << 20);
@@ -144,7 +151,8 @@ int main(int argc, char **argv)
         which = -1;                           /* no nonblocking form */
     if (which < 0) {
         if (rank == 0)
-            fprintf(stderr, "usage: coll -c NAME [-q] [-m MAX] [-s MIN] [-H] (NAME: see coll.c)\n");
+            fprintf(stderr, "usage: coll -c NAME [-q] [-m MAX] [-s MIN] [-H] [-T] (NAME: see "
+                    "coll.c)\n");
         MPI_Abort(MPI_COMM_WORLD, 2);
     }
     /* the blocks of all ranks, in the send or the receive buffer */
@@ -154,8 +162,8 @@ int main(int argc, char **argv)
     vcounts = malloc(sizeof(int) * (size_t)nranks);
     vdispls = malloc(sizeof(int) * (size_t)nranks);
     if (rank == 0)
-        printf("# %s%s-%dr%s us lower\n", nonblocking ? "i" : "", names[which], nranks,
-               halves ? "-halves" : "");
+        printf("# %s%s-%dr%s%s us lower\n", nonblocking ? "i" : "", names[which], nranks,
+               halves ? "-halves" : "", mt ? "-mt" : "");
     static const long sizes[] = { 8, 64, 512, 4096, 32768, 262144, 1L << 20, 4L << 20 };
     for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++) {
         long size = which == BARRIER ? 0 : sizes[s];

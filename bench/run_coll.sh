@@ -17,6 +17,8 @@
 # bench/coll.c also has reduce scan exscan gather scatter allgather allgatherv
 # reduce_scatter, and each of them with an "i" in front: the nonblocking
 # form, e.g. "ibcast iallreduce"),
+# BENCH_THREADS (1: every rank at MPI_THREAD_MULTIPLE, coll -T; the rows
+# are named COLL-mt),
 # BENCH_MAX (largest size, default 4 MiB), BENCH_MIN (smallest size of
 # bcast/allreduce/alltoall, default 0: all), BENCH_APPS ("round matmul": the
 # application patterns of bench/apps.c; "" skips them), BENCH_MATMUL_N (1024).
@@ -29,6 +31,8 @@ colls=${BENCH_COLLS:-"barrier bcast allreduce alltoall"}
 max=${BENCH_MAX:-4194304}
 min=${BENCH_MIN:-0}
 apps=${BENCH_APPS-"round matmul"}
+mt="" mtname=""
+[ "${BENCH_THREADS:-0}" = 1 ] && mt="-T" mtname="-mt"
 matmul_n=${BENCH_MATMUL_N:-1024}
 build_all coll apps
 echo "bench: implementations:$have; $rounds round(s)" >&2
@@ -36,10 +40,10 @@ echo "bench: implementations:$have; $rounds round(s)" >&2
 # run IMPL COLL NP -> raw/IMPL__COLL-NPr__NP__ROUND.txt
 run() {
     impl=$1 coll=$2 np=$3
-    f="$out/raw/${impl}__${coll}-${np}r__${np}__${round}.txt"
+    f="$out/raw/${impl}__${coll}${mtname}-${np}r__${np}__${round}.txt"
     # shellcheck disable=SC2046
     if ! timeout -k 5 300 $(run_of "$impl") -n "$np" "$out/$impl/coll" -c "$coll" \
-            -m "$max" -s "$min" $quick >"$f" 2>"$f.err"; then
+            -m "$max" -s "$min" $quick $mt >"$f" 2>"$f.err"; then
         echo "bench: $impl $coll -n $np failed (see $f.err)" >&2
     fi
 }

@@ -248,9 +248,10 @@ struct xb_coll_nbop {
     xb_coll_red_t   bred;            /* reduce_scatter(_block): this rank's    */
     size_t          off;             /* segment, and its byte offset           */
     void           *acc;             /* a working buffer, or NULL              */
+    bool            user;            /* read runs a user function (an op)      */
 };
 void  xb_coll_nbn_init(void);
-/* comm's channel, or -1 (not node-complete, no channel, threads). */
+/* comm's channel, or -1 (not node-complete, no channel). */
 int   xb_coll_nbn_chan(const xb_comm_t *comm);
 /* Add the step of a call (retains a->sdt and a->rdt for the schedule);
  * *op (may be NULL) gets the call. */
@@ -260,6 +261,12 @@ bool  xb_coll_nbn_fits(xb_coll_kind_t kind, const xb_coll_args_t *a);   /* shm_n
 /* XB_OK, XB_INPROGRESS or error; a step entered after it finished is the
  * next start of a persistent request: a new call. */
 int   xb_coll_nbn_step(xb_coll_nbop_t *o);
+/* Under MPI_THREAD_MULTIPLE a call whose read runs a user op stops before
+ * the read with XB_COLL_USER_OP (its schedule is on the active list, which
+ * other threads walk while the op runs unlocked); the owner takes the
+ * schedule off the list and runs this, with the lock (the op drops it):
+ * the read and the finish; XB_OK or error. */
+int   xb_coll_nbn_read(xb_coll_nbop_t *o);
 void  xb_coll_nbn_drop(xb_coll_nbop_t *o);      /* the schedule goes: off the watch */
 bool  xb_coll_nbn_watch(void);                  /* some waiting call can move */
 /* The data of comm rank `rank`'s window of this call (after it is

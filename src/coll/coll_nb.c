@@ -134,12 +134,12 @@ static const char *errtext(const xb_request_t *r)
 
 static const xb_req_ops_t coll_ops = { start, destroy, errtext };
 
-int xb_coll_sched_post(xb_coll_sched_t *s, bool persistent, MPI_Request *req)
+static xb_request_t *post(xb_coll_sched_t *s, bool persistent)
 {
     xb_request_t *r = xb_request_alloc(XB_REQ_COLL);
     if (r == NULL) {
         xb_coll_sched_destroy(s);
-        return XB_ERR_NO_MEM;
+        return NULL;
     }
     r->comm = s->comm;
     xb_comm_retain(r->comm);
@@ -148,8 +148,27 @@ int xb_coll_sched_post(xb_coll_sched_t *s, bool persistent, MPI_Request *req)
     r->ops = &coll_ops;
     r->persistent = persistent;
     s->req = r;
+    return r;
+}
+
+int xb_coll_sched_post(xb_coll_sched_t *s, bool persistent, MPI_Request *req)
+{
+    xb_request_t *r = post(s, persistent);
+    if (r == NULL)
+        return XB_ERR_NO_MEM;
     *req = xb_request_to_handle(r);
     return persistent ? XB_OK : start(r);
+}
+
+int xb_coll_sched_post_wait(xb_coll_sched_t *s)
+{
+    xb_request_t *r = post(s, false);
+    if (r == NULL)
+        return XB_ERR_NO_MEM;
+    start(r);
+    int rc = xb_progress_wait(xb_progress_default(), r);
+    xb_request_free(r);
+    return rc;
 }
 
 int xb_coll_nb_init(void)

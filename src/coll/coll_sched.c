@@ -321,7 +321,8 @@ static int apply(xb_coll_sched_t *s, const xb_coll_step_t *st)
 
 int xb_coll_sched_user_op(xb_coll_sched_t *s)
 {
-    int rc = apply(s, &s->steps[s->pc]);
+    const xb_coll_step_t *st = &s->steps[s->pc];
+    int rc = st->op == XB_CS_NODE ? xb_coll_nbn_read(st->dst) : apply(s, st);
     if (rc != XB_OK)
         return s->rc = rc;
     s->pc++;

@@ -188,10 +188,17 @@ int   xb_coll_sched_run(xb_coll_sched_t *s);
 /* Advance as far as possible: XB_OK when finished, XB_INPROGRESS,
  * XB_COLL_USER_OP (above), or error. */
 int   xb_coll_sched_advance(xb_coll_sched_t *s);
-/* Run the user op's reduce step at s->pc without the lock; XB_OK or error. */
+/* Run the user op's step at s->pc (a reduce step, or a node channel's read,
+ * xb_coll_nbn_read) with the lock dropped around the op; XB_OK or error. */
 int   xb_coll_sched_user_op(xb_coll_sched_t *s);
 void  xb_coll_sched_restart(xb_coll_sched_t *s);
 /* Hand a heap schedule to a new collective request (coll_nb.c). */
 int   xb_coll_sched_post(xb_coll_sched_t *s, bool persistent, MPI_Request *req);
+/* The blocking form of a heap schedule: post it as a request, wait for it
+ * and free it; its result. For the steps that only the progress hook moves
+ * under MPI_THREAD_MULTIPLE (the node channels, XB_CS_NODE): a thread that
+ * waits for a request sleeps until it completes, which a blocking
+ * schedule's own loop could not arrange while another thread polls. */
+int   xb_coll_sched_post_wait(xb_coll_sched_t *s);
 
 #endif

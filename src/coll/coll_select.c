@@ -90,7 +90,7 @@ typedef struct {
 #define D(k, n, f, needs) { XB_COLL_##k, n, NULL, xb_coll_##f, (needs) | NEED_BLOCKING }
 #define AD(k, n, f, needs) { XB_COLL_##k, n, xb_coll_##f, xb_coll_##f##_direct, needs }
 static const algo_t algos[] = {
-    A(BARRIER, "shm", barrier_shm, NEED_BLOCKING),
+    A(BARRIER, "shm", barrier_shm, NEED_NODE),
     A(BARRIER, "hier", barrier_hier, NEED_HIER),
     A(BARRIER, "dissemination", barrier_dissemination, 0),
     A(BARRIER, "shm_nb", barrier_shm_nb, NEED_NBN),
@@ -731,7 +731,10 @@ int xb_coll_run(xb_coll_kind_t kind, const xb_coll_args_t *args, int form,
         return xb_err_set(XB_ERR_INTERN, "intercommunicator %s has no local "
                           "communicator for the local phases of %s",
                           a->comm->name, kind_names[kind]);
-    if (form == XB_COLL_BLOCKING) {
+    /* the channels move only in the progress hook: blocking calls there
+     * run as a request (xb_coll_sched_post_wait) */
+    bool as_req = form == XB_COLL_BLOCKING && al != NULL && (al->needs & NEED_NBN);
+    if (form == XB_COLL_BLOCKING && !as_req) {
         xb_coll_sched_t s;
         xb_coll_sched_init(&s, a->comm, kind);
         if (kind == XB_COLL_BCAST && !xb_comm_is_inter(a->comm))
@@ -746,7 +749,7 @@ int xb_coll_run(xb_coll_kind_t kind, const xb_coll_args_t *args, int form,
     if (s == NULL)
         return xb_err_set(XB_ERR_NO_MEM, "out of memory for a collective "
                           "schedule");
-    xb_coll_sched_init_form(s, a->comm, kind, true);
+    xb_coll_sched_init_form(s, a->comm, kind, !as_req);
     s->heap = true;
     s->fn = fn;
     if (kind == XB_COLL_BCAST && !xb_comm_is_inter(a->comm))
@@ -756,5 +759,7 @@ int xb_coll_run(xb_coll_kind_t kind, const xb_coll_args_t *args, int form,
         xb_coll_sched_destroy(s);
         return rc;
     }
+    if (as_req)
+        return xb_coll_sched_post_wait(s);
     return xb_coll_sched_post(s, form == XB_COLL_PERSISTENT, req);
 }

@@ -52,11 +52,21 @@
  * them (Dekker's pairing, as in shm_wait.c). A finishing rank fences and
  * wakes the ranks whose `want` is up.
  *
- * Threads: none (xb_coll_threads: the selection takes message algorithms).
+ * Threads. Every call, list and counter here belongs to the holder of the
+ * main context's lock (collectives run on the main context), so calls on
+ * different communicators may run from different threads at once; calls
+ * on one communicator are ordered by the program, as the standard asks.
+ * The one reader without the lock is the node watch: see
+ * xb_coll_nbn_watch. Blocking calls take the channels only when some
+ * process of the job runs with threads (the blocking node algorithms
+ * serve them otherwise), and then run as a request (xb_coll_run): the
+ * poller moves them, and a thread that waits sleeps until its request
+ * completes.
  */
 #include <string.h>
 #include "coll/coll_int.h"
 #include "method/method.h"
+#include "util/xb_mt.h"
 
 enum { CHAN_BYTES = 72 << 10, HEAD_BYTES = 2 * XB_CACHELINE,
        WIN_BYTES = ((CHAN_BYTES - HEAD_BYTES) / XB_COLL_NBN_WINDOWS) & ~(XB_CACHELINE - 1),
@@ -64,7 +74,7 @@ enum { CHAN_BYTES = 72 << 10, HEAD_BYTES = 2 * XB_CACHELINE,
 _Static_assert(WIN_BYTES - WIN_DATA_OFF >= XB_COLL_NBN_DATA, "the data fits a window");
 _Static_assert(XB_COLL_NBN_WINDOWS <= 64, "finished calls: a 64-bit mask");
 
-enum { ST_IDLE, ST_ROOM, ST_DATA, ST_FIN };
+enum { ST_IDLE, ST_ROOM, ST_DATA, ST_READ, ST_FIN };
 
 static uint64_t calls[XB_COLL_NBN_CHANS];     /* calls started on the channel */
 static uint64_t done[XB_COLL_NBN_CHANS];      /* this rank's done counter      */
@@ -112,10 +122,10 @@ static uint64_t *win_of(const xb_coll_nbop_t *o, int rank)
 
 /* The channel of comm, or -1 when its collectives cannot take the windows:
  * not node-complete, more than XB_COLL_FLOW_MAXP ranks, a context slot
- * beyond the channels, no area 2, or some process runs with threads. */
+ * beyond the channels, or no area 2. */
 int xb_coll_nbn_chan(const xb_comm_t *comm)
 {
-    if (xb_coll_threads || comm->ctx / 2 >= XB_COLL_NBN_CHANS || comm->size < 2 ||
+    if (comm->ctx / 2 >= XB_COLL_NBN_CHANS || comm->size < 2 ||
         !xb_coll_flow_comm_ok(comm))
         return -1;
     if (XB_UNLIKELY(have_area < 0)) {
@@ -276,13 +286,23 @@ int xb_coll_nbn_step(xb_coll_nbop_t *o)
             return XB_INPROGRESS;
         }
         unpend(o);
-        if (o->rc == XB_OK)
-            o->rc = o->read(o);
-        finish(o);
-        o->state = ST_FIN;
-        return o->rc;
+        o->state = ST_READ;
+        if (o->user && o->rc == XB_OK && xb_mt_on)
+            return XB_COLL_USER_OP;  /* the owner runs xb_coll_nbn_read */
+        /* fall through */
+    case ST_READ:
+        return xb_coll_nbn_read(o);
     }
     return XB_OK;                    /* not reached */
+}
+
+int xb_coll_nbn_read(xb_coll_nbop_t *o)
+{
+    if (o->rc == XB_OK)
+        o->rc = o->read(o);
+    finish(o);
+    o->state = ST_FIN;
+    return o->rc;
 }
 
 const void *xb_coll_nbn_data(const xb_coll_nbop_t *o, int rank)
@@ -309,12 +329,30 @@ static bool ready(const xb_coll_nbop_t *o)
     return o->state == ST_ROOM ? room(o) : o->state != ST_DATA || data_ready(o);
 }
 
+/* The node watch (node_flow.c) runs in the method's sleep. Under
+ * MPI_THREAD_MULTIPLE the sleeping poller has let go of the lock, and the
+ * list and the calls on it belong to whoever holds it: the watch looks
+ * only when it can take the lock without waiting. When another thread
+ * holds it, the answer is "look again" (true): the poller comes back, takes
+ * the lock once that thread lets go (no thread holds it across a sleep),
+ * polls, and sleeps after a watch that could look. Answering false there
+ * could lose the wake-up of a writer that published before this rank said
+ * it sleeps (the Dekker pairing of the header needs the re-check). */
 bool xb_coll_nbn_watch(void)
 {
-    for (xb_coll_nbop_t *o = pending; o != NULL; o = o->next)
-        if (ready(o))
-            return true;
-    return false;
+    if (XB_LIKELY(!xb_mt_on)) {
+        for (xb_coll_nbop_t *o = pending; o != NULL; o = o->next)
+            if (ready(o))
+                return true;
+        return false;
+    }
+    if (!xb_mutex_trylock(&xb_mt_big))
+        return true;
+    bool any = false;
+    for (xb_coll_nbop_t *o = pending; o != NULL && !any; o = o->next)
+        any = ready(o);
+    xb_mutex_unlock(&xb_mt_big);
+    return any;
 }
 
 void xb_coll_nbn_drop(xb_coll_nbop_t *o)
@@ -346,6 +384,7 @@ int xb_coll_nbn_op(xb_coll_sched_t *s, const xb_coll_args_t *a, int kind, int re
     o->loc = loc;
     o->write = write;
     o->read = read;
+    o->user = a->op != NULL && !a->op->predefined;
     if (op != NULL)
         *op = o;
     return xb_coll_sched_node(s, o);

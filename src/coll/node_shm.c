@@ -138,6 +138,8 @@ static MPI_Count slot_need(xb_coll_kind_t kind, const xb_coll_args_t *a, int p)
     }
     case XB_COLL_BCAST:
         return 0;                /* any size, in chunks of a slot */
+    case XB_COLL_BARRIER:
+        return 0;                /* the node barrier's line, no slot */
     case XB_COLL_GATHER:
     case XB_COLL_SCATTER:
     case XB_COLL_ALLGATHER:

@@ -3,7 +3,8 @@
 /*
  * shm_nb.c - the `shm_nb` algorithms: every collective of fixed block size
  * through the communicator's channel of the node's shared memory
- * (node_nb.c), in the nonblocking and persistent forms. Each
+ * (node_nb.c): the nonblocking and persistent forms, and the blocking ones
+ * where the node algorithms step aside (threads, below). Each
  * rank writes its part into its window once; each reads what it needs from
  * the others' windows when they are published: one scheduling round, where
  * the message algorithms need log2(p) or p - 1 (what a node with more ranks
@@ -31,13 +32,17 @@
 #include "coll/coll_int.h"
 
 /* The condition of the shm_nb algorithms (NEED_NBN in coll_select.c): a
- * nonblocking or persistent call (the blocking forms have the node
- * algorithms, node_shm.c and node_flow.c) started in program order, the
- * communicator has a channel,
- * and what one rank writes fits a window, from what every rank agrees on. */
+ * call started in program order, the communicator has a channel, and what
+ * one rank writes fits a window, from what every rank agrees on. Any form:
+ * the table puts the blocking node algorithms (node_shm.c, node_flow.c)
+ * first, which serve the blocking calls unless some process of the job
+ * runs with threads (xb_coll_threads: a node algorithm's shared slots
+ * would need every rank's calls on every communicator in one order); then
+ * the blocking calls come here, where each communicator has its own
+ * channel. */
 bool xb_coll_nbn_fits(xb_coll_kind_t kind, const xb_coll_args_t *a)
 {
-    if (a->form == XB_COLL_BLOCKING || a->unordered || xb_coll_nbn_chan(a->comm) < 0)
+    if (a->unordered || xb_coll_nbn_chan(a->comm) < 0)
         return false;
     MPI_Count need, p = a->comm->size;
     switch (kind) {

@@ -422,7 +422,8 @@ bool xb_shm_pending(xb_shm_t *st)
     if (XB_UNLIKELY(st->nsets > 1) && xb_shm_chan_pending(st, 0))
         return true;          /* the main context polls the lanes too */
     if (xb_mt_on) {
-        if (xb_shm_node_pending(st))
+        /* the node watch takes the lock itself when it can (coll/node_nb.c) */
+        if (xb_shm_node_pending(st) || xb_method_node_watch())
             return true;
         for (int k = 0; k < st->nin; k++)
             if (xb_shm_ring_pending_mt(&st->in[k].rx))

@@ -14,7 +14,8 @@
  *
  * Not covered (docs/design/coll.md, Checks): counts on both sides of a
  * byte threshold where the root and the receivers choose different
- * message algorithms (nonblocking, 3 or more ranks: 16 KiB), and the data
+ * algorithms (nonblocking, 3 or more ranks: 16 KiB; shm_nb, forced, in
+ * every form: a 16 KiB window), and the data
  * of a rank with the root's count beside mismatched ones in
  * scatter_allgather.
  */
@@ -58,7 +59,7 @@ static void after(int form, int root, MPI_Comm comm, const char *what)
 /* scatter_allgather cuts the bytes into p chunks by each rank's own count:
  * a rank with the root's count may get a mismatched rank's chunk of the
  * same size (docs/design/coll.md, Checks); the mismatched ranks still fail */
-static int chunked;
+static int chunked, nb_forced;
 
 static void one(int form, int n, int root, int mode, MPI_Comm comm)
 {
@@ -66,8 +67,9 @@ static void one(int form, int n, int root, int mode, MPI_Comm comm)
              : mode == 0 ? n / 2                       /* every receiver short */
              : mode == 1 ? 2 * n + 1                   /* every receiver long  */
              : ct_rank % 3 == 1 ? n / 2 : ct_rank % 3 == 2 ? n + 3 : n;  /* mixed */
-    if (form != 0 && ct_size >= 3) {
-        /* the message algorithms switch at 16 KiB: keep each case on one side */
+    if ((form != 0 && ct_size >= 3) || nb_forced) {
+        /* the message algorithms switch at 16 KiB, and so does shm_nb (a
+         * window) in every form: keep each case on one side */
         long long a = 4LL * n, lo = 4LL * (n / 2), hi = 4LL * (2 * n + 1);
         if ((a < NB_CUT) != (lo < NB_CUT) || (a < NB_CUT) != (hi < NB_CUT) ||
             (a < NB_CUT) != (4LL * (n + 3) < NB_CUT))
@@ -116,6 +118,7 @@ int main(int argc, char **argv)
     ct_init(&argc, &argv);
     const char *forced = getenv("XB_COLL_BCAST");
     chunked = forced != NULL && strcmp(forced, "scatter_allgather") == 0;
+    nb_forced = forced != NULL && strcmp(forced, "shm_nb") == 0;
     MPI_Comm comm;
     MPI_Comm_dup(MPI_COMM_WORLD, &comm);
     MPI_Comm_set_errhandler(comm, MPI_ERRORS_RETURN);
