@@ -233,8 +233,14 @@ static const rule_t rules[] = {
      * iallreduce 8 B 5.9 against recdbl's 8.8, ialltoall 8 B 3.5 against
      * linear's 5.4; 8 ranks iallgatherv 4 KiB 14.2 against linear's 24.9.
      * Not for the rooted collectives and the scans, whose messages let a
-     * root or a chain run ahead (docs/design/coll.md) */
-    { XB_COLL_BARRIER,   2, 1 << 30, 0, 0, "shm_nb", 0 },  /* nonblocking, persistent: the channel (shm_nb.c) */
+     * root or a chain run ahead (docs/design/coll.md). When some process
+     * of the job runs with threads (xb_coll_threads) the blocking node
+     * algorithms step aside and the blocking calls come here too: -T,
+     * 5 interleaved rounds, 2026-11-29, 8 ranks: barrier 11.2 against
+     * dissemination's 19.3, allreduce 8 B 13.7 against recdbl's 20.8,
+     * allgather 4 KiB 15.8 against linear's 26.1, reduce_scatter_block
+     * 8 B 10.0 against pairwise's 14.0; 4 ranks: 1.0-1.2x */
+    { XB_COLL_BARRIER,   2, 1 << 30, 0, 0, "shm_nb", 0 },  /* the channel (shm_nb.c) */
     { XB_COLL_BARRIER,   ANY_P, 0, 0, "dissemination", 0 },
     /* 2 ranks from 2 KiB: the stream lets the root run ahead of one copy
      * out (4 KiB 0.34 us, cell 0.71; 32 KiB 1.2 vs 5.2; 4 MiB 125 vs 231;
@@ -286,7 +292,7 @@ static const rule_t rules[] = {
     { XB_COLL_ALLREDUCE, 3, 1 << 30, 32 KiB, 0, "shm_rsag", 0 },
     { XB_COLL_ALLREDUCE, 2, 2, 64 KiB, 0, "shm_rsag", 0 },
     { XB_COLL_ALLREDUCE, 3, 1 << 30, 0, 0, "shm", 0 },       /* whole node, fits */
-    { XB_COLL_ALLREDUCE, 2, 1 << 30, 0, 0, "shm_nb", 0 },    /* nonblocking, persistent: the channel (shm_nb.c) */
+    { XB_COLL_ALLREDUCE, 2, 1 << 30, 0, 0, "shm_nb", 0 },    /* the channel (shm_nb.c) */
     { XB_COLL_ALLREDUCE, ANY_P, 0, 0, "hier", 0 },     /* several nodes, commutative */
     /* One node (see bcast), nonblocking, 2 interleaved rounds of 9
      * 25 ms batches, 2026-11-24 22:35, us (Open MPI): 4 ranks, 32 KiB:
@@ -307,7 +313,8 @@ static const rule_t rules[] = {
     { XB_COLL_GATHER,   3, 1 << 30, 0, 0, "flow", 0 },       /* blocking, whole node, fits a cell */
     { XB_COLL_GATHER,    3, 1 << 30, 0, 0, "stream", 0 },    /* blocking, whole node, fits a slot */
     { XB_COLL_GATHER,    ANY_P, 0, 0, "hier", 0 },     /* blocking, several nodes */
-    /* nonblocking, persistent, 4-16 KiB blocks: the channel (shm_nb.c).
+    /* nonblocking, persistent (blocking with threads: 8 ranks, -T, 4 KiB
+     * 6.2 us against 9.0), 4-16 KiB blocks: the channel (shm_nb.c).
      * Best of 7 batches of 400, 2026-11-29, us, shm_nb / binomial: 8 ranks
      * 4 KiB 4.8 / 5.2-5.5, 8 KiB 5.9-6.0 / 23.4-24.6, 16 KiB 8.1-9.0 /
      * 14.1-15.7; 4 ranks 16 KiB 4.5-7.1 / 6.9-8.3 (4-8 KiB even). Below
@@ -330,7 +337,7 @@ static const rule_t rules[] = {
      * buffer (see pair.c) and without a schedule */
     { XB_COLL_ALLGATHER, 2, 2, 0, 0, "cell", 0 },          /* blocking */
     { XB_COLL_ALLGATHER, 3, 1 << 30, 0, 0, "shm", 0 },       /* whole node, fits */
-    { XB_COLL_ALLGATHER, 2, 1 << 30, 0, 0, "shm_nb", 0 },    /* nonblocking, persistent: the channel (shm_nb.c) */
+    { XB_COLL_ALLGATHER, 2, 1 << 30, 0, 0, "shm_nb", 0 },    /* the channel (shm_nb.c) */
     { XB_COLL_ALLGATHER, ANY_P, 0, 0, "hier", 0 },     /* blocking, several nodes */
     /* One node (see bcast), 8 ranks, 2026-11-24: -H 32 KiB 107 us, ring
      * 259 (Open MPI 180); nonblocking 1 MiB 5078, recdbl 7165, ring 7332
@@ -352,7 +359,13 @@ static const rule_t rules[] = {
      * (2026-11-24 09:50). Up to 16 ranks: a larger comm takes pairwise,
      * which floods no rank. */
     { XB_COLL_ALLTOALL,  3, 1 << 30, 0, 16 KiB, "shm", 0 },  /* whole node, fits */
-    { XB_COLL_ALLTOALL,  2, 1 << 30, 0, 0, "shm_nb", 0 },    /* nonblocking, persistent: the channel (shm_nb.c) */
+    /* blocking at 3-4 ranks when the job runs with threads (shm above takes
+     * them otherwise): linear's direct form, not the channel. -T, 5
+     * interleaved rounds, 2026-11-29: 4 ranks 8 B 3.8 us against 4.9,
+     * 4 KiB 5.6 against 8.7; at 8 ranks the channel wins (12.4 against
+     * 13.5, 25.8 against 27.8) */
+    { XB_COLL_ALLTOALL,  3, 4, 0, 0, "linear", NEED_BLOCKING | NEED_ONE_NODE },
+    { XB_COLL_ALLTOALL,  2, 1 << 30, 0, 0, "shm_nb", 0 },    /* the channel (shm_nb.c) */
     { XB_COLL_ALLTOALL,  3, 16, 16 KiB, 0, "linear", 0 },
     /* Not at 2 ranks: quiet, shm_rounds beats pairwise (256 KiB blocks 22
      * vs 30 us, 1 MiB 70 vs 130; 2026-11-24), but with other processes on
@@ -367,7 +380,7 @@ static const rule_t rules[] = {
     { XB_COLL_GATHERV,   ANY_P, 0, 0, "linear", 0 },
     { XB_COLL_SCATTERV,  ANY_P, 0, 0, "linear", 0 },
     { XB_COLL_ALLGATHERV, 3, 1 << 30, 0, 0, "shm", 0 },    /* whole node, the largest fits */
-    { XB_COLL_ALLGATHERV, 2, 1 << 30, 0, 0, "shm_nb", 0 },  /* nonblocking, persistent: the channel */
+    { XB_COLL_ALLGATHERV, 2, 1 << 30, 0, 0, "shm_nb", 0 },  /* the channel */
     { XB_COLL_ALLGATHERV, 2, 16, 0, 0, "linear", NEED_ONE_NODE },  /* as allgather */
     { XB_COLL_ALLGATHERV, ANY_P, 0, 0, "ring", 0 },
     { XB_COLL_ALLTOALLV, ANY_P, 0, 0, "pairwise", 0 },
@@ -379,13 +392,13 @@ static const rule_t rules[] = {
     /* one node (above): 8 ranks, nonblocking, 1 MiB blocks 9812 us,
      * halving 14163 (Open MPI 13217); 4 ranks, 32 KiB 53, 69 (82); 2 ranks,
      * 4 MiB 1240, 2693 (2823; MPICH 1809: halving loads a working copy) */
-    { XB_COLL_REDUCE_SCATTER, 2, 1 << 30, 0, 0, "shm_nb", 0 },  /* nonblocking, persistent: the channel (shm_nb.c) */
+    { XB_COLL_REDUCE_SCATTER, 2, 1 << 30, 0, 0, "shm_nb", 0 },  /* the channel (shm_nb.c) */
     { XB_COLL_REDUCE_SCATTER, 2, 16, 0, 0, "pairwise", NEED_ONE_NODE },
     { XB_COLL_REDUCE_SCATTER, ANY_P, 0, 0, "halving", 0 },
     { XB_COLL_REDUCE_SCATTER, ANY_P, 0, 0, "pairwise", 0 },
     { XB_COLL_REDUCE_SCATTER_BLOCK, 2, 2, 0, 0, "cell", 0 },   /* blocking */
     { XB_COLL_REDUCE_SCATTER_BLOCK, 3, 1 << 30, 0, 0, "shm", 0 },
-    { XB_COLL_REDUCE_SCATTER_BLOCK, 2, 1 << 30, 0, 0, "shm_nb", 0 },  /* nonblocking, persistent: the channel (shm_nb.c) */
+    { XB_COLL_REDUCE_SCATTER_BLOCK, 2, 1 << 30, 0, 0, "shm_nb", 0 },  /* the channel (shm_nb.c) */
     { XB_COLL_REDUCE_SCATTER_BLOCK, 2, 16, 0, 0, "pairwise", NEED_ONE_NODE },
     { XB_COLL_REDUCE_SCATTER_BLOCK, ANY_P, 0, 0, "halving", 0 },
     { XB_COLL_REDUCE_SCATTER_BLOCK, ANY_P, 0, 0, "pairwise", 0 },
