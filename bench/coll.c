@@ -12,7 +12,7 @@
  *   gather, scatter, allgather,  the block each rank contributes or gets
  *   alltoall, reduce_scatter     (reduce_scatter: MPI_Reduce_scatter_block,
  *                                MPI_SUM on doubles, the result block)
- *   allgatherv                   the block of each rank (all equal)
+ *   allgatherv, alltoallv        the block of each rank (all equal)
  *   sendrecv                     the message each rank sends to the next
  *                                rank and receives from the previous
  *                                (MPI_Sendrecv, a ring shift; at 2 ranks
@@ -28,10 +28,10 @@
 #include "bench.h"
 
 enum { BARRIER, BCAST, REDUCE, ALLREDUCE, SCAN, EXSCAN, GATHER, SCATTER, ALLGATHER,
-       ALLTOALL, REDUCE_SCATTER, ALLGATHERV, SENDRECV, NCOLL };
+       ALLTOALL, REDUCE_SCATTER, ALLGATHERV, SENDRECV, ALLTOALLV, NCOLL };
 static const char *const names[NCOLL] = {
     "barrier", "bcast", "reduce", "allreduce", "scan", "exscan", "gather", "scatter",
-    "allgather", "alltoall", "reduce_scatter", "allgatherv", "sendrecv",
+    "allgather", "alltoall", "reduce_scatter", "allgatherv", "sendrecv", "alltoallv",
 };
 
 static int which, nranks, nonblocking;
@@ -75,6 +75,11 @@ static void one_nonblocking(long size, int root)
         set_v(n);
         MPI_Iallgatherv(sbuf, n, MPI_BYTE, rbuf, vcounts, vdispls, MPI_BYTE, w, &q);
         break;
+    case ALLTOALLV:
+        set_v(n);
+        MPI_Ialltoallv(sbuf, vcounts, vdispls, MPI_BYTE, rbuf, vcounts, vdispls, MPI_BYTE, w,
+                       &q);
+        break;
     default: MPI_Ireduce_scatter_block(sbuf, rbuf, d, MPI_DOUBLE, MPI_SUM, w, &q); break;
     }
     MPI_Wait(&q, MPI_STATUS_IGNORE);
@@ -103,6 +108,10 @@ static void one(long size, int root)
     case ALLGATHERV:
         set_v(n);
         MPI_Allgatherv(sbuf, n, MPI_BYTE, rbuf, vcounts, vdispls, MPI_BYTE, w);
+        break;
+    case ALLTOALLV:
+        set_v(n);
+        MPI_Alltoallv(sbuf, vcounts, vdispls, MPI_BYTE, rbuf, vcounts, vdispls, MPI_BYTE, w);
         break;
     default: MPI_Reduce_scatter_block(sbuf, rbuf, d, MPI_DOUBLE, MPI_SUM, w); break;
     }

@@ -434,6 +434,8 @@ XB_COLL_ALGO_DECL(allgatherv_ring);
 XB_COLL_ALGO_DECL(allgatherv_linear);
 XB_COLL_ALGO_DECL(alltoallv_pairwise);
 XB_COLL_ALGO_DECL(alltoallw_pairwise);
+XB_COLL_ALGO_DECL(alltoallv_linear);
+XB_COLL_ALGO_DECL(alltoallw_linear);
 XB_COLL_ALGO_DECL(reduce_scatter_pairwise);
 XB_COLL_ALGO_DECL(reduce_scatter_halving);
 XB_COLL_ALGO_DECL(reduce_scatter_block_pairwise);

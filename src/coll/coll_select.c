@@ -166,7 +166,9 @@ static const algo_t algos[] = {
     A(ALLGATHERV, "ring", allgatherv_ring, 0),
     A(ALLGATHERV, "linear", allgatherv_linear, 0),
     A(ALLTOALLV, "pairwise", alltoallv_pairwise, 0),
+    A(ALLTOALLV, "linear", alltoallv_linear, 0),
     A(ALLTOALLW, "pairwise", alltoallw_pairwise, 0),
+    A(ALLTOALLW, "linear", alltoallw_linear, 0),
     D(REDUCE_SCATTER, "cell", reduce_scatter_cell, NEED_PAIR),
     D(REDUCE_SCATTER, "pair", reduce_scatter_pair, NEED_PAIR),
     A(REDUCE_SCATTER, "shm", reduce_scatter_shm, NEED_NODE),
@@ -383,7 +385,10 @@ static const rule_t rules[] = {
     { XB_COLL_ALLGATHERV, 2, 1 << 30, 0, 0, "shm_nb", 0 },  /* the channel */
     { XB_COLL_ALLGATHERV, 2, 16, 0, 0, "linear", NEED_ONE_NODE },  /* as allgather */
     { XB_COLL_ALLGATHERV, ANY_P, 0, 0, "ring", 0 },
+    /* One node, as alltoall's linear (see bcast) */
+    { XB_COLL_ALLTOALLV, 2, 16, 0, 0, "linear", NEED_ONE_NODE },
     { XB_COLL_ALLTOALLV, ANY_P, 0, 0, "pairwise", 0 },
+    { XB_COLL_ALLTOALLW, 2, 16, 0, 0, "linear", NEED_ONE_NODE },
     { XB_COLL_ALLTOALLW, ANY_P, 0, 0, "pairwise", 0 },
     { XB_COLL_REDUCE_SCATTER, 2, 2, 0, 0, "cell", 0 },   /* blocking */
     /* whole node, fits: one scheduling round instead of log2(p) (8 ranks

@@ -1,0 +1,50 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* Copyright (c) 2026 The Crossbar authors */
+/*
+ * alltoall_blocks.h - the blocks of alltoall, alltoallv and alltoallw, for
+ * the algorithms that serve all three (alltoall_pairwise.c,
+ * alltoall_linear.c): block i of the send or receive side as a buffer, a
+ * count and a type, and the copy of the rank's own block. Header only.
+ */
+#ifndef XB_COLL_ALLTOALL_BLOCKS_H
+#define XB_COLL_ALLTOALL_BLOCKS_H
+
+#include "coll/coll_int.h"
+
+typedef enum { XB_A2A, XB_A2AV, XB_A2AW } xb_a2a_form_t;
+
+typedef struct {
+    char          *buf;
+    MPI_Count      n;
+    xb_datatype_t *dt;
+} xb_a2a_blk_t;
+
+/* Send block i (displacements: in sdt's extents for v, in bytes for w). */
+static inline xb_a2a_blk_t xb_a2a_sblk(const xb_coll_args_t *a, xb_a2a_form_t f, int i)
+{
+    xb_datatype_t *dt = f == XB_A2AW ? a->stypes[i] : a->sdt;
+    MPI_Count n = f == XB_A2A ? a->scount : a->scounts[i];
+    MPI_Aint off = f == XB_A2A  ? i * a->scount * xb_dt_extent(dt)
+                 : f == XB_A2AV ? a->sdispls[i] * xb_dt_extent(dt) : a->sdispls[i];
+    return (xb_a2a_blk_t){ (char *)a->sbuf + off, n, dt };
+}
+
+/* Receive block i. */
+static inline xb_a2a_blk_t xb_a2a_rblk(const xb_coll_args_t *a, xb_a2a_form_t f, int i)
+{
+    xb_datatype_t *dt = f == XB_A2AW ? a->rtypes[i] : a->rdt;
+    MPI_Count n = f == XB_A2A ? a->rcount : a->rcounts[i];
+    MPI_Aint off = f == XB_A2A  ? i * a->rcount * xb_dt_extent(dt)
+                 : f == XB_A2AV ? a->rdispls[i] * xb_dt_extent(dt) : a->rdispls[i];
+    return (xb_a2a_blk_t){ (char *)a->rbuf + off, n, dt };
+}
+
+/* The rank's own block, copied locally (not in place). */
+static inline int xb_a2a_own_block(xb_coll_sched_t *s, const xb_coll_args_t *a, xb_a2a_form_t f)
+{
+    int r = a->comm->rank;
+    xb_a2a_blk_t sb = xb_a2a_sblk(a, f, r), rb = xb_a2a_rblk(a, f, r);
+    return xb_coll_sched_copy(s, sb.buf, sb.n, sb.dt, rb.buf, rb.n, rb.dt);
+}
+
+#endif
