@@ -165,8 +165,12 @@ static const algo_t algos[] = {
     A(ALLGATHERV, "shm_nb", allgatherv_shm_nb, NEED_NBN),
     A(ALLGATHERV, "ring", allgatherv_ring, 0),
     A(ALLGATHERV, "linear", allgatherv_linear, 0),
+    D(ALLTOALLV, "cell", alltoallv_cell, NEED_PAIR),
+    D(ALLTOALLV, "pair", alltoallv_pair, NEED_PAIR),
     A(ALLTOALLV, "pairwise", alltoallv_pairwise, 0),
     A(ALLTOALLV, "linear", alltoallv_linear, 0),
+    D(ALLTOALLW, "cell", alltoallw_cell, NEED_PAIR),
+    D(ALLTOALLW, "pair", alltoallw_pair, NEED_PAIR),
     A(ALLTOALLW, "pairwise", alltoallw_pairwise, 0),
     A(ALLTOALLW, "linear", alltoallw_linear, 0),
     D(REDUCE_SCATTER, "cell", reduce_scatter_cell, NEED_PAIR),
@@ -385,9 +389,13 @@ static const rule_t rules[] = {
     { XB_COLL_ALLGATHERV, 2, 1 << 30, 0, 0, "shm_nb", 0 },  /* the channel */
     { XB_COLL_ALLGATHERV, 2, 16, 0, 0, "linear", NEED_ONE_NODE },  /* as allgather */
     { XB_COLL_ALLGATHERV, ANY_P, 0, 0, "ring", 0 },
-    /* One node, as alltoall's linear (see bcast) */
+    /* 2 ranks, blocking: one exchange, through the cells when the larger
+     * direction fits one (as alltoall's cell); one node, as alltoall's
+     * linear (see bcast) */
+    { XB_COLL_ALLTOALLV, 2, 2, 0, 0, "cell", 0 },
     { XB_COLL_ALLTOALLV, 2, 16, 0, 0, "linear", NEED_ONE_NODE },
     { XB_COLL_ALLTOALLV, ANY_P, 0, 0, "pairwise", 0 },
+    { XB_COLL_ALLTOALLW, 2, 2, 0, 0, "cell", 0 },
     { XB_COLL_ALLTOALLW, 2, 16, 0, 0, "linear", NEED_ONE_NODE },
     { XB_COLL_ALLTOALLW, ANY_P, 0, 0, "pairwise", 0 },
     { XB_COLL_REDUCE_SCATTER, 2, 2, 0, 0, "cell", 0 },   /* blocking */

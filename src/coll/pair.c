@@ -23,7 +23,7 @@
  * schedules.
  */
 #include <stdlib.h>
-#include "coll/coll_int.h"
+#include "coll/alltoall_blocks.h"
 #include "method/method.h"
 #include "progress/progress.h"
 #include "pt2pt/pt2pt.h"
@@ -339,6 +339,46 @@ int xb_coll_alltoall_pair(const xb_coll_args_t *a, int tag)
         rc = exchange(out, a->rcount, a->rdt, theirs, a->rcount, a->rdt, peer, tag, a->comm);
     free(t.heap);
     return rc;
+}
+
+/* Alltoallv and alltoallw: the block for the peer goes from the send
+ * buffer, the own block is copied while the peer receives, then the
+ * peer's block comes (in place the block for the peer is where the peer's
+ * arrives: a copy of it goes). */
+static int a2a_blocks(const xb_coll_args_t *a, xb_a2a_form_t f, int tag)
+{
+    int me = a->comm->rank, peer = 1 - me;
+    xb_a2a_blk_t in = xb_a2a_rblk(a, f, peer);
+    if (a->sbuf == MPI_IN_PLACE) {
+        tmp_t t;
+        t.heap = NULL;
+        void *out = tmp_get(&t, in.n, in.dt);
+        int rc = out == NULL ? XB_ERR_NO_MEM : xb_dt_copy(in.buf, in.n, in.dt, out, in.n, in.dt);
+        if (rc == XB_OK)
+            rc = exchange(out, in.n, in.dt, in.buf, in.n, in.dt, peer, tag, a->comm);
+        free(t.heap);
+        return rc;
+    }
+    xb_a2a_blk_t out = xb_a2a_sblk(a, f, peer), own = xb_a2a_sblk(a, f, me),
+                 dst = xb_a2a_rblk(a, f, me);
+    xb_request_t *sreq;
+    int rc = send_begin(out.buf, out.n, out.dt, peer, tag, a->comm, &sreq);
+    if (rc != XB_OK)
+        return rc;
+    rc = xb_dt_copy(own.buf, own.n, own.dt, dst.buf, dst.n, dst.dt);
+    if (rc == XB_OK)
+        rc = precv(in.buf, in.n, in.dt, peer, tag, a->comm);
+    return send_end(sreq, rc);
+}
+
+int xb_coll_alltoallv_pair(const xb_coll_args_t *a, int tag)
+{
+    return a2a_blocks(a, XB_A2AV, tag);
+}
+
+int xb_coll_alltoallw_pair(const xb_coll_args_t *a, int tag)
+{
+    return a2a_blocks(a, XB_A2AW, tag);
 }
 
 /* The general reduce_scatter at two ranks: this rank's segment `own` in a

@@ -37,7 +37,7 @@
  * an oversubscribed node does not burn its CPUs.
  */
 #include <string.h>
-#include "coll/coll_int.h"
+#include "coll/alltoall_blocks.h"
 
 /* The bytes of red's working vector when the cells can reduce it, else -1. */
 static MPI_Count red_need(xb_coll_red_t *red, MPI_Count count, const xb_coll_args_t *a)
@@ -173,26 +173,37 @@ int xb_coll_allreduce_cell(const xb_coll_args_t *a, int tag)
     return rc != XB_OK ? rc : rc2;
 }
 
-/* Allgather and alltoall: `out` (count x dt) goes to the peer; `own`, when
- * not NULL, is copied into our block of rbuf while the peer reads. */
-static int swap_blocks(const xb_coll_args_t *a, const void *out, MPI_Count count,
-                       xb_datatype_t *dt, const void *own)
+/* The exchanges of blocks: `out` goes to the peer through our cell; `own`,
+ * when its buf is not NULL, is copied into `dst` while the peer reads; the
+ * peer's cell lands in `in`. */
+static int swap_general(const xb_coll_args_t *a, xb_a2a_blk_t out, xb_a2a_blk_t own,
+                        xb_a2a_blk_t dst, xb_a2a_blk_t in)
 {
     xb_coll_flow_t f;
     int rc = begin_write(&f, a->comm);
     if (rc != XB_OK)
         return rc;
     int me = f.me, peer = 1 - me;
-    rc = xb_coll_flow_copy((void *)out, count, dt, xb_coll_flow_cell(&f, me), true);
+    rc = xb_coll_flow_copy(out.buf, out.n, out.dt, xb_coll_flow_cell(&f, me), true);
     xb_coll_flow_publish(&f, peer, peer + 1);
-    if (rc == XB_OK && own != NULL)
-        rc = own_copy(own, count, dt, xb_coll_block(a->rbuf, me, a->rcount, a->rdt),
-                      a->rcount, a->rdt);
+    if (rc == XB_OK && own.buf != NULL)
+        rc = own_copy(own.buf, own.n, own.dt, dst.buf, dst.n, dst.dt);
     xb_coll_flow_await(&f, peer);
-    int rc2 = xb_coll_flow_copy(xb_coll_block(a->rbuf, peer, a->rcount, a->rdt), a->rcount,
-                                a->rdt, xb_coll_flow_cell(&f, peer), false);
+    int rc2 = xb_coll_flow_copy(in.buf, in.n, in.dt, xb_coll_flow_cell(&f, peer), false);
     xb_coll_flow_end(&f);
     return rc != XB_OK ? rc : rc2;
+}
+
+/* Allgather and alltoall: `out` (count x dt) goes to the peer; `own`, when
+ * not NULL, is copied into our block of rbuf while the peer reads. */
+static int swap_blocks(const xb_coll_args_t *a, const void *out, MPI_Count count,
+                       xb_datatype_t *dt, const void *own)
+{
+    int me = a->comm->rank, peer = 1 - me;
+    xb_a2a_blk_t o = { (char *)out, count, dt }, w = { (char *)own, count, dt },
+                 d = { xb_coll_block(a->rbuf, me, a->rcount, a->rdt), a->rcount, a->rdt },
+                 i = { xb_coll_block(a->rbuf, peer, a->rcount, a->rdt), a->rcount, a->rdt };
+    return swap_general(a, o, w, d, i);
 }
 
 int xb_coll_allgather_cell(const xb_coll_args_t *a, int tag)
@@ -217,6 +228,35 @@ int xb_coll_alltoall_cell(const xb_coll_args_t *a, int tag)
                            a->rdt, NULL);
     return swap_blocks(a, xb_coll_block(a->sbuf, peer, a->scount, a->sdt), a->scount, a->sdt,
                        xb_coll_block(a->sbuf, me, a->scount, a->sdt));
+}
+
+/* Alltoallv and alltoallw: both ranks know the bytes of both directions
+ * (what this rank sends is what the peer receives), so both agree on the
+ * fit of the larger. */
+static int a2a_cells(const xb_coll_args_t *a, xb_a2a_form_t form, int tag)
+{
+    int me = a->comm->rank, peer = 1 - me;
+    bool inplace = a->sbuf == MPI_IN_PLACE;
+    xb_a2a_blk_t in = xb_a2a_rblk(a, form, peer);
+    xb_a2a_blk_t out = inplace ? in : xb_a2a_sblk(a, form, peer);
+    MPI_Count ob = out.n * xb_dt_size(out.dt), ib = in.n * xb_dt_size(in.dt);
+    if (!xb_coll_flow_need_fits(a, ob > ib ? ob : ib))
+        return form == XB_A2AV ? xb_coll_alltoallv_pair(a, tag) : xb_coll_alltoallw_pair(a, tag);
+    /* in place, the block for the peer goes into our cell before the
+     * peer's is copied out over it */
+    xb_a2a_blk_t none = { NULL, 0, NULL };
+    return swap_general(a, out, inplace ? none : xb_a2a_sblk(a, form, me),
+                        xb_a2a_rblk(a, form, me), in);
+}
+
+int xb_coll_alltoallv_cell(const xb_coll_args_t *a, int tag)
+{
+    return a2a_cells(a, XB_A2AV, tag);
+}
+
+int xb_coll_alltoallw_cell(const xb_coll_args_t *a, int tag)
+{
+    return a2a_cells(a, XB_A2AW, tag);
 }
 
 /* Segment k (c_k elements) of x0 op x1 goes to rank k: each rank writes
