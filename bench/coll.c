@@ -12,7 +12,8 @@
  *   gather, scatter, allgather,  the block each rank contributes or gets
  *   alltoall, reduce_scatter     (reduce_scatter: MPI_Reduce_scatter_block,
  *                                MPI_SUM on doubles, the result block)
- *   allgatherv, alltoallv        the block of each rank (all equal)
+ *   gatherv, scatterv,           the block of each rank (all equal)
+ *   allgatherv, alltoallv
  *   sendrecv                     the message each rank sends to the next
  *                                rank and receives from the previous
  *                                (MPI_Sendrecv, a ring shift; at 2 ranks
@@ -28,10 +29,11 @@
 #include "bench.h"
 
 enum { BARRIER, BCAST, REDUCE, ALLREDUCE, SCAN, EXSCAN, GATHER, SCATTER, ALLGATHER,
-       ALLTOALL, REDUCE_SCATTER, ALLGATHERV, SENDRECV, ALLTOALLV, NCOLL };
+       ALLTOALL, REDUCE_SCATTER, ALLGATHERV, SENDRECV, ALLTOALLV, GATHERV, SCATTERV, NCOLL };
 static const char *const names[NCOLL] = {
     "barrier", "bcast", "reduce", "allreduce", "scan", "exscan", "gather", "scatter",
     "allgather", "alltoall", "reduce_scatter", "allgatherv", "sendrecv", "alltoallv",
+    "gatherv", "scatterv",
 };
 
 static int which, nranks, nonblocking;
@@ -80,6 +82,14 @@ static void one_nonblocking(long size, int root)
         MPI_Ialltoallv(sbuf, vcounts, vdispls, MPI_BYTE, rbuf, vcounts, vdispls, MPI_BYTE, w,
                        &q);
         break;
+    case GATHERV:
+        set_v(n);
+        MPI_Igatherv(sbuf, n, MPI_BYTE, rbuf, vcounts, vdispls, MPI_BYTE, root, w, &q);
+        break;
+    case SCATTERV:
+        set_v(n);
+        MPI_Iscatterv(sbuf, vcounts, vdispls, MPI_BYTE, rbuf, n, MPI_BYTE, root, w, &q);
+        break;
     default: MPI_Ireduce_scatter_block(sbuf, rbuf, d, MPI_DOUBLE, MPI_SUM, w, &q); break;
     }
     MPI_Wait(&q, MPI_STATUS_IGNORE);
@@ -112,6 +122,14 @@ static void one(long size, int root)
     case ALLTOALLV:
         set_v(n);
         MPI_Alltoallv(sbuf, vcounts, vdispls, MPI_BYTE, rbuf, vcounts, vdispls, MPI_BYTE, w);
+        break;
+    case GATHERV:
+        set_v(n);
+        MPI_Gatherv(sbuf, n, MPI_BYTE, rbuf, vcounts, vdispls, MPI_BYTE, root, w);
+        break;
+    case SCATTERV:
+        set_v(n);
+        MPI_Scatterv(sbuf, vcounts, vdispls, MPI_BYTE, rbuf, n, MPI_BYTE, root, w);
         break;
     default: MPI_Reduce_scatter_block(sbuf, rbuf, d, MPI_DOUBLE, MPI_SUM, w); break;
     }

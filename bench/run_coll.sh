@@ -14,7 +14,8 @@
 # Environment: XB_BUILD_DIR (default build), BENCH_OUT (default
 # <build>/bench-coll), BENCH_ROUNDS (3), BENCH_QUICK (0), BENCH_IMPLS,
 # BENCH_NPS ("2 4 8"), BENCH_COLLS ("barrier bcast allreduce alltoall";
-# bench/coll.c also has reduce scan exscan gather scatter allgather allgatherv alltoallv
+# bench/coll.c also has reduce scan exscan gather scatter allgather allgatherv
+# alltoallv gatherv scatterv
 # reduce_scatter, and each of them with an "i" in front: the nonblocking
 # form, e.g. "ibcast iallreduce"),
 # BENCH_THREADS (1: every rank at MPI_THREAD_MULTIPLE, coll -T; the rows

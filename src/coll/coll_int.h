@@ -456,6 +456,8 @@ XB_COLL_DIRECT_DECL(scan_pair);
 XB_COLL_DIRECT_DECL(exscan_pair);
 XB_COLL_DIRECT_DECL(gather_pair);
 XB_COLL_DIRECT_DECL(scatter_pair);
+XB_COLL_DIRECT_DECL(gatherv_pair);
+XB_COLL_DIRECT_DECL(scatterv_pair);
 XB_COLL_DIRECT_DECL(allgather_pair);
 XB_COLL_DIRECT_DECL(alltoall_pair);
 XB_COLL_DIRECT_DECL(alltoallv_pair);

@@ -160,7 +160,9 @@ static const algo_t algos[] = {
     A(ALLTOALL, "pairwise", alltoall_pairwise, 0),
     A(ALLTOALL, "linear", alltoall_linear, 0),
     A(GATHERV, "linear", gatherv_linear, 0),
+    D(GATHERV, "pair", gatherv_pair, NEED_PAIR),
     A(SCATTERV, "linear", scatterv_linear, 0),
+    D(SCATTERV, "pair", scatterv_pair, NEED_PAIR),
     A(ALLGATHERV, "shm", allgatherv_shm, NEED_NODE),
     A(ALLGATHERV, "shm_nb", allgatherv_shm_nb, NEED_NBN),
     A(ALLGATHERV, "ring", allgatherv_ring, 0),
@@ -383,7 +385,11 @@ static const rule_t rules[] = {
     { XB_COLL_ALLTOALL,  2, 16, 0, 0, "linear", NEED_ONE_NODE },
     { XB_COLL_ALLTOALL,  4, 1 << 30, 0, 256, "bruck", 0 },
     { XB_COLL_ALLTOALL,  ANY_P, 0, 0, "pairwise", 0 },
+    /* 2 ranks, blocking: one message, no schedule (8 B gatherv 0.21 us by
+     * the schedule, Open MPI 0.08; 2026-11-29) */
+    { XB_COLL_GATHERV,   2, 2, 0, 0, "pair", 0 },
     { XB_COLL_GATHERV,   ANY_P, 0, 0, "linear", 0 },
+    { XB_COLL_SCATTERV,  2, 2, 0, 0, "pair", 0 },
     { XB_COLL_SCATTERV,  ANY_P, 0, 0, "linear", 0 },
     { XB_COLL_ALLGATHERV, 3, 1 << 30, 0, 0, "shm", 0 },    /* whole node, the largest fits */
     { XB_COLL_ALLGATHERV, 2, 1 << 30, 0, 0, "shm_nb", 0 },  /* the channel */

@@ -292,6 +292,41 @@ int xb_coll_scatter_pair(const xb_coll_args_t *a, int tag)
     return send_end(sreq, rc);
 }
 
+/* Gatherv and scatterv: as gather and scatter, the blocks where the
+ * counts and displacements put them (root side). */
+int xb_coll_gatherv_pair(const xb_coll_args_t *a, int tag)
+{
+    int me = a->comm->rank, peer = 1 - me;
+    if (me != a->root)
+        return psend(a->sbuf, a->scount, a->sdt, peer, tag, a->comm);
+    MPI_Aint ext = xb_dt_extent(a->rdt);
+    int rc = XB_OK;
+    if (a->sbuf != MPI_IN_PLACE)
+        rc = xb_dt_copy(a->sbuf, a->scount, a->sdt, (char *)a->rbuf + a->rdispls[me] * ext,
+                        a->rcounts[me], a->rdt);
+    if (rc == XB_OK)
+        rc = precv((char *)a->rbuf + a->rdispls[peer] * ext, a->rcounts[peer], a->rdt, peer,
+                   tag, a->comm);
+    return rc;
+}
+
+int xb_coll_scatterv_pair(const xb_coll_args_t *a, int tag)
+{
+    int me = a->comm->rank, peer = 1 - me;
+    if (me != a->root)
+        return precv(a->rbuf, a->rcount, a->rdt, peer, tag, a->comm);
+    MPI_Aint ext = xb_dt_extent(a->sdt);
+    xb_request_t *sreq;
+    int rc = send_begin((const char *)a->sbuf + a->sdispls[peer] * ext, a->scounts[peer],
+                        a->sdt, peer, tag, a->comm, &sreq);
+    if (rc != XB_OK)
+        return rc;
+    if (a->rbuf != MPI_IN_PLACE)
+        rc = xb_dt_copy((const char *)a->sbuf + a->sdispls[me] * ext, a->scounts[me], a->sdt,
+                        a->rbuf, a->rcount, a->rdt);
+    return send_end(sreq, rc);
+}
+
 /* Send a block straight from where it is, copy the own block while the
  * peer receives, then receive. The block is sent from the send buffer, not
  * from its copy in rbuf: a peer reading freshly written lines from the
