@@ -160,8 +160,10 @@ static const algo_t algos[] = {
     A(ALLTOALL, "pairwise", alltoall_pairwise, 0),
     A(ALLTOALL, "linear", alltoall_linear, 0),
     A(GATHERV, "linear", gatherv_linear, 0),
+    D(GATHERV, "cell", gatherv_cell, NEED_PAIR),
     D(GATHERV, "pair", gatherv_pair, NEED_PAIR),
     A(SCATTERV, "linear", scatterv_linear, 0),
+    D(SCATTERV, "cell", scatterv_cell, NEED_PAIR),
     D(SCATTERV, "pair", scatterv_pair, NEED_PAIR),
     A(ALLGATHERV, "shm", allgatherv_shm, NEED_NODE),
     A(ALLGATHERV, "shm_nb", allgatherv_shm_nb, NEED_NBN),
@@ -368,8 +370,8 @@ static const rule_t rules[] = {
      * which floods no rank. */
     { XB_COLL_ALLTOALL,  3, 1 << 30, 0, 16 KiB, "shm", 0 },  /* whole node, fits */
     /* blocking at 3-4 ranks when the job runs with threads (shm above takes
-     * them otherwise): linear's direct form, not the channel. -T, 5
-     * interleaved rounds, 2026-11-29: 4 ranks 8 B 3.8 us against 4.9,
+     * them otherwise): linear (a blocking schedule, no request), not the
+     * channel. -T, 5 interleaved rounds, 2026-11-29: 4 ranks 8 B 3.8 us against 4.9,
      * 4 KiB 5.6 against 8.7; at 8 ranks the channel wins (12.4 against
      * 13.5, 25.8 against 27.8) */
     { XB_COLL_ALLTOALL,  3, 4, 0, 0, "linear", NEED_BLOCKING | NEED_ONE_NODE },
@@ -385,11 +387,12 @@ static const rule_t rules[] = {
     { XB_COLL_ALLTOALL,  2, 16, 0, 0, "linear", NEED_ONE_NODE },
     { XB_COLL_ALLTOALL,  4, 1 << 30, 0, 256, "bruck", 0 },
     { XB_COLL_ALLTOALL,  ANY_P, 0, 0, "pairwise", 0 },
-    /* 2 ranks, blocking: one message, no schedule (8 B gatherv 0.21 us by
-     * the schedule, Open MPI 0.08; 2026-11-29) */
-    { XB_COLL_GATHERV,   2, 2, 0, 0, "pair", 0 },
+    /* 2 ranks, blocking: no schedule; through a flow cell when the block
+     * fits one, else one message (pair). 8 B gatherv: 0.21 us by the
+     * schedule, 0.15 by pair's message, Open MPI 0.13; 2026-11-29 */
+    { XB_COLL_GATHERV,   2, 2, 0, 0, "cell", 0 },
     { XB_COLL_GATHERV,   ANY_P, 0, 0, "linear", 0 },
-    { XB_COLL_SCATTERV,  2, 2, 0, 0, "pair", 0 },
+    { XB_COLL_SCATTERV,  2, 2, 0, 0, "cell", 0 },
     { XB_COLL_SCATTERV,  ANY_P, 0, 0, "linear", 0 },
     { XB_COLL_ALLGATHERV, 3, 1 << 30, 0, 0, "shm", 0 },    /* whole node, the largest fits */
     { XB_COLL_ALLGATHERV, 2, 1 << 30, 0, 0, "shm_nb", 0 },  /* the channel */

@@ -108,6 +108,35 @@ int xb_coll_bcast_cell(const xb_coll_args_t *a, int tag)
                                                  : xb_coll_bcast_pair(a, tag);
 }
 
+/* One block from rank `from` to the other through from's cell: `out` on
+ * the writer, `in` on the reader; the root's own block (`own` into `dst`,
+ * when own.buf is not NULL) is copied meanwhile. */
+static int one_block(const xb_coll_args_t *a, int from, xb_a2a_blk_t out, xb_a2a_blk_t in,
+                     xb_a2a_blk_t own, xb_a2a_blk_t dst)
+{
+    xb_coll_flow_t f;
+    int rc = xb_coll_flow_begin(&f, a->comm);
+    if (rc != XB_OK)
+        return rc;
+    int peer = 1 - f.me;
+    if (f.me == from) {
+        xb_coll_flow_reserve(&f);
+        rc = xb_coll_flow_copy(out.buf, out.n, out.dt, xb_coll_flow_cell(&f, f.me), true);
+        xb_coll_flow_publish(&f, peer, peer + 1);
+    }
+    if (rc == XB_OK && own.buf != NULL)
+        rc = own_copy(own.buf, own.n, own.dt, dst.buf, dst.n, dst.dt);
+    if (f.me != from) {
+        xb_coll_flow_await(&f, from);
+        int rc2 = xb_coll_flow_copy(in.buf, in.n, in.dt, xb_coll_flow_cell(&f, from), false);
+        rc = rc != XB_OK ? rc : rc2;
+    }
+    xb_coll_flow_end(&f);
+    return rc;
+}
+
+static const xb_a2a_blk_t no_blk = { NULL, 0, NULL };
+
 /* Scatter: the flow algorithm's cell holds all p blocks at their offsets;
  * here the root writes only the peer's block, at the start of the cell
  * (an 8-byte block is then the seq's line). */
@@ -115,26 +144,55 @@ int xb_coll_scatter_cell(const xb_coll_args_t *a, int tag)
 {
     if (!xb_coll_flow_need_fits(a, xb_coll_block_bytes(XB_COLL_SCATTER, a)))
         return xb_coll_scatter_pair(a, tag);
-    xb_coll_flow_t f;
-    int rc = xb_coll_flow_begin(&f, a->comm);
-    if (rc != XB_OK)
-        return rc;
-    int peer = 1 - f.me;
-    if (f.me == a->root) {
-        xb_coll_flow_reserve(&f);
-        rc = xb_coll_flow_copy(xb_coll_block(a->sbuf, peer, a->scount, a->sdt), a->scount,
-                               a->sdt, xb_coll_flow_cell(&f, f.me), true);
-        xb_coll_flow_publish(&f, peer, peer + 1);
-        if (rc == XB_OK && a->rbuf != MPI_IN_PLACE)
-            rc = own_copy(xb_coll_block(a->sbuf, f.me, a->scount, a->sdt), a->scount, a->sdt,
-                          a->rbuf, a->rcount, a->rdt);
-    } else {
-        xb_coll_flow_await(&f, a->root);
-        rc = xb_coll_flow_copy(a->rbuf, a->rcount, a->rdt, xb_coll_flow_cell(&f, a->root),
-                               false);
+    int me = a->comm->rank, peer = 1 - me;
+    xb_a2a_blk_t out = no_blk, own = no_blk, mine = { a->rbuf, a->rcount, a->rdt };
+    if (me == a->root) {        /* the send side means nothing elsewhere */
+        out = (xb_a2a_blk_t){ xb_coll_block(a->sbuf, peer, a->scount, a->sdt), a->scount,
+                              a->sdt };
+        if (a->rbuf != MPI_IN_PLACE)
+            own = (xb_a2a_blk_t){ xb_coll_block(a->sbuf, me, a->scount, a->sdt), a->scount,
+                                  a->sdt };
     }
-    xb_coll_flow_end(&f);
-    return rc;
+    return one_block(a, a->root, out, mine, own, mine);
+}
+
+/* Scatterv and gatherv: the one block that crosses has the same bytes on
+ * both sides (the root's count for the peer, the peer's own count), so
+ * both ranks agree on the fit. */
+int xb_coll_scatterv_cell(const xb_coll_args_t *a, int tag)
+{
+    int me = a->comm->rank, peer = 1 - me;
+    bool root = me == a->root;
+    MPI_Aint ext = root ? xb_dt_extent(a->sdt) : 0;
+    MPI_Count bytes = root ? a->scounts[peer] * xb_dt_size(a->sdt) : a->rcount * xb_dt_size(a->rdt);
+    if (!xb_coll_flow_need_fits(a, bytes))
+        return xb_coll_scatterv_pair(a, tag);
+    xb_a2a_blk_t out = no_blk, own = no_blk, mine = { a->rbuf, a->rcount, a->rdt };
+    if (root) {
+        out = (xb_a2a_blk_t){ (char *)a->sbuf + a->sdispls[peer] * ext, a->scounts[peer], a->sdt };
+        if (a->rbuf != MPI_IN_PLACE)
+            own = (xb_a2a_blk_t){ (char *)a->sbuf + a->sdispls[me] * ext, a->scounts[me], a->sdt };
+    }
+    return one_block(a, a->root, out, mine, own, mine);
+}
+
+int xb_coll_gatherv_cell(const xb_coll_args_t *a, int tag)
+{
+    int me = a->comm->rank, peer = 1 - me;
+    bool root = me == a->root;
+    MPI_Aint ext = root ? xb_dt_extent(a->rdt) : 0;
+    MPI_Count bytes = root ? a->rcounts[peer] * xb_dt_size(a->rdt) : a->scount * xb_dt_size(a->sdt);
+    if (!xb_coll_flow_need_fits(a, bytes))
+        return xb_coll_gatherv_pair(a, tag);
+    xb_a2a_blk_t out = { (char *)a->sbuf, a->scount, a->sdt }, in = no_blk, own = no_blk,
+                 dst = no_blk;
+    if (root) {
+        in = (xb_a2a_blk_t){ (char *)a->rbuf + a->rdispls[peer] * ext, a->rcounts[peer], a->rdt };
+        dst = (xb_a2a_blk_t){ (char *)a->rbuf + a->rdispls[me] * ext, a->rcounts[me], a->rdt };
+        if (a->sbuf != MPI_IN_PLACE)
+            own = out;
+    }
+    return one_block(a, peer == a->root ? me : peer, out, in, own, dst);
 }
 
 /* ---- exchanges ---------------------------------------------------------- */

@@ -47,6 +47,17 @@ static inline void mt_init(int *argc, char ***argv)
     }
 }
 
+/* A user reduction: the element of larger absolute value (MPI_INT), for
+ * the tests of user ops from several threads. */
+static inline void mt_maxabs(void *in, void *inout, int *len, MPI_Datatype *dt)
+{
+    (void)dt;
+    int *a = in, *b = inout;
+    for (int i = 0; i < *len; i++)
+        if (abs(a[i]) > abs(b[i]))
+            b[i] = a[i];
+}
+
 /* Run fn(i) on T threads and join them. */
 static inline void mt_run(int nthreads, void *(*fn)(void *))
 {

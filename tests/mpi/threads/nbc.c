@@ -14,15 +14,6 @@
 static MPI_Comm comms[T];
 static MPI_Op maxabs;
 
-static void maxabs_fn(void *in, void *inout, int *len, MPI_Datatype *dt)
-{
-    (void)dt;
-    int *a = in, *b = inout;
-    for (int i = 0; i < *len; i++)
-        if (abs(a[i]) > abs(b[i]))
-            b[i] = a[i];
-}
-
 static void *worker(void *arg)
 {
     int t = (int)(long)arg, n = mt_size;
@@ -60,7 +51,7 @@ static void *worker(void *arg)
 int main(int argc, char **argv)
 {
     mt_init(&argc, &argv);
-    MPI_Op_create(maxabs_fn, 1, &maxabs);
+    MPI_Op_create(mt_maxabs, 1, &maxabs);
     for (int t = 0; t < T; t++)
         MPI_Comm_dup(MPI_COMM_WORLD, &comms[t]);
     mt_run(T, worker);

@@ -37,15 +37,6 @@
 static MPI_Comm comms[T], halves[T];
 static MPI_Op maxabs;
 
-static void maxabs_fn(void *in, void *inout, int *len, MPI_Datatype *dt)
-{
-    (void)dt;
-    int *a = in, *b = inout;
-    for (int i = 0; i < *len; i++)
-        if (abs(a[i]) > abs(b[i]))
-            b[i] = a[i];
-}
-
 /* The value rank r contributes at index i in round it of thread t. */
 static int val(int r, int t, int it, int i) { return 1000 * r + 100 * t + 7 * it + i; }
 
@@ -205,7 +196,7 @@ int main(int argc, char **argv)
         printf("rank %d: at most 64 ranks\n", mt_rank);
         MPI_Abort(MPI_COMM_WORLD, 1);
     }
-    MPI_Op_create(maxabs_fn, 1, &maxabs);
+    MPI_Op_create(mt_maxabs, 1, &maxabs);
     for (int t = 0; t < T; t++) {
         MPI_Comm_dup(MPI_COMM_WORLD, &comms[t]);
         MPI_Comm_split(MPI_COMM_WORLD, mt_rank % 2, mt_rank, &halves[t]);
