@@ -75,7 +75,7 @@ static void one(int which, int t, int it, MPI_Comm c)
         break;
     }
     case 4: {
-        int counts[64], displs[64], s[64], r[64 * 65 / 2 + 64], total = 0;
+        int counts[64], displs[64], s[64] = { 0 }, r[64 * 65 / 2 + 64], total = 0;
         for (int k = 0; k < n; k++) {
             counts[k] = k + 1;
             displs[k] = total;
@@ -91,7 +91,7 @@ static void one(int which, int t, int it, MPI_Comm c)
         break;
     }
     case 5: {
-        int s[64], r[64];
+        int s[64] = { 0 }, r[64];
         for (int k = 0; k < n; k++)
             s[k] = val(me, t, it, k);
         MT_RC(MPI_Alltoall(s, 1, MPI_INT, r, 1, MPI_INT, c));
@@ -100,7 +100,7 @@ static void one(int which, int t, int it, MPI_Comm c)
         break;
     }
     case 6: {
-        int s[2 * 64], r[2];
+        int s[2 * 64] = { 0 }, r[2];
         for (int i = 0; i < 2 * n; i++)
             s[i] = val(me, t, it, i);
         MT_RC(MPI_Reduce_scatter_block(s, r, 2, MPI_INT, MPI_SUM, c));
@@ -114,7 +114,7 @@ static void one(int which, int t, int it, MPI_Comm c)
         break;
     }
     case 7: {
-        int counts[64], s[64 * 65 / 2], r[64], before = 0, total = 0;
+        int counts[64], s[64 * 65 / 2] = { 0 }, r[64], before = 0, total = 0;
         for (int k = 0; k < n; k++) {
             counts[k] = n - k;
             before += k < me ? counts[k] : 0;
