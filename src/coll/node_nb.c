@@ -62,6 +62,17 @@
  * serve them otherwise), and then run as a request (xb_coll_run): the
  * poller moves them, and a thread that waits sleeps until its request
  * completes.
+ *
+ * Two sets. The blocking calls under threads take a second set of
+ * channels, in area 0 (the blocking node algorithms' slots, idle when the
+ * job runs with threads), numbered apart from the nonblocking ones: the
+ * message algorithms give blocking and nonblocking calls separate tag
+ * sequences, so a program whose ranks start a nonblocking call and a
+ * blocking one on a communicator in different orders (erroneous by the
+ * standard, but MPICH and Open MPI run it, and mpi4py's Iagree test does
+ * it: Iallreduce then Barrier on the root, Barrier then Iallreduce
+ * elsewhere) ran; one numbering for both made the Barrier of one rank
+ * meet the Iallreduce of another.
  */
 #include <string.h>
 #include "coll/coll_int.h"
@@ -76,11 +87,17 @@ _Static_assert(XB_COLL_NBN_WINDOWS <= 64, "finished calls: a 64-bit mask");
 
 enum { ST_IDLE, ST_ROOM, ST_DATA, ST_READ, ST_FIN };
 
-static uint64_t calls[XB_COLL_NBN_CHANS];     /* calls started on the channel */
-static uint64_t done[XB_COLL_NBN_CHANS];      /* this rank's done counter      */
-static uint64_t fin[XB_COLL_NBN_CHANS];       /* bit i: call done + i finished */
-static uint64_t room_below[XB_COLL_NBN_CHANS];
-static char    *areas[XB_COLL_FLOW_MAXP];     /* area 2 slot of each local rank */
+/* Two sets of channels: set 0 in area 2 for every call, set 1 in area 0
+ * for the blocking calls when the job runs with threads (see "Two sets"
+ * above). Channel index k = set * XB_COLL_NBN_CHANS + channel. */
+enum { NSETS = 2, NCHAN = NSETS * XB_COLL_NBN_CHANS };
+static const int set_area[NSETS] = { 2, 0 };
+
+static uint64_t calls[NCHAN];                 /* calls started on the channel */
+static uint64_t done[NCHAN];                  /* this rank's done counter      */
+static uint64_t fin[NCHAN];                   /* bit i: call done + i finished */
+static uint64_t room_below[NCHAN];
+static char    *areas[NSETS][XB_COLL_FLOW_MAXP];   /* each set's slot by local rank */
 static int      have_area = -1;
 static xb_coll_nbop_t *pending;               /* calls waiting for room or data */
 uint64_t xb_coll_node_nb_calls;
@@ -91,21 +108,22 @@ void xb_coll_nbn_init(void)
     xb_coll_node_nb_calls = 0;
     memset(done, 0, sizeof done);
     memset(fin, 0, sizeof fin);
-    for (int c = 0; c < XB_COLL_NBN_CHANS; c++)
+    for (int c = 0; c < NCHAN; c++)
         room_below[c] = XB_COLL_NBN_WINDOWS;
     memset(areas, 0, sizeof areas);
     have_area = -1;
     pending = NULL;
 }
 
-static char *chan_of(int local, int chan)
+static char *chan_of(int local, int k)
 {
-    char *a = areas[local];
+    int set = k / XB_COLL_NBN_CHANS;
+    char *a = areas[set][local];
     if (XB_UNLIKELY(a == NULL)) {
         size_t size;
-        a = areas[local] = xb_method_node_slot(2, local, &size);
+        a = areas[set][local] = xb_method_node_slot(set_area[set], local, &size);
     }
-    return a + (size_t)chan * CHAN_BYTES;
+    return a + (size_t)(k % XB_COLL_NBN_CHANS) * CHAN_BYTES;
 }
 
 static uint64_t *done_of(int local, int chan) { return (uint64_t *)(void *)chan_of(local, chan); }
@@ -129,9 +147,12 @@ int xb_coll_nbn_chan(const xb_comm_t *comm)
         !xb_coll_flow_comm_ok(comm))
         return -1;
     if (XB_UNLIKELY(have_area < 0)) {
-        size_t size = 0;
-        have_area = xb_method_node_slot(2, 0, &size) != NULL &&
-                    size >= (size_t)XB_COLL_NBN_CHANS * CHAN_BYTES;
+        have_area = 1;
+        for (int set = 0; set < NSETS; set++) {
+            size_t size = 0;
+            have_area &= xb_method_node_slot(set_area[set], 0, &size) != NULL &&
+                         size >= (size_t)XB_COLL_NBN_CHANS * CHAN_BYTES;
+        }
     }
     return have_area ? (int)(comm->ctx / 2) : -1;
 }
@@ -380,7 +401,7 @@ int xb_coll_nbn_op(xb_coll_sched_t *s, const xb_coll_args_t *a, int kind, int re
     o->p = p;
     o->me = a->comm->rank;
     o->root = a->root;
-    o->chan = chan;
+    o->chan = chan + (a->form == XB_COLL_BLOCKING && xb_coll_threads ? XB_COLL_NBN_CHANS : 0);
     o->loc = loc;
     o->write = write;
     o->read = read;
