@@ -17,7 +17,11 @@
  *
  * One allreduce over COMM_WORLD (two with multicast: the probe), run
  * before the locks are on, by messages (xb_coll_threads is true meanwhile,
- * so no node algorithm runs).
+ * so no node algorithm runs, and xb_coll_agreed false, so no node channel:
+ * the channels of the blocking calls under threads lie in the slots that
+ * the node algorithms of a rank that has agreed on "no threads" write;
+ * MPI_Init hung with 8 ranks, one in MPI_Scatter's stream while others
+ * still read the agreement's channel).
  */
 #include <limits.h>
 #include <time.h>
@@ -36,6 +40,7 @@ XB_TUNABLE(MCAST_PROBE_MS, XB_TT_INT, "500", XB_TL_TUNER,
            "probe datagram before the job gives multicast up");
 
 bool   xb_coll_threads = true;
+bool   xb_coll_agreed;
 bool   xb_coll_mcast;
 size_t xb_coll_mcast_window;
 
@@ -100,10 +105,12 @@ int xb_coll_agree(bool threads)
     }
     int rc = XB_OK;
     xb_coll_threads = true;             /* the agreement runs by messages */
+    xb_coll_agreed = false;
     xb_coll_mcast = false;
     if (world->size > 1)           /* always 4: XB_MCAST may differ between processes */
         rc = allreduce_max(v, 4);
     xb_coll_threads = v[0] != 0;
+    xb_coll_agreed = true;
     if (rc != XB_OK || !want)
         return rc;                 /* a process that did not ask stays quiet */
     const char *off = v[0] ? "a process runs with threads"

@@ -278,6 +278,8 @@ MPI_Count xb_coll_max_count(const MPI_Count *counts, int n);
 /* Some process of the job runs with threads (xb_coll_agree,
  * coll_agree.c): no node or two-stage algorithm anywhere. */
 extern bool xb_coll_threads;
+/* The agreement has run: until then no call takes a node channel. */
+extern bool xb_coll_agreed;
 /* The job broadcasts across nodes by multicast (coll_agree.c), in windows
  * of at most xb_coll_mcast_window bytes (bcast_mcast.c). */
 extern bool   xb_coll_mcast;

@@ -139,11 +139,12 @@ static uint64_t *win_of(const xb_coll_nbop_t *o, int rank)
 }
 
 /* The channel of comm, or -1 when its collectives cannot take the windows:
- * not node-complete, more than XB_COLL_FLOW_MAXP ranks, a context slot
- * beyond the channels, or no area 2. */
+ * before the agreement at MPI_Init (coll_agree.c), not node-complete, more
+ * than XB_COLL_FLOW_MAXP ranks, a context slot beyond the channels, or no
+ * area 2. */
 int xb_coll_nbn_chan(const xb_comm_t *comm)
 {
-    if (comm->ctx / 2 >= XB_COLL_NBN_CHANS || comm->size < 2 ||
+    if (!xb_coll_agreed || comm->ctx / 2 >= XB_COLL_NBN_CHANS || comm->size < 2 ||
         !xb_coll_flow_comm_ok(comm))
         return -1;
     if (XB_UNLIKELY(have_area < 0)) {
