@@ -258,56 +258,61 @@ int xb_coll_bcast_pair(const xb_coll_args_t *a, int tag)
                               XB_COLL_BCAST, NULL);
 }
 
+/* Gather(v) at the root: its own block into dst, the peer's into in. */
+static int gather_root(const xb_coll_args_t *a, xb_a2a_blk_t dst, xb_a2a_blk_t in, int tag)
+{
+    int rc = XB_OK;
+    if (a->sbuf != MPI_IN_PLACE)
+        rc = xb_dt_copy(a->sbuf, a->scount, a->sdt, dst.buf, dst.n, dst.dt);
+    return rc == XB_OK ? precv(in.buf, in.n, in.dt, 1 - a->root, tag, a->comm) : rc;
+}
+
 int xb_coll_gather_pair(const xb_coll_args_t *a, int tag)
 {
     int me = a->comm->rank, peer = 1 - me;
     if (me != a->root)
         return psend(a->sbuf, a->scount, a->sdt, peer, tag, a->comm);
-    int rc = XB_OK;
-    if (a->sbuf != MPI_IN_PLACE)
-        rc = xb_dt_copy(a->sbuf, a->scount, a->sdt,
-                        xb_coll_block(a->rbuf, me, a->rcount, a->rdt), a->rcount, a->rdt);
-    if (rc == XB_OK)
-        rc = precv(xb_coll_block(a->rbuf, peer, a->rcount, a->rdt), a->rcount, a->rdt,
-                  peer, tag, a->comm);
-    return rc;
+    xb_a2a_blk_t dst = { xb_coll_block(a->rbuf, me, a->rcount, a->rdt), a->rcount, a->rdt },
+                 in = { xb_coll_block(a->rbuf, peer, a->rcount, a->rdt), a->rcount, a->rdt };
+    return gather_root(a, dst, in, tag);
 }
 
-/* The root sends first and copies its own block while the peer reads the
- * other (a large block: the peer's single copy from our buffer; the root
- * then helps with what is left of it, shm_help.c). */
+/* Scatter(v) at the root: it sends `out` first and copies its own block
+ * (`own`) while the peer reads the other (a large block: the peer's single
+ * copy from our buffer; the root then helps with what is left of it,
+ * shm_help.c). */
+static int scatter_root(const xb_coll_args_t *a, xb_a2a_blk_t out, xb_a2a_blk_t own, int tag)
+{
+    xb_request_t *sreq;
+    int rc = send_begin(out.buf, out.n, out.dt, 1 - a->root, tag, a->comm, &sreq);
+    if (rc != XB_OK)
+        return rc;
+    if (a->rbuf != MPI_IN_PLACE)
+        rc = xb_dt_copy(own.buf, own.n, own.dt, a->rbuf, a->rcount, a->rdt);
+    return send_end(sreq, rc);
+}
+
 int xb_coll_scatter_pair(const xb_coll_args_t *a, int tag)
 {
     int me = a->comm->rank, peer = 1 - me;
     if (me != a->root)
         return precv(a->rbuf, a->rcount, a->rdt, peer, tag, a->comm);
-    xb_request_t *sreq;
-    int rc = send_begin(xb_coll_block(a->sbuf, peer, a->scount, a->sdt), a->scount,
-                        a->sdt, peer, tag, a->comm, &sreq);
-    if (rc != XB_OK)
-        return rc;
-    if (a->rbuf != MPI_IN_PLACE)
-        rc = xb_dt_copy(xb_coll_block(a->sbuf, me, a->scount, a->sdt), a->scount,
-                        a->sdt, a->rbuf, a->rcount, a->rdt);
-    return send_end(sreq, rc);
+    xb_a2a_blk_t out = { xb_coll_block(a->sbuf, peer, a->scount, a->sdt), a->scount, a->sdt },
+                 own = { xb_coll_block(a->sbuf, me, a->scount, a->sdt), a->scount, a->sdt };
+    return scatter_root(a, out, own, tag);
 }
 
-/* Gatherv and scatterv: as gather and scatter, the blocks where the
- * counts and displacements put them (root side). */
+/* Gatherv and scatterv: the root's blocks where the counts and
+ * displacements put them. */
 int xb_coll_gatherv_pair(const xb_coll_args_t *a, int tag)
 {
     int me = a->comm->rank, peer = 1 - me;
     if (me != a->root)
         return psend(a->sbuf, a->scount, a->sdt, peer, tag, a->comm);
     MPI_Aint ext = xb_dt_extent(a->rdt);
-    int rc = XB_OK;
-    if (a->sbuf != MPI_IN_PLACE)
-        rc = xb_dt_copy(a->sbuf, a->scount, a->sdt, (char *)a->rbuf + a->rdispls[me] * ext,
-                        a->rcounts[me], a->rdt);
-    if (rc == XB_OK)
-        rc = precv((char *)a->rbuf + a->rdispls[peer] * ext, a->rcounts[peer], a->rdt, peer,
-                   tag, a->comm);
-    return rc;
+    xb_a2a_blk_t dst = { (char *)a->rbuf + a->rdispls[me] * ext, a->rcounts[me], a->rdt },
+                 in = { (char *)a->rbuf + a->rdispls[peer] * ext, a->rcounts[peer], a->rdt };
+    return gather_root(a, dst, in, tag);
 }
 
 int xb_coll_scatterv_pair(const xb_coll_args_t *a, int tag)
@@ -316,94 +321,66 @@ int xb_coll_scatterv_pair(const xb_coll_args_t *a, int tag)
     if (me != a->root)
         return precv(a->rbuf, a->rcount, a->rdt, peer, tag, a->comm);
     MPI_Aint ext = xb_dt_extent(a->sdt);
-    xb_request_t *sreq;
-    int rc = send_begin((const char *)a->sbuf + a->sdispls[peer] * ext, a->scounts[peer],
-                        a->sdt, peer, tag, a->comm, &sreq);
-    if (rc != XB_OK)
-        return rc;
-    if (a->rbuf != MPI_IN_PLACE)
-        rc = xb_dt_copy((const char *)a->sbuf + a->sdispls[me] * ext, a->scounts[me], a->sdt,
-                        a->rbuf, a->rcount, a->rdt);
-    return send_end(sreq, rc);
+    xb_a2a_blk_t out = { (char *)a->sbuf + a->sdispls[peer] * ext, a->scounts[peer], a->sdt },
+                 own = { (char *)a->sbuf + a->sdispls[me] * ext, a->scounts[me], a->sdt };
+    return scatter_root(a, out, own, tag);
 }
 
-/* Send a block straight from where it is, copy the own block while the
- * peer receives, then receive. The block is sent from the send buffer, not
- * from its copy in rbuf: a peer reading freshly written lines from the
- * other CPU's cache made a 256 KiB allgather twice as slow as an alltoall
- * of the same bytes (54 against 29 us, 2026-11-24). */
-static int swap_blocks(const xb_coll_args_t *a, const void *out, MPI_Count scount,
-                       xb_datatype_t *sdt, const void *own, int tag)
+/* Send a block straight from where it is (`out`), copy the own block
+ * (`own` into `dst`, when own.buf is not NULL) while the peer receives,
+ * then receive (`in`). The block is sent from the send buffer, not from
+ * its copy in rbuf: a peer reading freshly written lines from the other
+ * CPU's cache made a 256 KiB allgather twice as slow as an alltoall of the
+ * same bytes (54 against 29 us, 2026-11-24). */
+static int swap_blocks(const xb_coll_args_t *a, xb_a2a_blk_t out, xb_a2a_blk_t own,
+                       xb_a2a_blk_t dst, xb_a2a_blk_t in, int tag)
 {
-    int me = a->comm->rank, peer = 1 - me;
+    int peer = 1 - a->comm->rank;
     xb_request_t *sreq;
-    int rc = send_begin(out, scount, sdt, peer, tag, a->comm, &sreq);
+    int rc = send_begin(out.buf, out.n, out.dt, peer, tag, a->comm, &sreq);
     if (rc != XB_OK)
         return rc;
-    if (own != NULL)
-        rc = xb_dt_copy(own, scount, sdt, xb_coll_block(a->rbuf, me, a->rcount, a->rdt),
-                        a->rcount, a->rdt);
+    if (own.buf != NULL)
+        rc = xb_dt_copy(own.buf, own.n, own.dt, dst.buf, dst.n, dst.dt);
     if (rc == XB_OK)
-        rc = precv(xb_coll_block(a->rbuf, peer, a->rcount, a->rdt), a->rcount, a->rdt,
-                   peer, tag, a->comm);
+        rc = precv(in.buf, in.n, in.dt, peer, tag, a->comm);
     return send_end(sreq, rc);
 }
 
 int xb_coll_allgather_pair(const xb_coll_args_t *a, int tag)
 {
-    if (a->sbuf == MPI_IN_PLACE)
-        return swap_blocks(a, xb_coll_block(a->rbuf, a->comm->rank, a->rcount, a->rdt),
-                           a->rcount, a->rdt, NULL, tag);
-    return swap_blocks(a, a->sbuf, a->scount, a->sdt, a->sbuf, tag);
-}
-
-int xb_coll_alltoall_pair(const xb_coll_args_t *a, int tag)
-{
     int me = a->comm->rank, peer = 1 - me;
-    if (a->sbuf != MPI_IN_PLACE)
-        return swap_blocks(a, xb_coll_block(a->sbuf, peer, a->scount, a->sdt), a->scount,
-                           a->sdt, xb_coll_block(a->sbuf, me, a->scount, a->sdt), tag);
-    /* the block for the peer is where its block arrives: send a copy */
-    void *theirs = xb_coll_block(a->rbuf, peer, a->rcount, a->rdt);
-    tmp_t t;
-    t.heap = NULL;
-    void *out = tmp_get(&t, a->rcount, a->rdt);
-    int rc = out == NULL ? XB_ERR_NO_MEM
-           : xb_dt_copy(theirs, a->rcount, a->rdt, out, a->rcount, a->rdt);
-    if (rc == XB_OK)
-        rc = exchange(out, a->rcount, a->rdt, theirs, a->rcount, a->rdt, peer, tag, a->comm);
-    free(t.heap);
-    return rc;
+    xb_a2a_blk_t dst = { xb_coll_block(a->rbuf, me, a->rcount, a->rdt), a->rcount, a->rdt },
+                 in = { xb_coll_block(a->rbuf, peer, a->rcount, a->rdt), a->rcount, a->rdt },
+                 own = { (char *)a->sbuf, a->scount, a->sdt }, none = { NULL, 0, NULL };
+    if (a->sbuf == MPI_IN_PLACE)
+        return swap_blocks(a, dst, none, dst, in, tag);
+    return swap_blocks(a, own, own, dst, in, tag);
 }
 
-/* Alltoallv and alltoallw: the block for the peer goes from the send
- * buffer, the own block is copied while the peer receives, then the
- * peer's block comes (in place the block for the peer is where the peer's
- * arrives: a copy of it goes). */
+/* Alltoall, alltoallv and alltoallw: the block for the peer goes from the
+ * send buffer (swap_blocks); in place the block for the peer is where the
+ * peer's arrives: a copy of it goes. */
 static int a2a_blocks(const xb_coll_args_t *a, xb_a2a_form_t f, int tag)
 {
     int me = a->comm->rank, peer = 1 - me;
     xb_a2a_blk_t in = xb_a2a_rblk(a, f, peer);
-    if (a->sbuf == MPI_IN_PLACE) {
-        tmp_t t;
-        t.heap = NULL;
-        void *out = tmp_get(&t, in.n, in.dt);
-        int rc = out == NULL ? XB_ERR_NO_MEM : xb_dt_copy(in.buf, in.n, in.dt, out, in.n, in.dt);
-        if (rc == XB_OK)
-            rc = exchange(out, in.n, in.dt, in.buf, in.n, in.dt, peer, tag, a->comm);
-        free(t.heap);
-        return rc;
-    }
-    xb_a2a_blk_t out = xb_a2a_sblk(a, f, peer), own = xb_a2a_sblk(a, f, me),
-                 dst = xb_a2a_rblk(a, f, me);
-    xb_request_t *sreq;
-    int rc = send_begin(out.buf, out.n, out.dt, peer, tag, a->comm, &sreq);
-    if (rc != XB_OK)
-        return rc;
-    rc = xb_dt_copy(own.buf, own.n, own.dt, dst.buf, dst.n, dst.dt);
+    if (a->sbuf != MPI_IN_PLACE)
+        return swap_blocks(a, xb_a2a_sblk(a, f, peer), xb_a2a_sblk(a, f, me),
+                           xb_a2a_rblk(a, f, me), in, tag);
+    tmp_t t;
+    t.heap = NULL;
+    void *out = tmp_get(&t, in.n, in.dt);
+    int rc = out == NULL ? XB_ERR_NO_MEM : xb_dt_copy(in.buf, in.n, in.dt, out, in.n, in.dt);
     if (rc == XB_OK)
-        rc = precv(in.buf, in.n, in.dt, peer, tag, a->comm);
-    return send_end(sreq, rc);
+        rc = exchange(out, in.n, in.dt, in.buf, in.n, in.dt, peer, tag, a->comm);
+    free(t.heap);
+    return rc;
+}
+
+int xb_coll_alltoall_pair(const xb_coll_args_t *a, int tag)
+{
+    return a2a_blocks(a, XB_A2A, tag);
 }
 
 int xb_coll_alltoallv_pair(const xb_coll_args_t *a, int tag)

@@ -234,8 +234,8 @@ int xb_coll_allreduce_cell(const xb_coll_args_t *a, int tag)
 /* The exchanges of blocks: `out` goes to the peer through our cell; `own`,
  * when its buf is not NULL, is copied into `dst` while the peer reads; the
  * peer's cell lands in `in`. */
-static int swap_general(const xb_coll_args_t *a, xb_a2a_blk_t out, xb_a2a_blk_t own,
-                        xb_a2a_blk_t dst, xb_a2a_blk_t in)
+static int swap_blocks(const xb_coll_args_t *a, xb_a2a_blk_t out, xb_a2a_blk_t own,
+                       xb_a2a_blk_t dst, xb_a2a_blk_t in)
 {
     xb_coll_flow_t f;
     int rc = begin_write(&f, a->comm);
@@ -252,45 +252,22 @@ static int swap_general(const xb_coll_args_t *a, xb_a2a_blk_t out, xb_a2a_blk_t 
     return rc != XB_OK ? rc : rc2;
 }
 
-/* Allgather and alltoall: `out` (count x dt) goes to the peer; `own`, when
- * not NULL, is copied into our block of rbuf while the peer reads. */
-static int swap_blocks(const xb_coll_args_t *a, const void *out, MPI_Count count,
-                       xb_datatype_t *dt, const void *own)
-{
-    int me = a->comm->rank, peer = 1 - me;
-    xb_a2a_blk_t o = { (char *)out, count, dt }, w = { (char *)own, count, dt },
-                 d = { xb_coll_block(a->rbuf, me, a->rcount, a->rdt), a->rcount, a->rdt },
-                 i = { xb_coll_block(a->rbuf, peer, a->rcount, a->rdt), a->rcount, a->rdt };
-    return swap_general(a, o, w, d, i);
-}
-
 int xb_coll_allgather_cell(const xb_coll_args_t *a, int tag)
 {
     if (!xb_coll_flow_need_fits(a, xb_coll_block_bytes(XB_COLL_ALLGATHER, a)))
         return xb_coll_allgather_pair(a, tag);
-    if (a->sbuf == MPI_IN_PLACE)
-        return swap_blocks(a, xb_coll_block(a->rbuf, a->comm->rank, a->rcount, a->rdt),
-                           a->rcount, a->rdt, NULL);
-    return swap_blocks(a, a->sbuf, a->scount, a->sdt, a->sbuf);
-}
-
-int xb_coll_alltoall_cell(const xb_coll_args_t *a, int tag)
-{
-    if (!xb_coll_flow_need_fits(a, xb_coll_block_bytes(XB_COLL_ALLTOALL, a)))
-        return xb_coll_alltoall_pair(a, tag);
     int me = a->comm->rank, peer = 1 - me;
-    /* in place, the block for the peer is where its block arrives: it goes
-     * into our cell before the peer's is copied out */
+    xb_a2a_blk_t dst = { xb_coll_block(a->rbuf, me, a->rcount, a->rdt), a->rcount, a->rdt },
+                 in = { xb_coll_block(a->rbuf, peer, a->rcount, a->rdt), a->rcount, a->rdt },
+                 own = { (char *)a->sbuf, a->scount, a->sdt };
     if (a->sbuf == MPI_IN_PLACE)
-        return swap_blocks(a, xb_coll_block(a->rbuf, peer, a->rcount, a->rdt), a->rcount,
-                           a->rdt, NULL);
-    return swap_blocks(a, xb_coll_block(a->sbuf, peer, a->scount, a->sdt), a->scount, a->sdt,
-                       xb_coll_block(a->sbuf, me, a->scount, a->sdt));
+        return swap_blocks(a, dst, no_blk, dst, in);
+    return swap_blocks(a, own, own, dst, in);
 }
 
-/* Alltoallv and alltoallw: both ranks know the bytes of both directions
- * (what this rank sends is what the peer receives), so both agree on the
- * fit of the larger. */
+/* Alltoall, alltoallv and alltoallw: both ranks know the bytes of both
+ * directions (what this rank sends is what the peer receives), so both
+ * agree on the fit of the larger. */
 static int a2a_cells(const xb_coll_args_t *a, xb_a2a_form_t form, int tag)
 {
     int me = a->comm->rank, peer = 1 - me;
@@ -299,12 +276,17 @@ static int a2a_cells(const xb_coll_args_t *a, xb_a2a_form_t form, int tag)
     xb_a2a_blk_t out = inplace ? in : xb_a2a_sblk(a, form, peer);
     MPI_Count ob = out.n * xb_dt_size(out.dt), ib = in.n * xb_dt_size(in.dt);
     if (!xb_coll_flow_need_fits(a, ob > ib ? ob : ib))
-        return form == XB_A2AV ? xb_coll_alltoallv_pair(a, tag) : xb_coll_alltoallw_pair(a, tag);
+        return form == XB_A2A ? xb_coll_alltoall_pair(a, tag)
+             : form == XB_A2AV ? xb_coll_alltoallv_pair(a, tag) : xb_coll_alltoallw_pair(a, tag);
     /* in place, the block for the peer goes into our cell before the
      * peer's is copied out over it */
-    xb_a2a_blk_t none = { NULL, 0, NULL };
-    return swap_general(a, out, inplace ? none : xb_a2a_sblk(a, form, me),
-                        xb_a2a_rblk(a, form, me), in);
+    return swap_blocks(a, out, inplace ? no_blk : xb_a2a_sblk(a, form, me),
+                       xb_a2a_rblk(a, form, me), in);
+}
+
+int xb_coll_alltoall_cell(const xb_coll_args_t *a, int tag)
+{
+    return a2a_cells(a, XB_A2A, tag);
 }
 
 int xb_coll_alltoallv_cell(const xb_coll_args_t *a, int tag)
