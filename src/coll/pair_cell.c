@@ -110,9 +110,10 @@ int xb_coll_bcast_cell(const xb_coll_args_t *a, int tag)
 
 /* One block from rank `from` to the other through from's cell: `out` on
  * the writer, `in` on the reader; the root's own block (`own` into `dst`,
- * when own.buf is not NULL) is copied meanwhile. */
+ * when own is not NULL: not own->buf, MPI_BOTTOM is NULL) is copied
+ * meanwhile. */
 static int one_block(const xb_coll_args_t *a, int from, xb_a2a_blk_t out, xb_a2a_blk_t in,
-                     xb_a2a_blk_t own, xb_a2a_blk_t dst)
+                     const xb_a2a_blk_t *own, xb_a2a_blk_t dst)
 {
     xb_coll_flow_t f;
     int rc = xb_coll_flow_begin(&f, a->comm);
@@ -124,8 +125,8 @@ static int one_block(const xb_coll_args_t *a, int from, xb_a2a_blk_t out, xb_a2a
         rc = xb_coll_flow_copy(out.buf, out.n, out.dt, xb_coll_flow_cell(&f, f.me), true);
         xb_coll_flow_publish(&f, peer, peer + 1);
     }
-    if (rc == XB_OK && own.buf != NULL)
-        rc = own_copy(own.buf, own.n, own.dt, dst.buf, dst.n, dst.dt);
+    if (rc == XB_OK && own != NULL)
+        rc = own_copy(own->buf, own->n, own->dt, dst.buf, dst.n, dst.dt);
     if (f.me != from) {
         xb_coll_flow_await(&f, from);
         int rc2 = xb_coll_flow_copy(in.buf, in.n, in.dt, xb_coll_flow_cell(&f, from), false);
@@ -146,14 +147,14 @@ int xb_coll_scatter_cell(const xb_coll_args_t *a, int tag)
         return xb_coll_scatter_pair(a, tag);
     int me = a->comm->rank, peer = 1 - me;
     xb_a2a_blk_t out = no_blk, own = no_blk, mine = { a->rbuf, a->rcount, a->rdt };
+    bool copy = me == a->root && a->rbuf != MPI_IN_PLACE;
     if (me == a->root) {        /* the send side means nothing elsewhere */
         out = (xb_a2a_blk_t){ xb_coll_block(a->sbuf, peer, a->scount, a->sdt), a->scount,
                               a->sdt };
-        if (a->rbuf != MPI_IN_PLACE)
-            own = (xb_a2a_blk_t){ xb_coll_block(a->sbuf, me, a->scount, a->sdt), a->scount,
-                                  a->sdt };
+        own = (xb_a2a_blk_t){ xb_coll_block(a->sbuf, me, a->scount, a->sdt), a->scount,
+                              a->sdt };
     }
-    return one_block(a, a->root, out, mine, own, mine);
+    return one_block(a, a->root, out, mine, copy ? &own : NULL, mine);
 }
 
 /* Scatterv and gatherv: the one block that crosses has the same bytes on
@@ -170,10 +171,10 @@ int xb_coll_scatterv_cell(const xb_coll_args_t *a, int tag)
     xb_a2a_blk_t out = no_blk, own = no_blk, mine = { a->rbuf, a->rcount, a->rdt };
     if (root) {
         out = (xb_a2a_blk_t){ (char *)a->sbuf + a->sdispls[peer] * ext, a->scounts[peer], a->sdt };
-        if (a->rbuf != MPI_IN_PLACE)
-            own = (xb_a2a_blk_t){ (char *)a->sbuf + a->sdispls[me] * ext, a->scounts[me], a->sdt };
+        own = (xb_a2a_blk_t){ (char *)a->sbuf + a->sdispls[me] * ext, a->scounts[me], a->sdt };
     }
-    return one_block(a, a->root, out, mine, own, mine);
+    return one_block(a, a->root, out, mine, root && a->rbuf != MPI_IN_PLACE ? &own : NULL,
+                     mine);
 }
 
 int xb_coll_gatherv_cell(const xb_coll_args_t *a, int tag)
@@ -184,15 +185,13 @@ int xb_coll_gatherv_cell(const xb_coll_args_t *a, int tag)
     MPI_Count bytes = root ? a->rcounts[peer] * xb_dt_size(a->rdt) : a->scount * xb_dt_size(a->sdt);
     if (!xb_coll_flow_need_fits(a, bytes))
         return xb_coll_gatherv_pair(a, tag);
-    xb_a2a_blk_t out = { (char *)a->sbuf, a->scount, a->sdt }, in = no_blk, own = no_blk,
-                 dst = no_blk;
+    xb_a2a_blk_t out = { (char *)a->sbuf, a->scount, a->sdt }, in = no_blk, dst = no_blk;
     if (root) {
         in = (xb_a2a_blk_t){ (char *)a->rbuf + a->rdispls[peer] * ext, a->rcounts[peer], a->rdt };
         dst = (xb_a2a_blk_t){ (char *)a->rbuf + a->rdispls[me] * ext, a->rcounts[me], a->rdt };
-        if (a->sbuf != MPI_IN_PLACE)
-            own = out;
     }
-    return one_block(a, peer == a->root ? me : peer, out, in, own, dst);
+    return one_block(a, root ? peer : me, out, in,
+                     root && a->sbuf != MPI_IN_PLACE ? &out : NULL, dst);
 }
 
 /* ---- exchanges ---------------------------------------------------------- */
@@ -232,9 +231,9 @@ int xb_coll_allreduce_cell(const xb_coll_args_t *a, int tag)
 }
 
 /* The exchanges of blocks: `out` goes to the peer through our cell; `own`,
- * when its buf is not NULL, is copied into `dst` while the peer reads; the
- * peer's cell lands in `in`. */
-static int swap_blocks(const xb_coll_args_t *a, xb_a2a_blk_t out, xb_a2a_blk_t own,
+ * when not NULL, is copied into `dst` while the peer reads; the peer's
+ * cell lands in `in`. */
+static int swap_blocks(const xb_coll_args_t *a, xb_a2a_blk_t out, const xb_a2a_blk_t *own,
                        xb_a2a_blk_t dst, xb_a2a_blk_t in)
 {
     xb_coll_flow_t f;
@@ -244,8 +243,8 @@ static int swap_blocks(const xb_coll_args_t *a, xb_a2a_blk_t out, xb_a2a_blk_t o
     int me = f.me, peer = 1 - me;
     rc = xb_coll_flow_copy(out.buf, out.n, out.dt, xb_coll_flow_cell(&f, me), true);
     xb_coll_flow_publish(&f, peer, peer + 1);
-    if (rc == XB_OK && own.buf != NULL)
-        rc = own_copy(own.buf, own.n, own.dt, dst.buf, dst.n, dst.dt);
+    if (rc == XB_OK && own != NULL)     /* not own->buf: MPI_BOTTOM is NULL */
+        rc = own_copy(own->buf, own->n, own->dt, dst.buf, dst.n, dst.dt);
     xb_coll_flow_await(&f, peer);
     int rc2 = xb_coll_flow_copy(in.buf, in.n, in.dt, xb_coll_flow_cell(&f, peer), false);
     xb_coll_flow_end(&f);
@@ -261,8 +260,8 @@ int xb_coll_allgather_cell(const xb_coll_args_t *a, int tag)
                  in = { xb_coll_block(a->rbuf, peer, a->rcount, a->rdt), a->rcount, a->rdt },
                  own = { (char *)a->sbuf, a->scount, a->sdt };
     if (a->sbuf == MPI_IN_PLACE)
-        return swap_blocks(a, dst, no_blk, dst, in);
-    return swap_blocks(a, own, own, dst, in);
+        return swap_blocks(a, dst, NULL, dst, in);
+    return swap_blocks(a, own, &own, dst, in);
 }
 
 /* Alltoall, alltoallv and alltoallw: both ranks know the bytes of both
@@ -280,8 +279,8 @@ static int a2a_cells(const xb_coll_args_t *a, xb_a2a_form_t form, int tag)
              : form == XB_A2AV ? xb_coll_alltoallv_pair(a, tag) : xb_coll_alltoallw_pair(a, tag);
     /* in place, the block for the peer goes into our cell before the
      * peer's is copied out over it */
-    return swap_blocks(a, out, inplace ? no_blk : xb_a2a_sblk(a, form, me),
-                       xb_a2a_rblk(a, form, me), in);
+    xb_a2a_blk_t own = inplace ? no_blk : xb_a2a_sblk(a, form, me);
+    return swap_blocks(a, out, inplace ? NULL : &own, xb_a2a_rblk(a, form, me), in);
 }
 
 int xb_coll_alltoall_cell(const xb_coll_args_t *a, int tag)
