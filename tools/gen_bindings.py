@@ -445,24 +445,24 @@ class Wrapper:
                 args += ["NULL", p.name] if self.large else [p.name, "NULL"]
             elif p.poly and not self.large and p.counted_array:
                 w = "%s_w" % p.name
-                decls.append("MPI_Count *%s = NULL;" % w)
+                decls.append("MPI_Count %s_s[XB_BIND_STACK], *%s = NULL;" % (p.name, w))
                 widen = "xb_bind_widen_aint" if p.base == "MPI_Aint" else "xb_bind_widen_int"
-                pre += self.fail("%s(\"%s\", %s, %s, &%s)" % (widen, p.name, p.name, p.counted_array, w))
+                pre += self.fail("%s(\"%s\", %s, %s, %s_s, &%s)" % (widen, p.name, p.name, p.counted_array, p.name, w))
                 args.append(w)
-                cleanup.append("xb_bind_free(%s);" % w)
+                cleanup.append("xb_bind_free(%s, %s_s);" % (w, p.name))
             elif p.poly and not self.large and p.array and self.comm is not None:
                 # a collective's per-peer array (recvcounts, displs): its
                 # length depends on the collective (peer_array_len); an
                 # array significant only at the root is read only there
                 w = "%s_w" % p.name
-                decls.append("MPI_Count *%s = NULL;" % w)
+                decls.append("MPI_Count %s_s[XB_BIND_STACK], *%s = NULL;" % (p.name, w))
                 widen = "xb_bind_widen_aint" if p.base == "MPI_Aint" else "xb_bind_widen_int"
                 n = peer_array_len(self.pr.name, p.name, "%s_obj" % self.comm.name)
-                call = self.fail("%s(\"%s\", %s, %s, &%s)" % (widen, p.name, p.name, n, w))
+                call = self.fail("%s(\"%s\", %s, %s, %s_s, &%s)" % (widen, p.name, p.name, n, p.name, w))
                 c = self.cond.get(p.name) if p.root_only else None
                 pre += ["if (%s) {" % c] + ["    " + x for x in call] + ["}"] if c else call
                 args.append(w)
-                cleanup.append("xb_bind_free(%s);" % w)
+                cleanup.append("xb_bind_free(%s, %s_s);" % (w, p.name))
             elif p.poly and not self.large and p.ptr:
                 w = "%s_w" % p.name
                 if p.direction == "inout":

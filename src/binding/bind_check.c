@@ -191,11 +191,15 @@ int xb_check_array_fail(const char *arg, MPI_Count n)
 }
 
 /* ---- conversions ---------------------------------------------------------- */
-static int widen_alloc(const char *arg, MPI_Count n, MPI_Count **out)
+static int widen_alloc(const char *arg, MPI_Count n, MPI_Count *stack, MPI_Count **out)
 {
     *out = NULL;
     if (n <= 0)
         return XB_OK;
+    if (n <= XB_BIND_STACK) {
+        *out = stack;
+        return XB_OK;
+    }
     *out = malloc((size_t)n * sizeof(MPI_Count));
     if (*out == NULL)
         return xb_err_set(XB_ERR_NO_MEM, "out of memory converting the %lld "
@@ -203,13 +207,14 @@ static int widen_alloc(const char *arg, MPI_Count n, MPI_Count **out)
     return XB_OK;
 }
 
-int xb_bind_widen_int(const char *arg, const int *src, MPI_Count n, MPI_Count **out)
+int xb_bind_widen_int(const char *arg, const int *src, MPI_Count n, MPI_Count *stack,
+                      MPI_Count **out)
 {
     if (src == NULL) {          /* stays NULL: the implementation checks it */
         *out = NULL;
         return XB_OK;
     }
-    int rc = widen_alloc(arg, n, out);
+    int rc = widen_alloc(arg, n, stack, out);
 
     if (rc != XB_OK || *out == NULL || src == NULL)
         return rc;
@@ -218,13 +223,14 @@ int xb_bind_widen_int(const char *arg, const int *src, MPI_Count n, MPI_Count **
     return XB_OK;
 }
 
-int xb_bind_widen_aint(const char *arg, const MPI_Aint *src, MPI_Count n, MPI_Count **out)
+int xb_bind_widen_aint(const char *arg, const MPI_Aint *src, MPI_Count n, MPI_Count *stack,
+                       MPI_Count **out)
 {
     if (src == NULL) {          /* stays NULL: the implementation checks it */
         *out = NULL;
         return XB_OK;
     }
-    int rc = widen_alloc(arg, n, out);
+    int rc = widen_alloc(arg, n, stack, out);
 
     if (rc != XB_OK || *out == NULL || src == NULL)
         return rc;
@@ -233,9 +239,10 @@ int xb_bind_widen_aint(const char *arg, const MPI_Aint *src, MPI_Count n, MPI_Co
     return XB_OK;
 }
 
-void xb_bind_free(MPI_Count *p)
+void xb_bind_free(MPI_Count *p, const MPI_Count *stack)
 {
-    free(p);
+    if (p != stack)
+        free(p);
 }
 
 int xb_bind_in_degree(const xb_comm_t *comm)

@@ -158,11 +158,17 @@ static inline int xb_check_array(const char *arg, const void *p, MPI_Count n)
 }
 
 /* ---- conversions for the int flavour of large-count functions ----------- */
-/* Copy n ints (or MPI_Aints) into a new MPI_Count array (*out; NULL when
- * n <= 0). Release with xb_bind_free. XB_ERR_NO_MEM on allocation failure. */
-int  xb_bind_widen_int(const char *arg, const int *src, MPI_Count n, MPI_Count **out);
-int  xb_bind_widen_aint(const char *arg, const MPI_Aint *src, MPI_Count n, MPI_Count **out);
-void xb_bind_free(MPI_Count *p);
+/* Copy n ints (or MPI_Aints) into an MPI_Count array (*out; NULL when
+ * n <= 0): the caller's `stack` of XB_BIND_STACK elements when n fits (a
+ * v collective on a node's ranks: no malloc and free per call), else a
+ * new one. Release with xb_bind_free(*out, stack). XB_ERR_NO_MEM on
+ * allocation failure. */
+enum { XB_BIND_STACK = 32 };
+int  xb_bind_widen_int(const char *arg, const int *src, MPI_Count n, MPI_Count *stack,
+                       MPI_Count **out);
+int  xb_bind_widen_aint(const char *arg, const MPI_Aint *src, MPI_Count n, MPI_Count *stack,
+                        MPI_Count **out);
+void xb_bind_free(MPI_Count *p, const MPI_Count *stack);
 
 /* An MPI_Count result given back through an int: MPI_UNDEFINED when it does
  * not fit (the standard's rule for MPI_Get_count and friends). */

@@ -168,6 +168,8 @@ bool xb_coll_stream_fits(xb_coll_kind_t kind, const xb_coll_args_t *a)
             return true;        /* in segments of bytes, any layout (stream_rooted.c) */
         break;
     case XB_COLL_GATHER: case XB_COLL_SCATTER: need = xb_coll_block_bytes(kind, a); break;
+    case XB_COLL_GATHERV: case XB_COLL_SCATTERV:
+        return true;          /* block by block: cell, ring or message (stream_vrooted.c) */
     case XB_COLL_REDUCE: {
         xb_coll_red_t red;
         if (xb_coll_flow_red(&red, a->rcount, a->rdt, a->op) != XB_OK) {

@@ -135,17 +135,26 @@ static void test_conversions(void)
 {
     int src[3] = { 1, -2, 2147483647 };
     MPI_Aint asrc[2] = { -5, (MPI_Aint)1 << 40 };
-    MPI_Count *w = NULL;
+    MPI_Count *w = NULL, stack[XB_BIND_STACK];
 
-    CHECK(xb_bind_widen_int("a", src, 3, &w) == XB_OK && w != NULL);
+    CHECK(xb_bind_widen_int("a", src, 3, stack, &w) == XB_OK && w == stack);
     if (w != NULL)
         CHECK(w[0] == 1 && w[1] == -2 && w[2] == 2147483647);
-    xb_bind_free(w);
-    CHECK(xb_bind_widen_aint("a", asrc, 2, &w) == XB_OK && w != NULL);
+    xb_bind_free(w, stack);
+    CHECK(xb_bind_widen_aint("a", asrc, 2, stack, &w) == XB_OK && w == stack);
     if (w != NULL)
         CHECK(w[0] == -5 && w[1] == (MPI_Count)1 << 40);
-    xb_bind_free(w);
-    CHECK(xb_bind_widen_int("a", NULL, 0, &w) == XB_OK && w == NULL);
+    xb_bind_free(w, stack);
+    CHECK(xb_bind_widen_int("a", NULL, 0, stack, &w) == XB_OK && w == NULL);
+    /* beyond the stack: a new array (freed by xb_bind_free) */
+    int many[XB_BIND_STACK + 5];
+    for (int i = 0; i < XB_BIND_STACK + 5; i++)
+        many[i] = 3 * i - 7;
+    CHECK(xb_bind_widen_int("a", many, XB_BIND_STACK + 5, stack, &w) == XB_OK && w != NULL &&
+          w != stack);
+    if (w != NULL)
+        CHECK(w[0] == -7 && w[XB_BIND_STACK + 4] == 3 * (XB_BIND_STACK + 4) - 7);
+    xb_bind_free(w, stack);
 
     CHECK(xb_bind_narrow_int(12) == 12);
     CHECK(xb_bind_narrow_int(-3) == -3);
