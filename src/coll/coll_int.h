@@ -476,6 +476,8 @@ XB_COLL_DIRECT_DECL(gather_stream);
 XB_COLL_DIRECT_DECL(scatter_stream);
 XB_COLL_DIRECT_DECL(gatherv_stream);
 XB_COLL_DIRECT_DECL(scatterv_stream);
+XB_COLL_DIRECT_DECL(alltoallv_shm);
+XB_COLL_DIRECT_DECL(alltoallw_shm);
 XB_COLL_DIRECT_DECL(scan_flow);
 XB_COLL_DIRECT_DECL(exscan_flow);
 XB_COLL_DIRECT_DECL(scan_chain);

@@ -149,6 +149,8 @@ static MPI_Count slot_need(xb_coll_kind_t kind, const xb_coll_args_t *a, int p)
     case XB_COLL_ALLTOALL:
         return (MPI_Count)p * (a->sbuf == MPI_IN_PLACE ? a->rcount * xb_dt_size(a->rdt)
                                                        : a->scount * xb_dt_size(a->sdt));
+    case XB_COLL_ALLTOALLV: case XB_COLL_ALLTOALLW:
+        return 0;                /* block by block: the slot or a message (alltoall_shm_v.c) */
     default:
         return -1;
     }

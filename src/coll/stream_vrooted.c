@@ -8,25 +8,15 @@
  *
  * A rank of a v call knows only its own count (the root: all of them), so
  * the ranks cannot agree beforehand where the blocks go, as gather and
- * scatter do. The writer of each block decides alone and says so in a
- * descriptor (one 64-bit word) that the block's reader follows:
- *
- *   inline   the bytes in the writer's cell of the call (small blocks)
- *   ring     the bytes in the writer's ring (up to a slot)
- *   message  one message on the collective context (beyond a slot)
- *
- * The descriptor also holds the block's byte count, which the reader
- * compares with its own: counts that differ (an erroneous program) fail on
- * the reader with MPI_ERR_TRUNCATE (coll_check.c), never a short or long
- * copy. A message is received by xb_coll_recv_exact whatever the reader
- * expected, and a reader goes on through the other blocks after an error,
- * so no writer is left waiting.
+ * scatter do: the writer of each block decides, inline in its cell, in its
+ * ring (up to a slot) or as a message (beyond), and the reader follows the
+ * writer's descriptor (vblock.h), which also catches counts that differ.
  *
  *   gatherv   every other rank publishes its descriptor's high half (how
  *             and bytes) in its seq word (xb_coll_flow_publish_word), and
  *             the ring position in its cell: an inline block has the whole
- *             cell, as in the flow gather; a message goes after the
- *             publish. The root follows the descriptors in the order the
+ *             cell, as in the flow gather; a message is posted before the
+ *             publish and waited for after it. The root follows the descriptors in the order the
  *             ranks wrote (root+1, ...)
  *   scatterv  the root's cell holds p descriptors, then the inline blocks
  *             in what is left of it; the root publishes each block's
@@ -37,22 +27,9 @@
  * Every call is one flow call on every rank (stream_rooted.c's start: a
  * node barrier only when the slot collectives ran since the last one).
  */
-#include "coll/alltoall_blocks.h"
+#include "coll/vblock.h"
 #include "progress/progress.h"
 #include "pt2pt/pt2pt.h"
-
-enum { V_INLINE = 1, V_RING = 2, V_MSG = 3 };
-#define V_LEN_MAX ((UINT64_C(1) << 30) - 1)
-
-/* how (2 bits) | bytes (30 bits: a message's may be larger, kept only as
- * far as it fits) | where (32 bits: an offset in the cell, or a ring
- * position modulo the ring's 2 slots, which is all xb_coll_stream_ptr
- * reads) */
-static uint64_t desc(int how, MPI_Count bytes, uint64_t where)
-{
-    uint64_t len = (uint64_t)bytes > V_LEN_MAX ? V_LEN_MAX : (uint64_t)bytes;
-    return (uint64_t)how << 62 | len << 32 | (where & UINT32_MAX);
-}
 
 static int stream_begin(xb_coll_flow_t *f, const xb_coll_args_t *a)
 {
@@ -69,40 +46,27 @@ static uint64_t write_block(xb_coll_flow_t *f, xb_a2a_blk_t b, int reader, char 
                             size_t *used, size_t room, int *rc)
 {
     MPI_Count bytes = b.n * xb_dt_size(b.dt);
-    if ((size_t)bytes <= room - *used) {
-        size_t at = *used;
-        *used += ((size_t)bytes + 7) & ~(size_t)7;
-        *rc = xb_coll_flow_copy(b.buf, b.n, b.dt, cell + at, true);
-        return desc(V_INLINE, bytes, at);
-    }
+    uint64_t d = xb_vb_inline(b, cell, used, room, room, rc);
+    if (d != 0)
+        return d;
     if ((size_t)bytes <= xb_coll_stream_max()) {
         uint64_t pos = xb_coll_stream_alloc(f, (size_t)bytes, reader);
         *rc = xb_coll_flow_copy(b.buf, b.n, b.dt, xb_coll_stream_ptr(f, f->me, pos), true);
-        return desc(V_RING, bytes, pos % (2 * xb_coll_stream_max()));
+        return xb_vb_desc(XB_VB_RING, bytes, pos % (2 * xb_coll_stream_max()));
     }
     *rc = XB_OK;
-    return desc(V_MSG, bytes, 0);
+    return xb_vb_desc(XB_VB_MSG, bytes, 0);
 }
 
-/* Read the block `from` described by d (its cell: `cell`) into dst. */
+/* Read the block `from` described by d (its writer's cell: `cell`). */
 static int read_block(xb_coll_flow_t *f, const xb_coll_args_t *a, xb_coll_kind_t kind,
                       int from, uint64_t d, const char *cell, xb_a2a_blk_t dst, int tag)
 {
-    int how = (int)(d >> 62);
-    uint64_t len = d >> 32 & V_LEN_MAX, where = d & UINT32_MAX;
-    MPI_Count want = dst.n * xb_dt_size(dst.dt);
-    if (how == V_MSG)
-        return xb_coll_recv_exact(dst.buf, dst.n, dst.dt, from, tag, a->comm, -1, (int)kind,
-                                  NULL);
-    if ((MPI_Count)len != want)
-        return xb_coll_mismatch((int)kind, -1, from, (size_t)len, want, dst.n, dst.dt);
-    if (len == 0)
-        return XB_OK;
-    const char *src = how == V_INLINE ? cell + where : xb_coll_stream_ptr(f, from, where);
-    return xb_coll_flow_copy(dst.buf, dst.n, dst.dt, (void *)src, false);
+    const char *src = xb_vb_how(d) == XB_VB_INLINE ? cell + xb_vb_where(d)
+                    : xb_vb_how(d) == XB_VB_RING ? xb_coll_stream_ptr(f, from, xb_vb_where(d))
+                    : NULL;
+    return xb_vb_read(a, kind, from, d, src, dst, tag);
 }
-
-static int keep(int rc, int r) { return rc != XB_OK ? rc : r; }
 
 static int gatherv_root(xb_coll_flow_t *f, const xb_coll_args_t *a, int tag)
 {
@@ -113,15 +77,15 @@ static int gatherv_root(xb_coll_flow_t *f, const xb_coll_args_t *a, int tag)
         xb_a2a_blk_t dst = { (char *)a->rbuf + a->rdispls[j] * ext, a->rcounts[j], a->rdt };
         if (j == f->me) {
             if (a->sbuf != MPI_IN_PLACE)
-                rc = keep(rc, xb_dt_copy(a->sbuf, a->scount, a->sdt, dst.buf, dst.n, dst.dt));
+                rc = xb_vb_keep(rc, xb_dt_copy(a->sbuf, a->scount, a->sdt, dst.buf, dst.n, dst.dt));
             continue;
         }
         xb_coll_flow_await(f, j);
         const uint64_t *cell = xb_coll_flow_cell(f, j);
         uint64_t d = (uint64_t)xb_coll_flow_word(f, j) << 32;
-        if (d >> 62 == V_RING)
+        if (xb_vb_how(d) == XB_VB_RING)
             d |= *cell;
-        rc = keep(rc, read_block(f, a, XB_COLL_GATHERV, j, d, (const char *)cell, dst, tag));
+        rc = xb_vb_keep(rc, read_block(f, a, XB_COLL_GATHERV, j, d, (const char *)cell, dst, tag));
     }
     return rc;
 }
@@ -139,12 +103,18 @@ int xb_coll_gatherv_stream(const xb_coll_args_t *a, int tag)
         uint64_t *cell = xb_coll_flow_cell(&f, f.me);
         size_t used = 0;
         xb_coll_flow_reserve(&f);
+        xb_request_t *sreq = NULL;
         uint64_t d = write_block(&f, b, a->root, (char *)cell, &used, XB_COLL_FLOW_CELL, &rc);
-        if (d >> 62 == V_RING)
-            *cell = d & UINT32_MAX;
+        if (xb_vb_how(d) == XB_VB_MSG &&
+            (rc = xb_pt2pt_isend(b.buf, b.n, b.dt, a->root, tag, a->comm, 1, &sreq)) != XB_OK)
+            d = XB_VB_FAILED;
+        if (xb_vb_how(d) == XB_VB_RING)
+            *cell = xb_vb_where(d);
         xb_coll_flow_publish_word(&f, a->root, a->root + 1, (uint32_t)(d >> 32));
-        if (d >> 62 == V_MSG)          /* after the publish, even after an error */
-            rc = keep(rc, xb_pt2pt_send(b.buf, b.n, b.dt, a->root, tag, a->comm, 1));
+        if (sreq != NULL) {
+            rc = xb_progress_wait(xb_progress_default(), sreq);
+            xb_request_free(sreq);
+        }
     }
     xb_coll_flow_end(&f);
     return rc;
@@ -172,24 +142,27 @@ static int scatterv_root(xb_coll_flow_t *f, const xb_coll_args_t *a, int tag)
             held = 0;
         }
         descs[j] = write_block(f, b, j, (char *)descs, &used, XB_COLL_FLOW_CELL, &r);
-        if (descs[j] >> 62 == V_INLINE)
+        if (xb_vb_how(descs[j]) == XB_VB_MSG) {
+            if ((r = xb_pt2pt_isend(b.buf, b.n, b.dt, j, tag, a->comm, 1, &sreq[nsend])) == XB_OK)
+                nsend++;
+            else
+                descs[j] = XB_VB_FAILED;
+        }
+        if (xb_vb_how(descs[j]) == XB_VB_INLINE)
             held++;             /* published with the next block that is not */
         else
             xb_coll_flow_progress(f, prog(f, k), j);   /* even after an error: nobody hangs */
-        if (descs[j] >> 62 == V_MSG && r == XB_OK &&
-            (r = xb_pt2pt_isend(b.buf, b.n, b.dt, j, tag, a->comm, 1, &sreq[nsend])) == XB_OK)
-            nsend++;
-        rc = keep(rc, r);
+        rc = xb_vb_keep(rc, r);
     }
     if (held > 0)
         xb_coll_flow_progress(f, prog(f, f->p - 1), -1);
     if (a->rbuf != MPI_IN_PLACE) {
         xb_a2a_blk_t own = { (char *)a->sbuf + a->sdispls[f->me] * ext, a->scounts[f->me],
                              a->sdt };
-        rc = keep(rc, xb_dt_copy(own.buf, own.n, own.dt, a->rbuf, a->rcount, a->rdt));
+        rc = xb_vb_keep(rc, xb_dt_copy(own.buf, own.n, own.dt, a->rbuf, a->rcount, a->rdt));
     }
     for (int i = 0; i < nsend; i++) {
-        rc = keep(rc, xb_progress_wait(xb_progress_default(), sreq[i]));
+        rc = xb_vb_keep(rc, xb_progress_wait(xb_progress_default(), sreq[i]));
         xb_request_free(sreq[i]);
     }
     return rc;
