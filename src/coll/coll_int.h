@@ -173,6 +173,16 @@ void     xb_coll_stream_phase(void);
 uint64_t xb_coll_stream_alloc(xb_coll_flow_t *f, size_t len, int reader);
 void    *xb_coll_stream_ptr(const xb_coll_flow_t *f, int rank, uint64_t pos);
 bool     xb_coll_stream_fits(xb_coll_kind_t kind, const xb_coll_args_t *a);
+/* A stream call's start: the flow call's numbering (xb_coll_flow_begin),
+ * then xb_coll_stream_begin (a node barrier when slot collectives used
+ * the slots since the last stream call). */
+int      xb_coll_stream_call(xb_coll_flow_t *f, const xb_comm_t *comm);
+/* The progress value of block k (1-based, k < 128) of f's call, for the
+ * calls that publish their blocks one by one (xb_coll_flow_progress). */
+static inline uint64_t xb_coll_stream_prog(const xb_coll_flow_t *f, int k)
+{
+    return ((f->n + 1) << 7) + (uint64_t)k;
+}
 /* Wait until ready(arg), with the node watch (a writer's node_wake is not
  * lost): the progress wait, spinning then sleeping. */
 void  xb_coll_flow_wait(bool (*ready)(void *), void *arg, const char *what);

@@ -81,6 +81,14 @@ void xb_coll_stream_begin(void)
     stream_used = true;
 }
 
+int xb_coll_stream_call(xb_coll_flow_t *f, const xb_comm_t *comm)
+{
+    int rc = xb_coll_flow_begin(f, comm);
+    if (rc == XB_OK)
+        xb_coll_stream_begin();
+    return rc;
+}
+
 bool xb_coll_stream_barrier_due(void)
 {
     return phase_used;

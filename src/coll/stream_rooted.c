@@ -26,23 +26,6 @@
 #include <string.h>
 #include "coll/coll_int.h"
 
-/* A stream call's start: the flow call's numbering, then
- * xb_coll_stream_begin (a node barrier when slot collectives used the
- * slots since the last stream call). */
-static int stream_begin(xb_coll_flow_t *f, const xb_coll_args_t *a)
-{
-    int rc = xb_coll_flow_begin(f, a->comm);
-    if (rc == XB_OK)
-        xb_coll_stream_begin();
-    return rc;
-}
-
-/* The progress value of block k (1-based) of call n. */
-static uint64_t prog(const xb_coll_flow_t *f, int k)
-{
-    return ((f->n + 1) << 7) + (uint64_t)k;
-}
-
 static int scatter_root(xb_coll_flow_t *f, const xb_coll_args_t *a)
 {
     MPI_Count bytes = a->scount * xb_dt_size(a->sdt);
@@ -56,7 +39,7 @@ static int scatter_root(xb_coll_flow_t *f, const xb_coll_args_t *a)
             rc = xb_coll_flow_copy(xb_coll_block(a->sbuf, j, a->scount, a->sdt), a->scount,
                                    a->sdt, xb_coll_stream_ptr(f, f->me, offs[j]), true);
         }
-        xb_coll_flow_progress(f, prog(f, k), j);   /* even after an error: nobody hangs */
+        xb_coll_flow_progress(f, xb_coll_stream_prog(f, k), j);   /* even after an error */
     }
     if (rc == XB_OK && a->rbuf != MPI_IN_PLACE)
         rc = xb_dt_copy(xb_coll_block(a->sbuf, f->me, a->scount, a->sdt), a->scount, a->sdt,
@@ -68,14 +51,14 @@ int xb_coll_scatter_stream(const xb_coll_args_t *a, int tag)
 {
     (void)tag;
     xb_coll_flow_t f;
-    int rc = stream_begin(&f, a);
+    int rc = xb_coll_stream_call(&f, a->comm);
     if (rc != XB_OK)
         return rc;
     if (f.me == a->root) {
         rc = scatter_root(&f, a);
     } else {
         int k = (f.me - a->root + f.p) % f.p;
-        xb_coll_flow_await_progress(&f, a->root, prog(&f, k));
+        xb_coll_flow_await_progress(&f, a->root, xb_coll_stream_prog(&f, k));
         if (a->rcount * xb_dt_size(a->rdt) > 0) {
             const uint64_t *offs = xb_coll_flow_cell(&f, a->root);
             rc = xb_coll_flow_copy(a->rbuf, a->rcount, a->rdt,
@@ -113,7 +96,7 @@ int xb_coll_gather_stream(const xb_coll_args_t *a, int tag)
 {
     (void)tag;
     xb_coll_flow_t f;
-    int rc = stream_begin(&f, a);
+    int rc = xb_coll_stream_call(&f, a->comm);
     if (rc != XB_OK)
         return rc;
     if (f.me != a->root) {
@@ -196,7 +179,7 @@ static int reduce_one(const xb_coll_args_t *a, int tag)
     xb_coll_red_t red;
     int rc = xb_coll_flow_red(&red, a->rcount, a->rdt, a->op);
     if (rc == XB_OK)
-        rc = stream_begin(&f, a);
+        rc = xb_coll_stream_call(&f, a->comm);
     if (rc != XB_OK)
         return rc;
     if (f.me != a->root) {

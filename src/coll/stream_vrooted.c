@@ -13,31 +13,24 @@
  * writer's descriptor (vblock.h), which also catches counts that differ.
  *
  *   gatherv   every other rank publishes its descriptor's high half (how
- *             and bytes) in its seq word (xb_coll_flow_publish_word), and
+ *             and bytes) in its seq word (xb_coll_flow_publish_word) and
  *             the ring position in its cell: an inline block has the whole
  *             cell, as in the flow gather; a message is posted before the
- *             publish and waited for after it. The root follows the descriptors in the order the
- *             ranks wrote (root+1, ...)
+ *             publish and waited for after it. The root follows the
+ *             descriptors in the order the ranks wrote (root+1, ...).
  *   scatterv  the root's cell holds p descriptors, then the inline blocks
- *             in what is left of it; the root publishes each block's
- *             progress as it goes (rank j copies while the root writes
- *             the next block, as in the stream scatter) and waits for its
- *             messages at the end
+ *             in what is left of it. The inline blocks' progress goes out
+ *             together (one store and wake-up), every other block's as
+ *             soon as it is written (rank j copies while the root writes
+ *             the next, as in the stream scatter); the root waits for its
+ *             messages at the end.
  *
- * Every call is one flow call on every rank (stream_rooted.c's start: a
+ * Every call is one stream call on every rank (xb_coll_stream_call: a
  * node barrier only when the slot collectives ran since the last one).
  */
 #include "coll/vblock.h"
 #include "progress/progress.h"
 #include "pt2pt/pt2pt.h"
-
-static int stream_begin(xb_coll_flow_t *f, const xb_coll_args_t *a)
-{
-    int rc = xb_coll_flow_begin(f, a->comm);
-    if (rc == XB_OK)
-        xb_coll_stream_begin();
-    return rc;
-}
 
 /* Write block b (read by comm rank `reader`) where it fits: inline at
  * cell + *used when it fits the cell's `room` bytes (*used grows), else
@@ -93,7 +86,7 @@ static int gatherv_root(xb_coll_flow_t *f, const xb_coll_args_t *a, int tag)
 int xb_coll_gatherv_stream(const xb_coll_args_t *a, int tag)
 {
     xb_coll_flow_t f;
-    int rc = stream_begin(&f, a);
+    int rc = xb_coll_stream_call(&f, a->comm);
     if (rc != XB_OK)
         return rc;
     if (f.me == a->root) {
@@ -112,18 +105,12 @@ int xb_coll_gatherv_stream(const xb_coll_args_t *a, int tag)
             *cell = xb_vb_where(d);
         xb_coll_flow_publish_word(&f, a->root, a->root + 1, (uint32_t)(d >> 32));
         if (sreq != NULL) {
-            rc = xb_progress_wait(xb_progress_default(), sreq);
+            rc = xb_vb_keep(rc, xb_progress_wait(xb_progress_default(), sreq));
             xb_request_free(sreq);
         }
     }
     xb_coll_flow_end(&f);
     return rc;
-}
-
-/* The progress value of block k (1-based) of call n (stream_rooted.c's). */
-static uint64_t prog(const xb_coll_flow_t *f, int k)
-{
-    return ((f->n + 1) << 7) + (uint64_t)k;
 }
 
 static int scatterv_root(xb_coll_flow_t *f, const xb_coll_args_t *a, int tag)
@@ -138,7 +125,7 @@ static int scatterv_root(xb_coll_flow_t *f, const xb_coll_args_t *a, int tag)
         int j = (f->me + k) % f->p, r = XB_OK;
         xb_a2a_blk_t b = { (char *)a->sbuf + a->sdispls[j] * ext, a->scounts[j], a->sdt };
         if (held > 0 && b.n * xb_dt_size(b.dt) > (MPI_Count)(XB_COLL_FLOW_CELL - used)) {
-            xb_coll_flow_progress(f, prog(f, k - 1), -1);   /* the inline ones so far */
+            xb_coll_flow_progress(f, xb_coll_stream_prog(f, k - 1), -1);  /* the inline ones */
             held = 0;
         }
         descs[j] = write_block(f, b, j, (char *)descs, &used, XB_COLL_FLOW_CELL, &r);
@@ -151,11 +138,11 @@ static int scatterv_root(xb_coll_flow_t *f, const xb_coll_args_t *a, int tag)
         if (xb_vb_how(descs[j]) == XB_VB_INLINE)
             held++;             /* published with the next block that is not */
         else
-            xb_coll_flow_progress(f, prog(f, k), j);   /* even after an error: nobody hangs */
+            xb_coll_flow_progress(f, xb_coll_stream_prog(f, k), j);  /* even after an error */
         rc = xb_vb_keep(rc, r);
     }
     if (held > 0)
-        xb_coll_flow_progress(f, prog(f, f->p - 1), -1);
+        xb_coll_flow_progress(f, xb_coll_stream_prog(f, f->p - 1), -1);
     if (a->rbuf != MPI_IN_PLACE) {
         xb_a2a_blk_t own = { (char *)a->sbuf + a->sdispls[f->me] * ext, a->scounts[f->me],
                              a->sdt };
@@ -171,13 +158,14 @@ static int scatterv_root(xb_coll_flow_t *f, const xb_coll_args_t *a, int tag)
 int xb_coll_scatterv_stream(const xb_coll_args_t *a, int tag)
 {
     xb_coll_flow_t f;
-    int rc = stream_begin(&f, a);
+    int rc = xb_coll_stream_call(&f, a->comm);
     if (rc != XB_OK)
         return rc;
     if (f.me == a->root) {
         rc = scatterv_root(&f, a, tag);
     } else {
-        xb_coll_flow_await_progress(&f, a->root, prog(&f, (f.me - a->root + f.p) % f.p));
+        int k = (f.me - a->root + f.p) % f.p;
+        xb_coll_flow_await_progress(&f, a->root, xb_coll_stream_prog(&f, k));
         const uint64_t *descs = xb_coll_flow_cell(&f, a->root);
         xb_a2a_blk_t dst = { a->rbuf, a->rcount, a->rdt };
         rc = read_block(&f, a, XB_COLL_SCATTERV, a->root, descs[f.me], (const char *)descs,

@@ -30,7 +30,10 @@ static bool counted;
 static MPI_T_pvar_session sess;
 static MPI_T_pvar_handle sent_h;
 
-static int val(int it, int src, int dst, int k) { return it * 1000003 + src * 7919 + dst * 101 + k; }
+static int val(int it, int src, int dst, int k)
+{
+    return it * 1000003 + src * 7919 + dst * 101 + k;
+}
 
 /* Elements src sends dst in iteration it (symmetric when `sym`). */
 static int cnt(int it, int src, int dst, bool sym)
