@@ -35,6 +35,13 @@
  * order (the operand of rank 0 on the left): bit-identical results,
  * non-commutative ops right. Waits spin, then sleep (the progress wait):
  * an oversubscribed node does not burn its CPUs.
+ *
+ * Counts that differ (an erroneous program): a block's writer publishes
+ * its byte count in the cell's header word, and the reader fails with
+ * MPI_ERR_TRUNCATE when its own differs (take_cell), as the messages do;
+ * before 2026-11-29 the exchanges and scatter(v)/gatherv copied what the
+ * reader expected. Counts on both sides of the cell's size still meet
+ * different algorithms (the cell and pair's messages).
  */
 #include <string.h>
 #include "coll/alltoall_blocks.h"
@@ -108,6 +115,18 @@ int xb_coll_bcast_cell(const xb_coll_args_t *a, int tag)
                                                  : xb_coll_bcast_pair(a, tag);
 }
 
+/* The block in rank from's cell into `in`, when its writer's byte count
+ * (the cell's header word) is what `in` holds; else the ranks' counts
+ * differ (an erroneous program): MPI_ERR_TRUNCATE, nothing copied. */
+static int take_cell(xb_coll_flow_t *f, int from, xb_a2a_blk_t in)
+{
+    uint32_t got = xb_coll_flow_word(f, from);
+    MPI_Count want = in.n * xb_dt_size(in.dt);
+    if (XB_UNLIKELY((MPI_Count)got != want))
+        return xb_coll_mismatch(-1, -1, from, got, want, in.n, in.dt);
+    return xb_coll_flow_copy(in.buf, in.n, in.dt, xb_coll_flow_cell(f, from), false);
+}
+
 /* One block from rank `from` to the other through from's cell: `out` on
  * the writer, `in` on the reader; the root's own block (`own` into `dst`,
  * when own is not NULL: not own->buf, MPI_BOTTOM is NULL) is copied
@@ -123,13 +142,13 @@ static int one_block(const xb_coll_args_t *a, int from, xb_a2a_blk_t out, xb_a2a
     if (f.me == from) {
         xb_coll_flow_reserve(&f);
         rc = xb_coll_flow_copy(out.buf, out.n, out.dt, xb_coll_flow_cell(&f, f.me), true);
-        xb_coll_flow_publish(&f, peer, peer + 1);
+        xb_coll_flow_publish_word(&f, peer, peer + 1, (uint32_t)(out.n * xb_dt_size(out.dt)));
     }
     if (rc == XB_OK && own != NULL)
         rc = own_copy(own->buf, own->n, own->dt, dst.buf, dst.n, dst.dt);
     if (f.me != from) {
         xb_coll_flow_await(&f, from);
-        int rc2 = xb_coll_flow_copy(in.buf, in.n, in.dt, xb_coll_flow_cell(&f, from), false);
+        int rc2 = take_cell(&f, from, in);
         rc = rc != XB_OK ? rc : rc2;
     }
     xb_coll_flow_end(&f);
@@ -242,11 +261,11 @@ static int swap_blocks(const xb_coll_args_t *a, xb_a2a_blk_t out, const xb_a2a_b
         return rc;
     int me = f.me, peer = 1 - me;
     rc = xb_coll_flow_copy(out.buf, out.n, out.dt, xb_coll_flow_cell(&f, me), true);
-    xb_coll_flow_publish(&f, peer, peer + 1);
+    xb_coll_flow_publish_word(&f, peer, peer + 1, (uint32_t)(out.n * xb_dt_size(out.dt)));
     if (rc == XB_OK && own != NULL)     /* not own->buf: MPI_BOTTOM is NULL */
         rc = own_copy(own->buf, own->n, own->dt, dst.buf, dst.n, dst.dt);
     xb_coll_flow_await(&f, peer);
-    int rc2 = xb_coll_flow_copy(in.buf, in.n, in.dt, xb_coll_flow_cell(&f, peer), false);
+    int rc2 = take_cell(&f, peer, in);
     xb_coll_flow_end(&f);
     return rc != XB_OK ? rc : rc2;
 }
