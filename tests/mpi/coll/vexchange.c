@@ -30,9 +30,12 @@ static bool counted;
 static MPI_T_pvar_session sess;
 static MPI_T_pvar_handle sent_h;
 
+/* unsigned arithmetic: wraps, never overflows (the mismatch cases pass a
+ * count as `it`) */
 static int val(int it, int src, int dst, int k)
 {
-    return it * 1000003 + src * 7919 + dst * 101 + k;
+    return (int)((unsigned)it * 1000003u + (unsigned)src * 7919u + (unsigned)dst * 101u +
+                 (unsigned)k);
 }
 
 /* Elements src sends dst in iteration it (symmetric when `sym`). */

@@ -30,7 +30,12 @@ static bool counted;
 static MPI_T_pvar_session sess;
 static MPI_T_pvar_handle sent_h;
 
-static int val(int it, int src, int k) { return it * 100003 + src * 7919 + k; }
+/* unsigned arithmetic: wraps, never overflows (the mismatch cases pass a
+ * count as `it`) */
+static int val(int it, int src, int k)
+{
+    return (int)((unsigned)it * 100003u + (unsigned)src * 7919u + (unsigned)k);
+}
 
 static int cnt(int it, int rank)
 {
