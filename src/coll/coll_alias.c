@@ -143,10 +143,28 @@ static bool sides_meet(const side_t *s, const side_t *r, iv_t *hit_s, iv_t *hit_
     return found;
 }
 
+/* Two single buffers (every fixed-size collective): their intervals pair
+ * by pair, without collect()'s spans (a 2-rank 8-byte MPI_Scatter spent a
+ * quarter of its root's instructions in this check, 2026-11-29). */
+static bool singles_meet(const side_t *s, const side_t *r, iv_t *hit_s, iv_t *hit_r)
+{
+    iv_t a[2], b[2];
+    int na = touched(s->base, s->count, s->dt, a);
+    int nb = na > 0 ? touched(r->base, r->count, r->dt, b) : 0;
+    for (int i = 0; i < na; i++)
+        for (int j = 0; j < nb; j++)
+            if (meet(a[i], b[j])) {
+                *hit_s = a[i], *hit_r = b[j];
+                return true;
+            }
+    return false;
+}
+
 static int aliased(const side_t *s, const side_t *r)
 {
     iv_t hs = { 0, 0 }, hr = { 0, 0 };
-    if (!sides_meet(s, r, &hs, &hr))
+    bool singles = s->counts == NULL && r->counts == NULL;
+    if (singles ? !singles_meet(s, r, &hs, &hr) : !sides_meet(s, r, &hs, &hr))
         return XB_OK;
     return xb_err_set(XB_ERR_BUFFER, "the send and the receive buffer overlap "
                       "(send bytes %p-%p, receive bytes %p-%p); buffers of one "
