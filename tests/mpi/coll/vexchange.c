@@ -21,6 +21,7 @@
 #include <stdbool.h>
 #include <time.h>
 #include "ctest.h"
+#include "ct_pvar.h"
 
 enum { ITERS = 160, GAP = -7, CUT = 4096 /* ints: 16 KiB, the slot's largest block */ };
 static const int sizes[] = { 0, 1, 3, 100, 1000, 4096, 4097, 20000 };
@@ -53,10 +54,7 @@ static int cnt(int it, int src, int dst, bool sym)
 
 static unsigned long long sent_now(void)
 {
-    unsigned long long v = 0;
-    if (counted)
-        CHECK_RC(MPI_T_pvar_read(sess, sent_h, &v));
-    return v;
+    return counted ? ct_pvar_read(sess, sent_h) : 0;
 }
 
 /* Reverse-order displacements (in elements) with a one-element gap after
@@ -217,12 +215,11 @@ int main(int argc, char **argv)
     ct_init(&argc, &argv);
     counted = argc > 1 && strcmp(argv[1], "counted") == 0;
     if (counted) {
-        int prov, idx = -1, n = 0;
+        int prov;
         CHECK_RC(MPI_T_init_thread(MPI_THREAD_SINGLE, &prov));
         CHECK_RC(MPI_T_pvar_session_create(&sess));
-        CHECK_RC(MPI_T_pvar_get_index("pt2pt_messages_sent", MPI_T_PVAR_CLASS_COUNTER, &idx));
-        CHECK_RC(MPI_T_pvar_handle_alloc(sess, idx, NULL, &sent_h, &n));
-        CHECK_RC(MPI_T_pvar_start(sess, sent_h));
+        sent_h = ct_pvar_counter(sess, "pt2pt_messages_sent");
+        CHECK(sent_h != MPI_T_PVAR_HANDLE_NULL, "no pt2pt_messages_sent counter");
     }
     MPI_Datatype hole;          /* every other int: holey receive sides, and the
                                    send side of odd peers in Alltoallw */

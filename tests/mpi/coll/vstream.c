@@ -21,6 +21,7 @@
 #include <stdbool.h>
 #include <time.h>
 #include "ctest.h"
+#include "ct_pvar.h"
 
 enum { ITERS = 240, GAP = -7, BIG = 300000 /* ints: beyond a 960 KiB slot */ };
 static const int sizes[] = { 0, 1, 2, 30, 127, 128, 129, 200, 1000, 20000, 70000 };
@@ -46,10 +47,7 @@ static int cnt(int it, int rank)
 
 static unsigned long long sent_now(void)
 {
-    unsigned long long v = 0;
-    if (counted)
-        CHECK_RC(MPI_T_pvar_read(sess, sent_h, &v));
-    return v;
+    return counted ? ct_pvar_read(sess, sent_h) : 0;
 }
 
 static void nap_ms(int ms)
@@ -233,12 +231,11 @@ int main(int argc, char **argv)
     ct_init(&argc, &argv);
     counted = argc > 1 && strcmp(argv[1], "counted") == 0;
     if (counted) {
-        int prov, idx = -1, n = 0;
+        int prov;
         CHECK_RC(MPI_T_init_thread(MPI_THREAD_SINGLE, &prov));
         CHECK_RC(MPI_T_pvar_session_create(&sess));
-        CHECK_RC(MPI_T_pvar_get_index("pt2pt_messages_sent", MPI_T_PVAR_CLASS_COUNTER, &idx));
-        CHECK_RC(MPI_T_pvar_handle_alloc(sess, idx, NULL, &sent_h, &n));
-        CHECK_RC(MPI_T_pvar_start(sess, sent_h));
+        sent_h = ct_pvar_counter(sess, "pt2pt_messages_sent");
+        CHECK(sent_h != MPI_T_PVAR_HANDLE_NULL, "no pt2pt_messages_sent counter");
     }
     MPI_Datatype hole;
     MPI_Type_create_resized(MPI_INT, 0, 2 * sizeof(int), &hole);
