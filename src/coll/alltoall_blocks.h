@@ -3,8 +3,10 @@
 /*
  * alltoall_blocks.h - the blocks of alltoall, alltoallv and alltoallw, for
  * the algorithms that serve all three (alltoall_pairwise.c,
- * alltoall_linear.c): block i of the send or receive side as a buffer, a
- * count and a type, and the copy of the rank's own block. Header only.
+ * alltoall_linear.c, alltoall_shm_v.c, pair.c, pair_cell.c): block i of the
+ * send or receive side as a buffer, a count and a type, and the copy of the
+ * rank's own block. The root's blocks of gather and scatter are those of
+ * XB_A2A, of gatherv and scatterv those of XB_A2AV. Header only.
  */
 #ifndef XB_COLL_ALLTOALL_BLOCKS_H
 #define XB_COLL_ALLTOALL_BLOCKS_H

@@ -258,33 +258,42 @@ int xb_coll_bcast_pair(const xb_coll_args_t *a, int tag)
                               XB_COLL_BCAST, NULL);
 }
 
-/* Gather(v) at the root: its own block into dst, the peer's into in. */
-static int gather_root(const xb_coll_args_t *a, xb_a2a_blk_t dst, xb_a2a_blk_t in, int tag)
-{
-    int rc = XB_OK;
-    if (a->sbuf != MPI_IN_PLACE)
-        rc = xb_dt_copy(a->sbuf, a->scount, a->sdt, dst.buf, dst.n, dst.dt);
-    return rc == XB_OK ? precv(in.buf, in.n, in.dt, 1 - a->root, tag, a->comm) : rc;
-}
-
-int xb_coll_gather_pair(const xb_coll_args_t *a, int tag)
+/* Gather and gatherv (form XB_A2A, XB_A2AV): the root copies its own
+ * block and receives the peer's, each where the form puts it. */
+static int gather_form(const xb_coll_args_t *a, xb_a2a_form_t form, int tag)
 {
     int me = a->comm->rank, peer = 1 - me;
     if (me != a->root)
         return psend(a->sbuf, a->scount, a->sdt, peer, tag, a->comm);
-    xb_a2a_blk_t dst = { xb_coll_block(a->rbuf, me, a->rcount, a->rdt), a->rcount, a->rdt },
-                 in = { xb_coll_block(a->rbuf, peer, a->rcount, a->rdt), a->rcount, a->rdt };
-    return gather_root(a, dst, in, tag);
+    xb_a2a_blk_t dst = xb_a2a_rblk(a, form, me), in = xb_a2a_rblk(a, form, peer);
+    int rc = XB_OK;
+    if (a->sbuf != MPI_IN_PLACE)
+        rc = xb_dt_copy(a->sbuf, a->scount, a->sdt, dst.buf, dst.n, dst.dt);
+    return rc == XB_OK ? precv(in.buf, in.n, in.dt, peer, tag, a->comm) : rc;
 }
 
-/* Scatter(v) at the root: it sends `out` first and copies its own block
- * (`own`) while the peer reads the other (a large block: the peer's single
- * copy from our buffer; the root then helps with what is left of it,
- * shm_help.c). */
-static int scatter_root(const xb_coll_args_t *a, xb_a2a_blk_t out, xb_a2a_blk_t own, int tag)
+int xb_coll_gather_pair(const xb_coll_args_t *a, int tag)
 {
+    return gather_form(a, XB_A2A, tag);
+}
+
+int xb_coll_gatherv_pair(const xb_coll_args_t *a, int tag)
+{
+    return gather_form(a, XB_A2AV, tag);
+}
+
+/* Scatter and scatterv: the root sends the peer's block first and copies
+ * its own while the peer reads the other (a large block: the peer's
+ * single copy from our buffer; the root then helps with what is left of
+ * it, shm_help.c). */
+static int scatter_form(const xb_coll_args_t *a, xb_a2a_form_t form, int tag)
+{
+    int me = a->comm->rank, peer = 1 - me;
+    if (me != a->root)
+        return precv(a->rbuf, a->rcount, a->rdt, peer, tag, a->comm);
+    xb_a2a_blk_t out = xb_a2a_sblk(a, form, peer), own = xb_a2a_sblk(a, form, me);
     xb_request_t *sreq;
-    int rc = send_begin(out.buf, out.n, out.dt, 1 - a->root, tag, a->comm, &sreq);
+    int rc = send_begin(out.buf, out.n, out.dt, peer, tag, a->comm, &sreq);
     if (rc != XB_OK)
         return rc;
     if (a->rbuf != MPI_IN_PLACE)
@@ -294,36 +303,12 @@ static int scatter_root(const xb_coll_args_t *a, xb_a2a_blk_t out, xb_a2a_blk_t 
 
 int xb_coll_scatter_pair(const xb_coll_args_t *a, int tag)
 {
-    int me = a->comm->rank, peer = 1 - me;
-    if (me != a->root)
-        return precv(a->rbuf, a->rcount, a->rdt, peer, tag, a->comm);
-    xb_a2a_blk_t out = { xb_coll_block(a->sbuf, peer, a->scount, a->sdt), a->scount, a->sdt },
-                 own = { xb_coll_block(a->sbuf, me, a->scount, a->sdt), a->scount, a->sdt };
-    return scatter_root(a, out, own, tag);
-}
-
-/* Gatherv and scatterv: the root's blocks where the counts and
- * displacements put them. */
-int xb_coll_gatherv_pair(const xb_coll_args_t *a, int tag)
-{
-    int me = a->comm->rank, peer = 1 - me;
-    if (me != a->root)
-        return psend(a->sbuf, a->scount, a->sdt, peer, tag, a->comm);
-    MPI_Aint ext = xb_dt_extent(a->rdt);
-    xb_a2a_blk_t dst = { (char *)a->rbuf + a->rdispls[me] * ext, a->rcounts[me], a->rdt },
-                 in = { (char *)a->rbuf + a->rdispls[peer] * ext, a->rcounts[peer], a->rdt };
-    return gather_root(a, dst, in, tag);
+    return scatter_form(a, XB_A2A, tag);
 }
 
 int xb_coll_scatterv_pair(const xb_coll_args_t *a, int tag)
 {
-    int me = a->comm->rank, peer = 1 - me;
-    if (me != a->root)
-        return precv(a->rbuf, a->rcount, a->rdt, peer, tag, a->comm);
-    MPI_Aint ext = xb_dt_extent(a->sdt);
-    xb_a2a_blk_t out = { (char *)a->sbuf + a->sdispls[peer] * ext, a->scounts[peer], a->sdt },
-                 own = { (char *)a->sbuf + a->sdispls[me] * ext, a->scounts[me], a->sdt };
-    return scatter_root(a, out, own, tag);
+    return scatter_form(a, XB_A2AV, tag);
 }
 
 /* Send a block straight from where it is (`out`), copy the own block

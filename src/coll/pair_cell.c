@@ -157,58 +157,51 @@ static int one_block(const xb_coll_args_t *a, int from, xb_a2a_blk_t out, xb_a2a
 
 static const xb_a2a_blk_t no_blk = { NULL, 0, NULL };
 
-/* Scatter: the flow algorithm's cell holds all p blocks at their offsets;
- * here the root writes only the peer's block, at the start of the cell
- * (an 8-byte block is then the seq's line). */
-int xb_coll_scatter_cell(const xb_coll_args_t *a, int tag)
-{
-    if (!xb_coll_flow_need_fits(a, xb_coll_block_bytes(XB_COLL_SCATTER, a)))
-        return xb_coll_scatter_pair(a, tag);
-    int me = a->comm->rank, peer = 1 - me;
-    xb_a2a_blk_t out = no_blk, own = no_blk, mine = { a->rbuf, a->rcount, a->rdt };
-    bool copy = me == a->root && a->rbuf != MPI_IN_PLACE;
-    if (me == a->root) {        /* the send side means nothing elsewhere */
-        out = (xb_a2a_blk_t){ xb_coll_block(a->sbuf, peer, a->scount, a->sdt), a->scount,
-                              a->sdt };
-        own = (xb_a2a_blk_t){ xb_coll_block(a->sbuf, me, a->scount, a->sdt), a->scount,
-                              a->sdt };
-    }
-    return one_block(a, a->root, out, mine, copy ? &own : NULL, mine);
-}
-
-/* Scatterv and gatherv: the one block that crosses has the same bytes on
- * both sides (the root's count for the peer, the peer's own count), so
- * both ranks agree on the fit. */
-int xb_coll_scatterv_cell(const xb_coll_args_t *a, int tag)
+/* Scatter and scatterv (form XB_A2A, XB_A2AV): the root writes only the
+ * peer's block, at the start of its cell (an 8-byte block is then the
+ * seq's line). The one block that crosses has the same bytes on both
+ * sides (the root's count for the peer, the peer's own count), so both
+ * ranks agree on the fit. */
+static int scatter_cells(const xb_coll_args_t *a, xb_a2a_form_t form, int tag)
 {
     int me = a->comm->rank, peer = 1 - me;
     bool root = me == a->root;
-    MPI_Aint ext = root ? xb_dt_extent(a->sdt) : 0;
-    MPI_Count bytes = root ? a->scounts[peer] * xb_dt_size(a->sdt) : a->rcount * xb_dt_size(a->rdt);
-    if (!xb_coll_flow_need_fits(a, bytes))
-        return xb_coll_scatterv_pair(a, tag);
     xb_a2a_blk_t out = no_blk, own = no_blk, mine = { a->rbuf, a->rcount, a->rdt };
-    if (root) {
-        out = (xb_a2a_blk_t){ (char *)a->sbuf + a->sdispls[peer] * ext, a->scounts[peer], a->sdt };
-        own = (xb_a2a_blk_t){ (char *)a->sbuf + a->sdispls[me] * ext, a->scounts[me], a->sdt };
+    if (root) {                 /* the send side means nothing elsewhere */
+        out = xb_a2a_sblk(a, form, peer);
+        own = xb_a2a_sblk(a, form, me);
     }
+    MPI_Count bytes = root ? out.n * xb_dt_size(out.dt) : a->rcount * xb_dt_size(a->rdt);
+    if (!xb_coll_flow_need_fits(a, bytes))
+        return form == XB_A2A ? xb_coll_scatter_pair(a, tag) : xb_coll_scatterv_pair(a, tag);
     return one_block(a, a->root, out, mine, root && a->rbuf != MPI_IN_PLACE ? &own : NULL,
                      mine);
 }
 
+int xb_coll_scatter_cell(const xb_coll_args_t *a, int tag)
+{
+    return scatter_cells(a, XB_A2A, tag);
+}
+
+int xb_coll_scatterv_cell(const xb_coll_args_t *a, int tag)
+{
+    return scatter_cells(a, XB_A2AV, tag);
+}
+
+/* Gatherv (gather is the flow algorithm above): as scatterv, the other
+ * way. */
 int xb_coll_gatherv_cell(const xb_coll_args_t *a, int tag)
 {
     int me = a->comm->rank, peer = 1 - me;
     bool root = me == a->root;
-    MPI_Aint ext = root ? xb_dt_extent(a->rdt) : 0;
-    MPI_Count bytes = root ? a->rcounts[peer] * xb_dt_size(a->rdt) : a->scount * xb_dt_size(a->sdt);
-    if (!xb_coll_flow_need_fits(a, bytes))
-        return xb_coll_gatherv_pair(a, tag);
     xb_a2a_blk_t out = { (char *)a->sbuf, a->scount, a->sdt }, in = no_blk, dst = no_blk;
     if (root) {
-        in = (xb_a2a_blk_t){ (char *)a->rbuf + a->rdispls[peer] * ext, a->rcounts[peer], a->rdt };
-        dst = (xb_a2a_blk_t){ (char *)a->rbuf + a->rdispls[me] * ext, a->rcounts[me], a->rdt };
+        in = xb_a2a_rblk(a, XB_A2AV, peer);
+        dst = xb_a2a_rblk(a, XB_A2AV, me);
     }
+    MPI_Count bytes = root ? in.n * xb_dt_size(in.dt) : a->scount * xb_dt_size(a->sdt);
+    if (!xb_coll_flow_need_fits(a, bytes))
+        return xb_coll_gatherv_pair(a, tag);
     return one_block(a, root ? peer : me, out, in,
                      root && a->sbuf != MPI_IN_PLACE ? &out : NULL, dst);
 }

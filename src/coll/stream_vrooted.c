@@ -73,11 +73,10 @@ static int read_block(xb_coll_flow_t *f, const xb_coll_args_t *a, xb_coll_kind_t
 
 static int gatherv_root(xb_coll_flow_t *f, const xb_coll_args_t *a, int tag)
 {
-    MPI_Aint ext = xb_dt_extent(a->rdt);
     int rc = XB_OK;
     for (int k = 1; k <= f->p; k++) {
         int j = (f->me + k) % f->p;      /* the others first, in the order they wrote */
-        xb_a2a_blk_t dst = { (char *)a->rbuf + a->rdispls[j] * ext, a->rcounts[j], a->rdt };
+        xb_a2a_blk_t dst = xb_a2a_rblk(a, XB_A2AV, j);
         if (j == f->me) {
             if (a->sbuf != MPI_IN_PLACE)
                 rc = xb_vb_keep(rc, xb_dt_copy(a->sbuf, a->scount, a->sdt, dst.buf, dst.n, dst.dt));
@@ -126,7 +125,6 @@ int xb_coll_gatherv_stream(const xb_coll_args_t *a, int tag)
 
 static int scatterv_root(xb_coll_flow_t *f, const xb_coll_args_t *a, int tag)
 {
-    MPI_Aint ext = xb_dt_extent(a->sdt);
     uint64_t *descs = xb_coll_flow_cell(f, f->me);
     size_t used = (size_t)f->p * sizeof *descs;
     xb_request_t *sreq[XB_COLL_FLOW_MAXP];
@@ -134,7 +132,7 @@ static int scatterv_root(xb_coll_flow_t *f, const xb_coll_args_t *a, int tag)
     xb_coll_flow_reserve(f);
     for (int k = 1; k < f->p; k++) {
         int j = (f->me + k) % f->p, r = XB_OK;
-        xb_a2a_blk_t b = { (char *)a->sbuf + a->sdispls[j] * ext, a->scounts[j], a->sdt };
+        xb_a2a_blk_t b = xb_a2a_sblk(a, XB_A2AV, j);
         if (held > 0 && b.n * xb_dt_size(b.dt) > (MPI_Count)(XB_COLL_FLOW_CELL - used)) {
             xb_coll_flow_progress(f, xb_coll_stream_prog(f, k - 1), -1);  /* the inline ones */
             held = 0;
@@ -156,8 +154,7 @@ static int scatterv_root(xb_coll_flow_t *f, const xb_coll_args_t *a, int tag)
     if (held > 0)
         xb_coll_flow_progress(f, xb_coll_stream_prog(f, f->p - 1), -1);
     if (a->rbuf != MPI_IN_PLACE) {
-        xb_a2a_blk_t own = { (char *)a->sbuf + a->sdispls[f->me] * ext, a->scounts[f->me],
-                             a->sdt };
+        xb_a2a_blk_t own = xb_a2a_sblk(a, XB_A2AV, f->me);
         rc = xb_vb_keep(rc, xb_dt_copy(own.buf, own.n, own.dt, a->rbuf, a->rcount, a->rdt));
     }
     for (int i = 0; i < nsend; i++) {
