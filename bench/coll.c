@@ -4,7 +4,7 @@
  * coll.c - collective benchmarks: microseconds per collective on all ranks,
  * median over batches, the slowest rank's view of each batch. Plain MPI:
  * builds with any mpicc.
- *   mpiexec -n 4 ./coll -c NAME [-q] [-m MAXSIZE] [-s MINSIZE] [-H] [-T]
+ *   mpiexec -n 4 ./coll -c NAME [-q] [-m MAXSIZE] [-s MINSIZE] [-z SIZE] [-H] [-T]
  * NAME and what the size (8 B .. 4 MiB) is:
  *   barrier                      -
  *   bcast, reduce, allreduce,    the message (reductions: MPI_SUM on
@@ -23,6 +23,8 @@
  * -H: the ranks split into two halves (MPI_Comm_split), each running the
  * collective on its own communicator at the same time (a communicator
  * that is not the whole node, as rows or columns of a process grid are).
+ * -z SIZE: that one size only (any, not just the table's; -m is raised to
+ * it), to find where two algorithms cross.
  * -T: MPI_Init_thread with MPI_THREAD_MULTIPLE (one thread still makes the
  * calls): what a threaded program, or one under mpi4py, pays.
  */
@@ -158,8 +160,14 @@ int main(int argc, char **argv)
     bench_opts_t o = bench_parse(argc, argv, 4L << 20);
     comm = MPI_COMM_WORLD;
     int halves = 0;
-    for (int i = 1; i < argc; i++)
+    long exact = 0;
+    for (int i = 1; i < argc; i++) {
         halves |= !strcmp(argv[i], "-H");
+        if (!strcmp(argv[i], "-z") && i + 1 < argc)
+            exact = atol(argv[i + 1]);
+    }
+    if (exact > o.maxsize)
+        o.maxsize = exact;
     if (halves) {
         MPI_Comm_split(MPI_COMM_WORLD, rank < nranks / 2, rank, &comm);
         MPI_Comm_size(comm, &nranks);
@@ -178,7 +186,7 @@ int main(int argc, char **argv)
         which = -1;                           /* no nonblocking form */
     if (which < 0) {
         if (rank == 0)
-            fprintf(stderr, "usage: coll -c NAME [-q] [-m MAX] [-s MIN] [-H] [-T] (NAME: see "
+            fprintf(stderr, "usage: coll -c NAME [-q] [-m MAX] [-s MIN] [-z SIZE] [-H] [-T] (NAME: see "
                     "coll.c)\n");
         MPI_Abort(MPI_COMM_WORLD, 2);
     }
@@ -191,8 +199,10 @@ int main(int argc, char **argv)
     if (rank == 0)
         printf("# %s%s-%dr%s%s us lower\n", nonblocking ? "i" : "", names[which], nranks,
                halves ? "-halves" : "", mt ? "-mt" : "");
-    static const long sizes[] = { 8, 64, 512, 4096, 32768, 262144, 1L << 20, 4L << 20 };
-    for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++) {
+    static const long table[] = { 8, 64, 512, 4096, 32768, 262144, 1L << 20, 4L << 20 };
+    const long *sizes = exact > 0 ? &exact : table;
+    size_t nsizes = exact > 0 ? 1 : sizeof table / sizeof table[0];
+    for (size_t s = 0; s < nsizes; s++) {
         long size = which == BARRIER ? 0 : sizes[s];
         if (size > o.maxsize)
             break;

@@ -338,9 +338,14 @@ static const rule_t rules[] = {
     { XB_COLL_GATHER,    ANY_P, 0, 0, "linear", 0 },
     { XB_COLL_SCATTER,   2, 2, 0, 0, "cell", 0 },          /* blocking */
     { XB_COLL_SCATTER,  3, 1 << 30, 0, 0, "flow", 0 },       /* blocking, whole node, fits a cell */
-    /* 8 ranks, 256 KiB blocks: stream 123 us, linear 118 (the root copies
-     * 1.75 MiB, a single copy moves it once): linear from 512 KiB */
-    { XB_COLL_SCATTER,   3, 1 << 30, 0, 512 KiB, "stream", 0 }, /* blocking, whole node */
+    /* Large blocks: linear, whose messages move each block once (the
+     * stream's root copies all p - 1 blocks into its ring, then each reader
+     * copies its own out). Interleaved A/B, 3 rounds, 2026-12-06, us,
+     * stream / linear: 4 ranks 32 KiB 6.6-7.8 / 10.3-14.4, 64 KiB 12-21 /
+     * 18-20, 128 KiB 27-47 / 25-33, 256 KiB 86-95 / 64-69; 8 ranks 64 KiB
+     * 35-42 / 31-38, 128 KiB 103-127 / 76-105, 256 KiB 189-216 / 153-167
+     * (Open MPI 61 and 162 at 256 KiB): linear from 128 KiB */
+    { XB_COLL_SCATTER,   3, 1 << 30, 0, 128 KiB, "stream", 0 }, /* blocking, whole node */
     { XB_COLL_SCATTER,   ANY_P, 0, 0, "hier", 0 },     /* blocking, several nodes */
     /* One node (see bcast), 8 ranks, 2026-11-24: 4 KiB 6.3 us, binomial
      * 13.0 (Open MPI 24) */
