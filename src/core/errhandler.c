@@ -102,7 +102,7 @@ static void __attribute__((noreturn)) die(const char *msg, int code, const char 
     xb_rt_abort(cls != 0 ? cls : MPI_ERR_OTHER, msg);
 }
 
-void xb_errh_invoke_comm(xb_comm_t *comm, int code, const char *msg)
+int xb_errh_invoke_comm(xb_comm_t *comm, int code, const char *msg)
 {
     xb_errhandler_t *e = comm != NULL ? comm->errh : NULL;
 
@@ -110,7 +110,7 @@ void xb_errh_invoke_comm(xb_comm_t *comm, int code, const char *msg)
         e = &predef[0];
     switch (e->kind) {
     case XB_ERRH_RETURN:
-        return;
+        return code;
     case XB_ERRH_FATAL:
         die(msg, code, "the error handler is MPI_ERRORS_ARE_FATAL, so the "
             "job is ended (set MPI_ERRORS_RETURN to handle errors yourself)");
@@ -125,9 +125,10 @@ void xb_errh_invoke_comm(xb_comm_t *comm, int code, const char *msg)
         ((MPI_Comm_errhandler_function *)(void *)e->fn)(&h, &c);
         xb_cb_end(held);
         xb_errhandler_release(e);
-        return;
+        return c;
     }
     }
+    return code;
 }
 
 /* The code of a failed call, with its message in msg (the process ends
@@ -222,7 +223,7 @@ int xb_errh_raise_comm(xb_comm_t *comm, const char *fn, int rc)
     int code = make_error(fn, rc, msg);
     if (comm == NULL)
         comm = note != NULL ? note : xb_comm_self();
-    xb_errh_invoke_comm(comm, code, msg);
+    code = xb_errh_invoke_comm(comm, code, msg);
     if (note != NULL)
         xb_comm_release(note);
     return code;
@@ -235,19 +236,16 @@ int xb_errh_raise_session(xb_session_t *session, const char *fn, int rc)
         return MPI_SUCCESS;
     int code = make_error(fn, rc, msg);
     if (session == NULL)
-        xb_errh_invoke_comm(xb_comm_self(), code, msg);
-    else
-        xb_errh_invoke_session(session, code, msg);
-    return code;
+        return xb_errh_invoke_comm(xb_comm_self(), code, msg);
+    return xb_errh_invoke_session(session, code, msg);
 }
 
-void xb_errh_invoke_session(xb_session_t *s, int code, const char *msg)
+int xb_errh_invoke_session(xb_session_t *s, int code, const char *msg)
 {
     xb_errhandler_t *e = s->errh != NULL ? s->errh : &predef[0];
     if (e->kind != XB_ERRH_USER) {
         xb_comm_t tmp = { .errh = e };      /* same predefined behaviour */
-        xb_errh_invoke_comm(&tmp, code, msg);
-        return;
+        return xb_errh_invoke_comm(&tmp, code, msg);
     }
     MPI_Session h = s->handle;
     int c = code;
@@ -256,16 +254,16 @@ void xb_errh_invoke_session(xb_session_t *s, int code, const char *msg)
     ((MPI_Session_errhandler_function *)(void *)e->fn)(&h, &c);
     xb_cb_end(held);
     xb_errhandler_release(e);
+    return c;
 }
 
 typedef void (xb_obj_errh_fn_t)(void **handle, int *code, ...);
 
-void xb_errh_invoke_obj(xb_errhandler_t *e, void *handle, int code, const char *msg)
+int xb_errh_invoke_obj(xb_errhandler_t *e, void *handle, int code, const char *msg)
 {
     if (e == NULL || e->kind != XB_ERRH_USER) {
         xb_comm_t tmp = { .errh = e != NULL ? e : &predef[0] };
-        xb_errh_invoke_comm(&tmp, code, msg);
-        return;
+        return xb_errh_invoke_comm(&tmp, code, msg);
     }
     void *h = handle;
     int c = code;
@@ -274,6 +272,7 @@ void xb_errh_invoke_obj(xb_errhandler_t *e, void *handle, int code, const char *
     ((xb_obj_errh_fn_t *)(void *)e->fn)(&h, &c);
     xb_cb_end(held);
     xb_errhandler_release(e);
+    return c;
 }
 
 int xb_errh_raise_obj(xb_errhandler_t *e, void *handle, const char *fn, int rc)
@@ -283,21 +282,18 @@ int xb_errh_raise_obj(xb_errhandler_t *e, void *handle, const char *fn, int rc)
         return MPI_SUCCESS;
     int code = make_error(fn, rc, msg);
     if (e == NULL)
-        xb_errh_invoke_comm(xb_comm_self(), code, msg);
-    else
-        xb_errh_invoke_obj(e, handle, code, msg);
-    return code;
+        return xb_errh_invoke_comm(xb_comm_self(), code, msg);
+    return xb_errh_invoke_obj(e, handle, code, msg);
 }
 
 /* ---- files (MPI-IO) ------------------------------------------------------ */
-void xb_errh_invoke_file(xb_errhandler_t *e, MPI_File fh, int code, const char *msg)
+int xb_errh_invoke_file(xb_errhandler_t *e, MPI_File fh, int code, const char *msg)
 {
     if (e == NULL)
         e = &predef[1];                     /* files default to ERRORS_RETURN */
     if (e->kind != XB_ERRH_USER) {
         xb_comm_t tmp = { .errh = e };      /* same predefined behaviour */
-        xb_errh_invoke_comm(&tmp, code, msg);
-        return;
+        return xb_errh_invoke_comm(&tmp, code, msg);
     }
     MPI_File h = fh;
     int c = code;
@@ -306,6 +302,7 @@ void xb_errh_invoke_file(xb_errhandler_t *e, MPI_File fh, int code, const char *
     ((MPI_File_errhandler_function *)(void *)e->fn)(&h, &c);
     xb_cb_end(held);
     xb_errhandler_release(e);
+    return c;
 }
 
 int xb_errh_raise_file(xb_errhandler_t *e, MPI_File fh, const char *fn, int rc)
@@ -314,6 +311,5 @@ int xb_errh_raise_file(xb_errhandler_t *e, MPI_File fh, const char *fn, int rc)
     if (xb_errcode_class_of_rc(rc) == MPI_SUCCESS)
         return MPI_SUCCESS;
     int code = make_error(fn, rc, msg);
-    xb_errh_invoke_file(e, fh, code, msg);
-    return code;
+    return xb_errh_invoke_file(e, fh, code, msg);
 }

@@ -86,13 +86,15 @@ xb_errhandler_t *xb_errhandler_fatal(void);
 
 /* Run comm's errhandler for `code` (MPI_Comm_call_errhandler, and the tail of
  * xb_errh_raise_comm). msg is what a fatal handler prints. Returns when the
- * handler returns (never for FATAL/ABORT). */
-void xb_errh_invoke_comm(xb_comm_t *comm, int code, const char *msg);
+ * handler returns (never for FATAL/ABORT): the code as a user handler left
+ * it (its second argument; a failed call returns that, as MPICH and Open
+ * MPI do), or `code`. The same for the other invoke functions. */
+int  xb_errh_invoke_comm(xb_comm_t *comm, int code, const char *msg);
 
 /* The same for objects whose handle is a pointer and whose user handler
  * has the shape fn(MPI_X *handle, int *code, ...) (windows): run e
  * (NULL: MPI_ERRORS_ARE_FATAL) for `code` on `handle`. */
-void xb_errh_invoke_obj(xb_errhandler_t *e, void *handle, int code, const char *msg);
+int  xb_errh_invoke_obj(xb_errhandler_t *e, void *handle, int code, const char *msg);
 /* The error path of a call on such an object (the binding's tail, as
  * xb_errh_raise_comm); e NULL: MPI_COMM_SELF's handler applies. */
 int  xb_errh_raise_obj(xb_errhandler_t *e, void *handle, const char *fn, int rc);
@@ -100,7 +102,7 @@ int  xb_errh_raise_obj(xb_errhandler_t *e, void *handle, const char *fn, int rc)
  * MPI_File_create_errhandler) for file handle fh (MPI_FILE_NULL for open
  * and delete). raise_file is the error path of a failed file call: it makes
  * the code with its message, as xb_errh_raise_comm does, and returns it. */
-void xb_errh_invoke_file(xb_errhandler_t *e, MPI_File fh, int code, const char *msg);
+int  xb_errh_invoke_file(xb_errhandler_t *e, MPI_File fh, int code, const char *msg);
 int  xb_errh_raise_file(xb_errhandler_t *e, MPI_File fh, const char *fn, int rc);
 
 #endif

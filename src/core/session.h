@@ -25,6 +25,6 @@ struct xb_session {
 enum { XB_MAGIC_SESSION = 0x58425339u };
 
 /* Run the session's errhandler for code (like xb_errh_invoke_comm). */
-void xb_errh_invoke_session(xb_session_t *s, int code, const char *msg);
+int  xb_errh_invoke_session(xb_session_t *s, int code, const char *msg);
 
 #endif

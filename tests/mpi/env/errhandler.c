@@ -3,11 +3,13 @@
 /* User error handlers: called once per failure with the code the call
  * returns and the communicator; inherited by MPI_Comm_dup; kept alive by the
  * communicator after MPI_Errhandler_free; MPI_Comm_call_errhandler passes
- * the code unchanged; MPI_Comm_get_errhandler of the defaults. */
+ * the code unchanged; the failed call returns the code as the handler left
+ * it (MPICH and Open MPI do; MPICH's errors/io/fileerrret relies on it);
+ * MPI_Comm_get_errhandler of the defaults. */
 #include <mpi.h>
 #include "env_util.h"
 
-static int calls, last_code;
+static int calls, last_code, rewrite = -1;
 static MPI_Comm last_comm;
 
 static void handler(MPI_Comm *comm, int *code, ...)
@@ -15,6 +17,8 @@ static void handler(MPI_Comm *comm, int *code, ...)
     calls++;
     last_code = *code;
     last_comm = *comm;
+    if (rewrite >= 0)
+        *code = rewrite;
 }
 
 int main(int argc, char **argv)
@@ -66,6 +70,16 @@ int main(int argc, char **argv)
     /* the handler is still there on COMM_WORLD */
     rc = MPI_Send(&buf, 1, MPI_INT, 0, -1, MPI_COMM_WORLD);
     CHECK(calls == 4, "handler after dup freed");
+    /* a handler that rewrites the code: the call returns the new one */
+    rewrite = MPI_SUCCESS;
+    rc = MPI_Send(&buf, 1, MPI_INT, 0, -1, MPI_COMM_WORLD);
+    CHECK(calls == 5 && rc == MPI_SUCCESS, "rewritten to MPI_SUCCESS: returned %d", rc);
+    rewrite = MPI_ERR_ARG;
+    rc = MPI_Send(&buf, 1, MPI_INT, 0, -1, MPI_COMM_WORLD);
+    CHECK(calls == 6 && rc == MPI_ERR_ARG, "rewritten to MPI_ERR_ARG: returned %d", rc);
+    CHECK(MPI_Comm_call_errhandler(MPI_COMM_WORLD, MPI_ERR_OTHER) == MPI_SUCCESS,
+          "call_errhandler returns MPI_SUCCESS whatever the handler leaves");
+    rewrite = -1;
     /* a bad errhandler handle is reported on the communicator (RETURN now) */
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
     MPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_RETURN);

@@ -9,7 +9,7 @@
  */
 #include "iotest.h"
 
-static int handler_calls, handler_last;
+static int handler_calls, handler_last, handler_rewrite = -1;
 static MPI_File handler_file;
 
 static void file_handler(MPI_File *fh, int *code, ...)
@@ -17,6 +17,8 @@ static void file_handler(MPI_File *fh, int *code, ...)
     handler_calls++;
     handler_last = *code;
     handler_file = *fh;
+    if (handler_rewrite >= 0)   /* the failed call returns what it leaves */
+        *code = handler_rewrite;
 }
 
 static void amode_errors(void)
@@ -194,6 +196,11 @@ static void errhandlers(void)
                        MPI_INFO_NULL, &fh);
     CHECK(io_class(rc) == MPI_ERR_AMODE, "RDONLY|CREATE: class %d", io_class(rc));
     CHECK(handler_calls == 2, "AMODE failure: handler calls %d", handler_calls);
+    handler_rewrite = MPI_SUCCESS;
+    rc = MPI_File_open(MPI_COMM_WORLD, io_path("none"), MPI_MODE_RDONLY, MPI_INFO_NULL, &fh);
+    CHECK(handler_calls == 3 && rc == MPI_SUCCESS, "handler rewrote the code: open returned %d",
+          rc);
+    handler_rewrite = -1;
     CHECK_RC(MPI_File_set_errhandler(MPI_FILE_NULL, MPI_ERRORS_RETURN));
     CHECK_RC(MPI_File_open(MPI_COMM_WORLD, io_path("e"), MPI_MODE_RDWR | MPI_MODE_CREATE |
                            MPI_MODE_DELETE_ON_CLOSE, MPI_INFO_NULL, &fh));
@@ -202,13 +209,13 @@ static void errhandlers(void)
     MPI_Errhandler_free(&got);
     CHECK_RC(MPI_File_set_errhandler(fh, eh));
     rc = MPI_File_seek(fh, -5, MPI_SEEK_SET);
-    CHECK(handler_calls == 3 && handler_file == fh && io_class(handler_last) == MPI_ERR_ARG,
+    CHECK(handler_calls == 4 && handler_file == fh && io_class(handler_last) == MPI_ERR_ARG,
           "seek failure on the file: calls %d", handler_calls);
     CHECK_RC(MPI_File_call_errhandler(fh, MPI_ERR_IO));
-    CHECK(handler_calls == 4 && handler_last == MPI_ERR_IO, "call_errhandler");
+    CHECK(handler_calls == 5 && handler_last == MPI_ERR_IO, "call_errhandler");
     rc = MPI_File_set_errhandler(fh, MPI_ERRHANDLER_NULL);
     CHECK(io_class(rc) == MPI_ERR_ERRHANDLER, "null errhandler: class %d", io_class(rc));
-    CHECK(handler_calls == 5, "errhandler error raised on the file: %d", handler_calls);
+    CHECK(handler_calls == 6, "errhandler error raised on the file: %d", handler_calls);
     MPI_Errhandler_free(&eh);                  /* the file still holds it */
     rc = MPI_File_get_size(MPI_FILE_NULL, &(MPI_Offset){ 0 });
     CHECK(io_class(rc) == MPI_ERR_FILE, "get_size(MPI_FILE_NULL): class %d", io_class(rc));
