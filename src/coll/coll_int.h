@@ -152,7 +152,12 @@ int   xb_coll_flow_wcopy(const xb_coll_red_t *red, void *ubuf, void *w, bool to_
 /* Waits and progress beyond one cell (node_flow.c, for node_stream.c). */
 uint64_t xb_coll_flow_done(int local);
 bool  xb_coll_flow_comm_ok(const xb_comm_t *comm);
-const int *xb_coll_flow_locs(const xb_comm_t *comm);   /* after comm_ok: cached */
+const int *xb_coll_flow_locs(const xb_comm_t *comm);
+/* The local index of each rank of comm when every member is a process of
+ * this node (node-complete or a part of the node), at most
+ * XB_COLL_FLOW_MAXP ranks with local indices below it; else NULL. Valid
+ * until a communicator over another group is looked at. */
+const int *xb_coll_node_locs(const xb_comm_t *comm);   /* after comm_ok: cached */
 /* Wait until local rank `local` (-1: every other rank) finished call value - 1. */
 void  xb_coll_flow_wait_done(xb_coll_flow_t *f, int local, uint64_t value);
 /* The progress word of a cell (a call publishing its data in parts):
@@ -226,8 +231,9 @@ static inline int xb_coll_flow_apply_k(const xb_coll_red_t *red, xb_op_kernel_t 
     }
     return xb_coll_flow_apply(red, in, acc);
 }
-/* Nonblocking node collectives (node_nb.c, shm_nb.c): each node-complete
- * communicator whose context slot is below XB_COLL_NBN_CHANS has a channel
+/* Nonblocking node collectives (node_nb.c, shm_nb.c): each communicator of
+ * processes of this node (the whole node or a part of it) whose context
+ * slot is below XB_COLL_NBN_CHANS has a channel
  * of XB_COLL_NBN_WINDOWS windows per local rank in area 2 of the node
  * slots; call n of a channel writes window n mod WINDOWS. An algorithm
  * builds one step (xb_coll_nbn_op): the step waits for room, runs `write`
@@ -250,6 +256,11 @@ struct xb_coll_nbop {
     int             state, rc;
     int             kind, reads, p, me, root, chan;
     uint64_t        n;               /* the call's number on its channel       */
+    uint64_t        rel;             /* ... counted from the communicator's first */
+    int             set;             /* 0 nonblocking, 1 blocking with threads */
+    uint64_t       *props;           /* the agreement on the first number:     */
+    struct xb_request **xreq;        /* each member's proposal, the messages   */
+    int             nxreq;           /* (only the communicator's first call)   */
     const int      *loc;             /* local index of each comm rank          */
     xb_coll_nbn_write_fn write;      /* NULL: this rank writes nothing         */
     xb_coll_nbn_read_fn  read;
@@ -261,7 +272,7 @@ struct xb_coll_nbop {
     bool            user;            /* read runs a user function (an op)      */
 };
 void  xb_coll_nbn_init(void);
-/* comm's channel, or -1 (not node-complete, no channel). */
+/* comm's channel, or -1 (a member on another node, no channel). */
 int   xb_coll_nbn_chan(const xb_comm_t *comm);
 /* Add the step of a call (retains a->sdt and a->rdt for the schedule);
  * *op (may be NULL) gets the call. */

@@ -240,9 +240,16 @@ typedef struct {
 static const rule_t rules[] = {
     { XB_COLL_BARRIER,   ANY_P, 0, 0, "shm", 0 },      /* blocking, whole node */
     { XB_COLL_BARRIER,   ANY_P, 0, 0, "hier", 0 },     /* blocking, several nodes */
-    /* shm_nb: the nonblocking and persistent forms on a node-complete
-     * communicator with a channel, up to a 16 KiB window per rank (every
-     * shm_nb rule below). Interleaved A/B runs, 2026-11-29 (medians, us):
+    /* shm_nb: the nonblocking and persistent forms on a communicator of
+     * this node with a channel, up to a 16 KiB window per rank (every
+     * shm_nb rule below); on a part of the node (no blocking node
+     * algorithm there) the blocking forms too: -H (two halves of 4 of 8
+     * ranks), 3 interleaved rounds, 2026-12-06, us, channel / messages:
+     * barrier 6.4-8.6 / 10.4-13.6 (dissemination), allreduce 8 B
+     * 9.0-10.1 / 11.7-14.1, 4 KiB 11.1-13.6 / 15.3-20.5 (recdbl),
+     * allgather 512 B 8.0-13.7 / 10.6-18.1 (linear), reduce_scatter_block
+     * 8 B 6.9-9.5 / 9.5-16.1 (pairwise); halves of 2: barrier 2.7-3.2 /
+     * 2.3-3.7 (6 rounds). Interleaved A/B runs, 2026-11-29 (medians, us):
      * 8 ranks ibarrier 17.5 against dissemination's 35.1; 4 ranks
      * iallreduce 8 B 5.9 against recdbl's 8.8, ialltoall 8 B 3.5 against
      * linear's 5.4; 8 ranks iallgatherv 4 KiB 14.2 against linear's 24.9.

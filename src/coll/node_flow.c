@@ -68,12 +68,13 @@ static int      have_regions = -1; /* the method has slots (-1: not known yet) *
 
 /* The last communicator group seen (retained, so its address is not
  * reused while it is here): whether a communicator over it, with no remote
- * group, is node-complete with at most XB_COLL_FLOW_MAXP ranks, and the
- * local index of each of its ranks. The checks walk every rank; a call of
- * a few hundred instructions cannot pay for that each time. */
+ * group, has every member on this node with at most XB_COLL_FLOW_MAXP
+ * ranks and local indices (ok), whether it is node-complete (whole), and
+ * the local index of each of its ranks. The checks walk every rank; a call
+ * of a few hundred instructions cannot pay for that each time. */
 static struct {
     xb_group_t *group;
-    bool        ok;
+    bool        ok, whole;
     int         loc[XB_COLL_FLOW_MAXP];
 } cache;
 
@@ -139,7 +140,7 @@ void *xb_coll_flow_cell(const xb_coll_flow_t *f, int rank)
     return (char *)seq_of(f, rank) + CELL_DATA_OFF;
 }
 
-/* The local index of comm rank r (comm is node-complete). */
+/* The local index of comm rank r (a process of this node). */
 static int local_index(const xb_comm_t *comm, int r)
 {
     const xb_rt_info_t *rt = xb_rt();
@@ -156,21 +157,39 @@ static int local_index(const xb_comm_t *comm, int r)
     return lo;
 }
 
+/* Look comm's group up (the cache above). */
+static void look_up(const xb_comm_t *comm)
+{
+    if (comm->group == cache.group)
+        return;
+    if (cache.group != NULL)
+        xb_group_release(cache.group);
+    xb_group_retain(comm->group);
+    cache.group = comm->group;
+    cache.ok = comm->size <= XB_COLL_FLOW_MAXP && xb_method_has_node_barrier() &&
+               xb_coll_one_node(comm);
+    for (int r = 0; cache.ok && r < comm->size; r++) {
+        cache.loc[r] = local_index(comm, r);
+        cache.ok = cache.loc[r] < XB_COLL_FLOW_MAXP;
+    }
+    cache.whole = cache.ok && xb_coll_node_complete(comm);
+}
+
 /* The cached local indices of comm's ranks, or NULL when comm is not a
  * node-complete intracommunicator of at most XB_COLL_FLOW_MAXP ranks. */
 static const int *comm_locs(const xb_comm_t *comm)
 {
     if (comm->remote != NULL)
         return NULL;
-    if (comm->group != cache.group) {
-        if (cache.group != NULL)
-            xb_group_release(cache.group);
-        xb_group_retain(comm->group);
-        cache.group = comm->group;
-        cache.ok = comm->size <= XB_COLL_FLOW_MAXP && xb_coll_node_complete(comm);
-        for (int r = 0; cache.ok && r < comm->size; r++)
-            cache.loc[r] = local_index(comm, r);
-    }
+    look_up(comm);
+    return cache.whole ? cache.loc : NULL;
+}
+
+const int *xb_coll_node_locs(const xb_comm_t *comm)
+{
+    if (comm->remote != NULL)
+        return NULL;
+    look_up(comm);
     return cache.ok ? cache.loc : NULL;
 }
 

@@ -11,16 +11,17 @@
  * gets a channel of its own, and the calls on it are numbered.
  *
  * Channels. Area 2 of the node slots (one slot per local rank) is cut into
- * XB_COLL_NBN_CHANS channels. A node-complete communicator whose context
- * slot (ctx / 2) is below XB_COLL_NBN_CHANS uses the channel of that
- * number; others take the message algorithms. The context id is agreed by
- * every member, so every rank decides alike, and it is free on every
- * member, all local ranks, before it is taken: every collective of the
- * previous node-complete communicator on that channel has ended on every
- * rank (a request holds its communicator). Calls are counted per channel,
- * never per communicator (calls[], done counters): each call on a channel
- * is made by every local rank, so the counts agree when the next
- * communicator starts on it.
+ * XB_COLL_NBN_CHANS channels. A communicator whose members are all
+ * processes of this node (the whole node, or a part of it: a split half, a
+ * row of a process grid) and whose context slot (ctx / 2) is below
+ * XB_COLL_NBN_CHANS uses the channel of that number; others take the
+ * message algorithms. The context id is agreed by every member, so every
+ * member decides alike, and it was free on every member when it was taken:
+ * the member's communicator before on that channel had no request left. A
+ * rank's channel holds one communicator at a time, but the channels of
+ * two members held different communicators before (parts of the node), so
+ * a communicator's first call agrees on its number ("The first number"
+ * below); its calls go on from there (calls[], done counters per channel).
  *
  * Layout of a rank's channel: line 0 its done counter (the calls of the
  * channel this rank has finished, a prefix: a later call that ends first
@@ -57,11 +58,11 @@
  * different communicators may run from different threads at once; calls
  * on one communicator are ordered by the program, as the standard asks.
  * The one reader without the lock is the node watch: see
- * xb_coll_nbn_watch. Blocking calls take the channels only when some
- * process of the job runs with threads (the blocking node algorithms
- * serve them otherwise), and then run as a request (xb_coll_run): the
- * poller moves them, and a thread that waits sleeps until its request
- * completes.
+ * xb_coll_nbn_watch. Blocking calls take the channels when some process
+ * of the job runs with threads, or on a part of the node (the blocking
+ * node algorithms serve a whole node otherwise), and then run as a
+ * request (xb_coll_run): the poller moves them, and a thread that waits
+ * sleeps until its request completes.
  *
  * Two sets. The blocking calls under threads take a second set of
  * channels, in area 0 (the blocking node algorithms' slots, idle when the
@@ -77,6 +78,7 @@
 #include <string.h>
 #include "coll/coll_int.h"
 #include "method/method.h"
+#include "pt2pt/pt2pt.h"
 #include "util/xb_mt.h"
 
 enum { CHAN_BYTES = 72 << 10, HEAD_BYTES = 2 * XB_CACHELINE,
@@ -85,7 +87,11 @@ enum { CHAN_BYTES = 72 << 10, HEAD_BYTES = 2 * XB_CACHELINE,
 _Static_assert(WIN_BYTES - WIN_DATA_OFF >= XB_COLL_NBN_DATA, "the data fits a window");
 _Static_assert(XB_COLL_NBN_WINDOWS <= 64, "finished calls: a 64-bit mask");
 
-enum { ST_IDLE, ST_ROOM, ST_DATA, ST_READ, ST_FIN };
+enum { ST_IDLE, ST_BASE, ST_ROOM, ST_DATA, ST_READ, ST_FIN };
+enum { BASE_NONE, BASE_ASKED, BASE_KNOWN };   /* comm->nbn[set].state */
+/* The agreement's messages, on the collective context: above every tag of
+ * the collectives' kind/sequence layout and of their local phases. */
+enum { AGREE_TAG = 1 << 26 };
 
 /* Two sets of channels: set 0 in area 2 for every call, set 1 in area 0
  * for the blocking calls when the job runs with threads (see "Two sets"
@@ -97,6 +103,10 @@ static uint64_t calls[NCHAN];                 /* calls started on the channel */
 static uint64_t done[NCHAN];                  /* this rank's done counter      */
 static uint64_t fin[NCHAN];                   /* bit i: call done + i finished */
 static uint64_t room_below[NCHAN];
+static uint64_t last_mask[NCHAN];             /* local ranks of the communicator
+                                                 whose calls the channel holds */
+static uint64_t need_mask[NCHAN];             /* before the next write: these */
+static uint64_t need_end[NCHAN];              /* ranks' done reach need_end   */
 static char    *areas[NSETS][XB_COLL_FLOW_MAXP];   /* each set's slot by local rank */
 static int      have_area = -1;
 static xb_coll_nbop_t *pending;               /* calls waiting for room or data */
@@ -110,6 +120,9 @@ void xb_coll_nbn_init(void)
     memset(fin, 0, sizeof fin);
     for (int c = 0; c < NCHAN; c++)
         room_below[c] = XB_COLL_NBN_WINDOWS;
+    memset(last_mask, 0, sizeof last_mask);
+    memset(need_mask, 0, sizeof need_mask);
+    memset(need_end, 0, sizeof need_end);
     memset(areas, 0, sizeof areas);
     have_area = -1;
     pending = NULL;
@@ -139,13 +152,13 @@ static uint64_t *win_of(const xb_coll_nbop_t *o, int rank)
 }
 
 /* The channel of comm, or -1 when its collectives cannot take the windows:
- * before the agreement at MPI_Init (coll_agree.c), not node-complete, more
- * than XB_COLL_FLOW_MAXP ranks, a context slot beyond the channels, or no
- * area 2. */
+ * before the agreement at MPI_Init (coll_agree.c), a member on another
+ * node, more than XB_COLL_FLOW_MAXP ranks, a context slot beyond the
+ * channels, or no area 2. */
 int xb_coll_nbn_chan(const xb_comm_t *comm)
 {
     if (!xb_coll_agreed || comm->ctx / 2 >= XB_COLL_NBN_CHANS || comm->size < 2 ||
-        !xb_coll_flow_comm_ok(comm))
+        xb_coll_node_locs(comm) == NULL)
         return -1;
     if (XB_UNLIKELY(have_area < 0)) {
         have_area = 1;
@@ -187,12 +200,20 @@ static bool data_ready(const xb_coll_nbop_t *o)
     return true;
 }
 
-/* Every rank has finished call n - WINDOWS (remembered per channel). */
+/* Every rank has finished call n - WINDOWS (remembered per channel), and
+ * the readers of the communicator that used the channel before have
+ * finished its calls (need_mask). */
 static bool room(const xb_coll_nbop_t *o)
 {
     int c = o->chan;
     if (XB_LIKELY(o->n < room_below[c]))
         return true;
+    for (uint64_t m = need_mask[c]; m != 0; m &= m - 1) {
+        int r = __builtin_ctzll(m);
+        if (__atomic_load_n(done_of(r, c), __ATOMIC_ACQUIRE) < need_end[c])
+            return false;
+        need_mask[c] &= ~((uint64_t)1 << r);
+    }
     uint64_t low = done[c];
     for (int r = 0; r < o->p; r++)
         if (r != o->me) {
@@ -201,6 +222,79 @@ static bool room(const xb_coll_nbop_t *o)
         }
     room_below[c] = low + XB_COLL_NBN_WINDOWS;
     return o->n < room_below[c];
+}
+
+/* ---- the first number of a communicator's calls ---------------------------
+ * The channel is the context slot, which the members agreed is free on
+ * each of them; but each rank's channel has numbered the calls of other
+ * communicators before (a part of the node: different ones on different
+ * ranks), so the members agree on the number of the first call too, by one
+ * message to every other member: each proposes the calls its channel has
+ * numbered, the first number is the largest (above every seq left in the
+ * members' windows, so no old seq passes for a new call's; and every
+ * member's done counter is at most that until it moves there). The call
+ * that finds no agreement posts it; every call of the communicator takes
+ * its place (rel) when it starts, in the communicator's order, and waits
+ * for the first number. */
+static int agree_post(xb_coll_nbop_t *o)
+{
+    xb_datatype_t *byte = xb_dt_from_handle(MPI_BYTE);
+    int tag = AGREE_TAG + o->set;
+    o->props[o->me] = calls[o->chan];
+    o->nxreq = 0;
+    for (int r = 0; r < o->p; r++) {
+        if (r == o->me)
+            continue;
+        int rc = xb_pt2pt_irecv(&o->props[r], 8, byte, r, tag, o->a.comm, 1, &o->xreq[o->nxreq]);
+        if (rc == XB_OK)
+            o->nxreq++;
+        if (rc == XB_OK)
+            rc = xb_pt2pt_isend(&o->props[o->me], 8, byte, r, tag, o->a.comm, 1,
+                                &o->xreq[o->nxreq]);
+        if (rc != XB_OK)
+            return rc;
+        o->nxreq++;
+    }
+    return XB_OK;
+}
+
+static bool agreed(const xb_coll_nbop_t *o)
+{
+    if (o->a.comm->nbn[o->set].state == BASE_KNOWN)
+        return true;
+    if (o->nxreq == 0)
+        return false;               /* another call of the communicator asked */
+    for (int i = 0; i < o->nxreq; i++)
+        if (!xb_request_is_done(o->xreq[i]))
+            return false;
+    return true;
+}
+
+/* The agreement is in: move the channel to the communicator's first
+ * number. Every earlier call of this rank on the channel has finished (the
+ * context slot was free: the communicator before had no request left), so
+ * done = calls; the readers of that communicator's windows (last_mask)
+ * must finish its calls before this one overwrites them (need_mask). */
+static void adopt(xb_coll_nbop_t *o)
+{
+    int c = o->chan;
+    uint64_t base = 0, mask = 0;
+    for (int i = 0; i < o->nxreq; i++)
+        xb_request_release(o->xreq[i]);
+    o->nxreq = 0;
+    for (int r = 0; r < o->p; r++) {
+        base = o->props[r] > base ? o->props[r] : base;
+        mask |= (uint64_t)1 << o->loc[r];
+    }
+    need_mask[c] = last_mask[c];
+    need_end[c] = calls[c];
+    last_mask[c] = mask;
+    calls[c] = done[c] = base;
+    fin[c] = 0;
+    room_below[c] = 0;
+    __atomic_store_n(done_of(o->loc[o->me], c), base, __ATOMIC_RELEASE);
+    o->a.comm->nbn[o->set].base = base;
+    o->a.comm->nbn[o->set].state = BASE_KNOWN;
 }
 
 static void pend(xb_coll_nbop_t *o)
@@ -282,9 +376,32 @@ int xb_coll_nbn_step(xb_coll_nbop_t *o)
         o->rc = XB_OK;
     }
     switch (o->state) {
-    case ST_IDLE:
-        o->n = calls[o->chan]++;
+    case ST_IDLE: {
+        __typeof__(o->a.comm->nbn[0]) *num = &o->a.comm->nbn[o->set];
+        o->rel = num->next++;
         xb_coll_node_nb_calls++;
+        o->state = ST_BASE;
+        if (num->state == BASE_NONE) {
+            if (o->props == NULL)   /* built after the state left NONE: not reached */
+                return xb_err_set(XB_ERR_INTERN, "a node channel's first call has no room "
+                                  "for the agreement on its number");
+            num->state = BASE_ASKED;
+            int rc = agree_post(o);
+            if (rc != XB_OK)
+                return rc;
+        }
+    }
+        /* fall through */
+    case ST_BASE:
+        if (!agreed(o)) {
+            pend(o);
+            return XB_INPROGRESS;
+        }
+        if (o->nxreq > 0)
+            adopt(o);
+        o->n = o->a.comm->nbn[o->set].base + o->rel;
+        if (calls[o->chan] < o->n + 1)
+            calls[o->chan] = o->n + 1;
         o->state = ST_ROOM;
         /* fall through */
     case ST_ROOM:
@@ -348,7 +465,12 @@ int xb_coll_nbn_check(const xb_coll_nbop_t *o, int rank, size_t want)
 
 static bool ready(const xb_coll_nbop_t *o)
 {
-    return o->state == ST_ROOM ? room(o) : o->state != ST_DATA || data_ready(o);
+    switch (o->state) {
+    case ST_BASE: return agreed(o);
+    case ST_ROOM: return room(o);
+    case ST_DATA: return data_ready(o);
+    default:      return true;
+    }
 }
 
 /* The node watch (node_flow.c) runs in the method's sleep. Under
@@ -390,19 +512,27 @@ int xb_coll_nbn_op(xb_coll_sched_t *s, const xb_coll_args_t *a, int kind, int re
     if (chan < 0)
         return xb_err_set(XB_ERR_INTERN, "a nonblocking node collective on a communicator "
                           "without a channel");
+    int set = a->form == XB_COLL_BLOCKING && xb_coll_threads;
     xb_coll_nbop_t *o = xb_coll_sched_tmp(s, (MPI_Count)sizeof(*o), byte);
     int *loc = xb_coll_sched_tmp(s, (MPI_Count)(p * sizeof(int)), byte);
     if (o == NULL || loc == NULL)
         return XB_ERR_NO_MEM;
     memset(o, 0, sizeof(*o));
-    memcpy(loc, xb_coll_flow_locs(a->comm), (size_t)p * sizeof(int));   /* chan: cached */
+    if (a->comm->nbn[set].state == BASE_NONE) {   /* may be the first call: */
+        o->props = xb_coll_sched_tmp(s, (MPI_Count)(p * sizeof(uint64_t)), byte);
+        o->xreq = xb_coll_sched_tmp(s, (MPI_Count)(2 * (p - 1) * sizeof(*o->xreq)), byte);
+        if (o->props == NULL || o->xreq == NULL)  /* room for the agreement */
+            return XB_ERR_NO_MEM;
+    }
+    memcpy(loc, xb_coll_node_locs(a->comm), (size_t)p * sizeof(int));   /* chan: cached */
     o->a = *a;
     o->kind = kind;
     o->reads = reads;
     o->p = p;
     o->me = a->comm->rank;
     o->root = a->root;
-    o->chan = chan + (a->form == XB_COLL_BLOCKING && xb_coll_threads ? XB_COLL_NBN_CHANS : 0);
+    o->set = set;
+    o->chan = chan + set * XB_COLL_NBN_CHANS;
     o->loc = loc;
     o->write = write;
     o->read = read;

@@ -115,6 +115,13 @@ typedef struct xb_comm {
                                      process of this job on this node: 0 not
                                      known yet, 1 yes, -1 no (the group never
                                      changes; coll/node_shm.c)              */
+    struct {                      /* coll/node_nb.c: the numbers of its
+                                     calls through its node channel, per set
+                                     (0 nonblocking, 1 blocking with threads) */
+        uint64_t base;            /* of its first call, agreed by members    */
+        uint64_t next;            /* calls made, from the first              */
+        uint8_t  state;           /* 0 not asked, 1 agreement in flight, 2 known */
+    } nbn[2];
     char             name[MPI_MAX_OBJECT_NAME];
     /* issue 4 (src/comm, docs/design/comm.md) */
     struct xb_comm  *local_comm;  /* intercommunicators: an intracommunicator
