@@ -515,6 +515,7 @@ XB_COLL_DIRECT_DECL(scatter_cell);
 XB_COLL_DIRECT_DECL(gatherv_cell);
 XB_COLL_DIRECT_DECL(scatterv_cell);
 XB_COLL_DIRECT_DECL(allgather_cell);
+XB_COLL_DIRECT_DECL(allgatherv_cell);
 XB_COLL_DIRECT_DECL(alltoall_cell);
 XB_COLL_DIRECT_DECL(alltoallv_cell);
 XB_COLL_DIRECT_DECL(alltoallw_cell);

@@ -445,6 +445,12 @@ bool xb_coll_flow_fits(xb_coll_kind_t kind, const xb_coll_args_t *a)
     case XB_COLL_REDUCE: case XB_COLL_SCAN: case XB_COLL_EXSCAN:
         need = xb_coll_red_need(a->rcount, a->rdt, a->op);
         break;
+    case XB_COLL_ALLGATHERV:       /* the two-rank cells: both know both counts */
+        if (p != 2)
+            return false;
+        need = (a->rcounts[0] > a->rcounts[1] ? a->rcounts[0] : a->rcounts[1]) *
+               xb_dt_size(a->rdt);
+        break;
     default: return false;
     }
     return xb_coll_flow_need_fits(a, need);

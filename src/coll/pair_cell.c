@@ -276,6 +276,20 @@ int xb_coll_allgather_cell(const xb_coll_args_t *a, int tag)
     return swap_blocks(a, own, &own, dst, in);
 }
 
+/* Allgatherv: as allgather, each block where its displacement says. Both
+ * ranks know both counts, so both agree that the larger fits a cell (the
+ * table's condition, NEED_FLOW: no message fallback here). */
+int xb_coll_allgatherv_cell(const xb_coll_args_t *a, int tag)
+{
+    (void)tag;
+    int me = a->comm->rank, peer = 1 - me;
+    xb_a2a_blk_t dst = xb_a2a_rblk(a, XB_A2AV, me), in = xb_a2a_rblk(a, XB_A2AV, peer),
+                 own = { (char *)a->sbuf, a->scount, a->sdt };
+    if (a->sbuf == MPI_IN_PLACE)
+        return swap_blocks(a, dst, NULL, dst, in);
+    return swap_blocks(a, own, &own, dst, in);
+}
+
 /* Alltoall, alltoallv and alltoallw: both ranks know the bytes of both
  * directions (what this rank sends is what the peer receives), so both
  * agree on the fit of the larger. */
