@@ -19,7 +19,9 @@
 # reduce_scatter, and each of them with an "i" in front: the nonblocking
 # form, e.g. "ibcast iallreduce"),
 # BENCH_THREADS (1: every rank at MPI_THREAD_MULTIPLE, coll -T; the rows
-# are named COLL-mt),
+# are named COLL-mt), BENCH_HALVES (1: coll -H, two halves of the ranks
+# each run the collective on its own communicator, a part of the node; the
+# rows are named COLL-halves),
 # BENCH_MAX (largest size, default 4 MiB), BENCH_MIN (smallest size of
 # bcast/allreduce/alltoall, default 0: all), BENCH_APPS ("round matmul": the
 # application patterns of bench/apps.c; "" skips them), BENCH_MATMUL_N (1024).
@@ -34,6 +36,8 @@ min=${BENCH_MIN:-0}
 apps=${BENCH_APPS-"round matmul"}
 mt="" mtname=""
 [ "${BENCH_THREADS:-0}" = 1 ] && mt="-T" mtname="-mt"
+halves="" hname=""
+[ "${BENCH_HALVES:-0}" = 1 ] && halves="-H" hname="-halves"
 matmul_n=${BENCH_MATMUL_N:-1024}
 build_all coll apps
 echo "bench: implementations:$have; $rounds round(s)" >&2
@@ -41,10 +45,10 @@ echo "bench: implementations:$have; $rounds round(s)" >&2
 # run IMPL COLL NP -> raw/IMPL__COLL-NPr__NP__ROUND.txt
 run() {
     impl=$1 coll=$2 np=$3
-    f="$out/raw/${impl}__${coll}${mtname}-${np}r__${np}__${round}.txt"
+    f="$out/raw/${impl}__${coll}${mtname}${hname}-${np}r__${np}__${round}.txt"
     # shellcheck disable=SC2046
     if ! timeout -k 5 300 $(run_of "$impl") -n "$np" "$out/$impl/coll" -c "$coll" \
-            -m "$max" -s "$min" $quick $mt >"$f" 2>"$f.err"; then
+            -m "$max" -s "$min" $quick $mt $halves >"$f" 2>"$f.err"; then
         echo "bench: $impl $coll -n $np failed (see $f.err)" >&2
     fi
 }

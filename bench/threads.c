@@ -33,6 +33,10 @@
  *                   MPI_Test of MPI_REQUEST_NULL and of an inactive
  *                   persistent request and MPI_Comm_rank until it ends:
  *                   what calls that need no lock cost a messaging thread
+ *   -k spin-pending -T 2  the same, but thread 1 loops on MPI_Test of a
+ *                   receive that stays pending (a server thread watching
+ *                   for requests): each Test must make progress, which
+ *                   thread 0's own waits are making already
  *   -s              ask for MPI_THREAD_SINGLE instead of MULTIPLE (lat and
  *                   rate with -T 1: the cost of MULTIPLE)
  *   -n K            lat, rate, self: one batch of exactly K iterations, no
@@ -115,11 +119,19 @@ static pthread_barrier_t start;
 
 /* -k spin: thread 1 calls what a polling application thread calls while
  * thread 0 ping-pongs (they need no lock once the calls are lock-free). */
-static void spin(void)
+static void spin(MPI_Comm c)
 {
-    MPI_Request nul = MPI_REQUEST_NULL, pers;
-    char b[8];
+    MPI_Request nul = MPI_REQUEST_NULL, pers, pend;
+    char b[8], p[8];
     int flag, r;
+    if (kind_spin == 2) {
+        MPI_Irecv(p, 8, MPI_BYTE, MPI_ANY_SOURCE, 5, c, &pend);
+        while (!atomic_load(&spin_stop))
+            MPI_Test(&pend, &flag, MPI_STATUS_IGNORE);
+        MPI_Cancel(&pend);
+        MPI_Wait(&pend, MPI_STATUS_IGNORE);
+        return;
+    }
     MPI_Recv_init(b, 8, MPI_BYTE, 0, 5, MPI_COMM_SELF, &pers);
     while (!atomic_load(&spin_stop)) {
         MPI_Test(&nul, &flag, MPI_STATUS_IGNORE);
@@ -143,7 +155,7 @@ static void *worker(void *arg)
     k = fixed_k > 0 ? fixed_k : k < 1 ? 1 : k > 2000 ? 2000 : k;
     MPI_Bcast(&k, 1, MPI_INT, 0, c);   /* the same on both ranks */
     if (kind_spin && t == 1) {
-        spin();
+        spin(c);
         return NULL;
     }
     for (int b = 0; b < nb; b++) {
@@ -158,7 +170,7 @@ static void *worker(void *arg)
 static void threaded(void)
 {
     pthread_t th[MAXT];
-    pthread_barrier_init(&start, NULL, (unsigned)(nthreads - kind_spin));
+    pthread_barrier_init(&start, NULL, (unsigned)(nthreads - (kind_spin != 0)));
     if (nthreads == 1) {
         worker(NULL);              /* the main thread: valid at THREAD_SINGLE */
     } else {
@@ -173,7 +185,7 @@ static void threaded(void)
         for (int t = 0; t < nthreads; t++)
             if (!(kind_spin && t == 1))
                 sum += kind_rate ? 1.0 / results[t][b] : results[t][b];
-        v[b] = kind_rate ? sum / 1e6 : sum / (nthreads - kind_spin);
+        v[b] = kind_rate ? sum / 1e6 : sum / (nthreads - (kind_spin != 0));
     }
     if (rank == 0) {
         printf(kind_rate ? "# msgrate Mmsg/s higher\n" : "# latency us lower\n");
@@ -375,7 +387,7 @@ int main(int argc, char **argv)
         overlap();
     } else {
         kind_rate = !strcmp(kind, "rate");
-        kind_spin = !strcmp(kind, "spin");
+        kind_spin = !strcmp(kind, "spin") ? 1 : !strcmp(kind, "spin-pending") ? 2 : 0;
         threaded();
     }
     for (int t = 0; t < nthreads; t++)
