@@ -152,12 +152,12 @@ int   xb_coll_flow_wcopy(const xb_coll_red_t *red, void *ubuf, void *w, bool to_
 /* Waits and progress beyond one cell (node_flow.c, for node_stream.c). */
 uint64_t xb_coll_flow_done(int local);
 bool  xb_coll_flow_comm_ok(const xb_comm_t *comm);
-const int *xb_coll_flow_locs(const xb_comm_t *comm);
+const int *xb_coll_flow_locs(const xb_comm_t *comm);   /* after comm_ok: cached */
 /* The local index of each rank of comm when every member is a process of
  * this node (node-complete or a part of the node), at most
  * XB_COLL_FLOW_MAXP ranks with local indices below it; else NULL. Valid
  * until a communicator over another group is looked at. */
-const int *xb_coll_node_locs(const xb_comm_t *comm);   /* after comm_ok: cached */
+const int *xb_coll_node_locs(const xb_comm_t *comm);
 /* Wait until local rank `local` (-1: every other rank) finished call value - 1. */
 void  xb_coll_flow_wait_done(xb_coll_flow_t *f, int local, uint64_t value);
 /* The progress word of a cell (a call publishing its data in parts):

@@ -263,31 +263,31 @@ static int swap_blocks(const xb_coll_args_t *a, xb_a2a_blk_t out, const xb_a2a_b
     return rc != XB_OK ? rc : rc2;
 }
 
-int xb_coll_allgather_cell(const xb_coll_args_t *a, int tag)
+/* Allgather and allgatherv (form XB_A2A, XB_A2AV): our block to the peer,
+ * the peer's into its place. */
+static int allgather_cells(const xb_coll_args_t *a, xb_a2a_form_t form)
 {
-    if (!xb_coll_flow_need_fits(a, xb_coll_block_bytes(XB_COLL_ALLGATHER, a)))
-        return xb_coll_allgather_pair(a, tag);
     int me = a->comm->rank, peer = 1 - me;
-    xb_a2a_blk_t dst = { xb_coll_block(a->rbuf, me, a->rcount, a->rdt), a->rcount, a->rdt },
-                 in = { xb_coll_block(a->rbuf, peer, a->rcount, a->rdt), a->rcount, a->rdt },
+    xb_a2a_blk_t dst = xb_a2a_rblk(a, form, me), in = xb_a2a_rblk(a, form, peer),
                  own = { (char *)a->sbuf, a->scount, a->sdt };
     if (a->sbuf == MPI_IN_PLACE)
         return swap_blocks(a, dst, NULL, dst, in);
     return swap_blocks(a, own, &own, dst, in);
 }
 
-/* Allgatherv: as allgather, each block where its displacement says. Both
- * ranks know both counts, so both agree that the larger fits a cell (the
- * table's condition, NEED_FLOW: no message fallback here). */
+int xb_coll_allgather_cell(const xb_coll_args_t *a, int tag)
+{
+    if (!xb_coll_flow_need_fits(a, xb_coll_block_bytes(XB_COLL_ALLGATHER, a)))
+        return xb_coll_allgather_pair(a, tag);
+    return allgather_cells(a, XB_A2A);
+}
+
+/* Allgatherv: both ranks know both counts, so both agree that the larger
+ * fits a cell (the table's condition, NEED_FLOW: no message fallback). */
 int xb_coll_allgatherv_cell(const xb_coll_args_t *a, int tag)
 {
     (void)tag;
-    int me = a->comm->rank, peer = 1 - me;
-    xb_a2a_blk_t dst = xb_a2a_rblk(a, XB_A2AV, me), in = xb_a2a_rblk(a, XB_A2AV, peer),
-                 own = { (char *)a->sbuf, a->scount, a->sdt };
-    if (a->sbuf == MPI_IN_PLACE)
-        return swap_blocks(a, dst, NULL, dst, in);
-    return swap_blocks(a, own, &own, dst, in);
+    return allgather_cells(a, XB_A2AV);
 }
 
 /* Alltoall, alltoallv and alltoallw: both ranks know the bytes of both
