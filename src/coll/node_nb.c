@@ -246,11 +246,10 @@ static int agree_post(xb_coll_nbop_t *o)
         if (r == o->me)
             continue;
         int rc = xb_pt2pt_irecv(&o->props[r], 8, byte, r, tag, o->a.comm, 1, &o->xreq[o->nxreq]);
-        if (rc == XB_OK)
-            o->nxreq++;
-        if (rc == XB_OK)
-            rc = xb_pt2pt_isend(&o->props[o->me], 8, byte, r, tag, o->a.comm, 1,
-                                &o->xreq[o->nxreq]);
+        if (rc != XB_OK)
+            return rc;
+        o->nxreq++;
+        rc = xb_pt2pt_isend(&o->props[o->me], 8, byte, r, tag, o->a.comm, 1, &o->xreq[o->nxreq]);
         if (rc != XB_OK)
             return rc;
         o->nxreq++;

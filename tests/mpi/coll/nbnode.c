@@ -25,92 +25,11 @@
 #include "ctest.h"
 #include <stdbool.h>
 #include "ct_pvar.h"
+#include "ct_nbcalls.h"
 
 enum { N = 37, AHEAD = 12, ROUNDS = 40, RESTARTS = 100, DUPS = 16 };
 
 static int me, p;
-
-static int val(int round, int rank, int k) { return round * 7919 + rank * 101 + k; }
-
-/* Start one of four collectives (by i % 4) on comm for round `round`. */
-typedef struct {
-    int in[N], out[N], *ag, *a2a_s, *a2a_r, rsb_in[N * 8], rsb_out[N / 8 + 1];
-    int kind, round, me;          /* me: this rank in the call's communicator */
-} call_t;
-
-static void start(call_t *c, int kind, int round, MPI_Comm comm, MPI_Request *rq)
-{
-    int me;
-    MPI_Comm_rank(comm, &me);
-    c->kind = kind;
-    c->round = round;
-    c->me = me;
-    for (int k = 0; k < N; k++)
-        c->in[k] = val(round, me, k);
-    switch (kind) {
-    case 0:
-        CHECK_RC(MPI_Iallreduce(c->in, c->out, N, MPI_INT, MPI_SUM, comm, rq));
-        break;
-    case 1:
-        c->ag = ct_malloc(sizeof(int) * (size_t)(N * p));
-        CHECK_RC(MPI_Iallgather(c->in, N, MPI_INT, c->ag, N, MPI_INT, comm, rq));
-        break;
-    case 2:
-        c->a2a_s = ct_malloc(sizeof(int) * (size_t)p);
-        c->a2a_r = ct_malloc(sizeof(int) * (size_t)p);
-        for (int j = 0; j < p; j++)
-            c->a2a_s[j] = val(round, me, j);
-        CHECK_RC(MPI_Ialltoall(c->a2a_s, 1, MPI_INT, c->a2a_r, 1, MPI_INT, comm, rq));
-        break;
-    default: {
-        int b = N / 8 + 1;       /* block of reduce_scatter_block */
-        for (int k = 0; k < b * p && k < N * 8; k++)
-            c->rsb_in[k] = val(round, me, k);
-        CHECK_RC(MPI_Ireduce_scatter_block(c->rsb_in, c->rsb_out, b, MPI_INT, MPI_SUM, comm,
-                                           rq));
-    }
-    }
-}
-
-static void check(call_t *c, const char *what)
-{
-    int round = c->round, me = c->me;
-    switch (c->kind) {
-    case 0:
-        for (int k = 0; k < N; k++) {
-            int want = 0;
-            for (int r = 0; r < p; r++)
-                want += val(round, r, k);
-            CHECK(c->out[k] == want, "%s round %d: allreduce [%d] = %d, want %d", what, round, k,
-                  c->out[k], want);
-        }
-        break;
-    case 1:
-        for (int r = 0; r < p; r++)
-            for (int k = 0; k < N; k++)
-                CHECK(c->ag[r * N + k] == val(round, r, k), "%s round %d: allgather [%d][%d] = %d",
-                      what, round, r, k, c->ag[r * N + k]);
-        free(c->ag);
-        break;
-    case 2:
-        for (int j = 0; j < p; j++)
-            CHECK(c->a2a_r[j] == val(round, j, me), "%s round %d: alltoall [%d] = %d", what,
-                  round, j, c->a2a_r[j]);
-        free(c->a2a_s);
-        free(c->a2a_r);
-        break;
-    default: {
-        int b = N / 8 + 1;
-        for (int k = 0; k < b; k++) {
-            int want = 0;
-            for (int r = 0; r < p; r++)
-                want += val(round, r, me * b + k);
-            CHECK(c->rsb_out[k] == want, "%s round %d: reduce_scatter_block [%d] = %d, want %d",
-                  what, round, k, c->rsb_out[k], want);
-        }
-    }
-    }
-}
 
 static void ahead(MPI_Comm comm)
 {

@@ -33,110 +33,22 @@
 #include <stdbool.h>
 #include <unistd.h>
 #include "ct_pvar.h"
+#include "ct_nbcalls.h"
 
-enum { N = 29, AHEAD = 12, ROUNDS = 60, MAXC = 4 };
-
-static int val(int round, int rank, int k) { return round * 7919 + rank * 101 + k; }
-
-typedef struct {
-    int in[N], out[N], *ag, a2a_s[64], a2a_r[64], rsb_in[N * 64], rsb_out[N];
-    int kind, round, me, p;
-} call_t;
-
-enum { KINDS = 5, RSB = 3 };   /* reduce_scatter_block: RSB ints a rank */
-
-static void start(call_t *c, int kind, int round, MPI_Comm comm, MPI_Request *rq)
-{
-    MPI_Comm_rank(comm, &c->me);
-    MPI_Comm_size(comm, &c->p);
-    c->kind = kind;
-    c->round = round;
-    c->ag = NULL;
-    int me = c->me, p = c->p;
-    for (int k = 0; k < N; k++)
-        c->in[k] = val(round, me, k);
-    switch (kind) {
-    case 0:
-        CHECK_RC(rq ? MPI_Iallreduce(c->in, c->out, N, MPI_INT, MPI_SUM, comm, rq)
-                    : MPI_Allreduce(c->in, c->out, N, MPI_INT, MPI_SUM, comm));
-        break;
-    case 1:
-        c->ag = ct_malloc(sizeof(int) * (size_t)(N * p));
-        CHECK_RC(rq ? MPI_Iallgather(c->in, N, MPI_INT, c->ag, N, MPI_INT, comm, rq)
-                    : MPI_Allgather(c->in, N, MPI_INT, c->ag, N, MPI_INT, comm));
-        break;
-    case 2:
-        for (int j = 0; j < p; j++)
-            c->a2a_s[j] = val(round, me, j);
-        CHECK_RC(rq ? MPI_Ialltoall(c->a2a_s, 1, MPI_INT, c->a2a_r, 1, MPI_INT, comm, rq)
-                    : MPI_Alltoall(c->a2a_s, 1, MPI_INT, c->a2a_r, 1, MPI_INT, comm));
-        break;
-    case 3:
-        for (int k = 0; k < RSB * p; k++)
-            c->rsb_in[k] = val(round, me, k);
-        CHECK_RC(rq ? MPI_Ireduce_scatter_block(c->rsb_in, c->rsb_out, RSB, MPI_INT, MPI_SUM,
-                                                comm, rq)
-                    : MPI_Reduce_scatter_block(c->rsb_in, c->rsb_out, RSB, MPI_INT, MPI_SUM,
-                                               comm));
-        break;
-    default:
-        CHECK_RC(rq ? MPI_Ibarrier(comm, rq) : MPI_Barrier(comm));
-    }
-}
-
-/* The members' ranks in MPI_COMM_WORLD are not needed: every value is a
- * function of the rank in the call's communicator. */
-static void check(call_t *c, const char *what)
-{
-    int round = c->round, me = c->me, p = c->p;
-    switch (c->kind) {
-    case 0:
-        for (int k = 0; k < N; k++) {
-            int want = 0;
-            for (int r = 0; r < p; r++)
-                want += val(round, r, k);
-            CHECK(c->out[k] == want, "%s round %d: allreduce [%d] = %d, want %d", what, round, k,
-                  c->out[k], want);
-        }
-        break;
-    case 1:
-        for (int r = 0; r < p; r++)
-            for (int k = 0; k < N; k++)
-                CHECK(c->ag[r * N + k] == val(round, r, k), "%s round %d: allgather [%d][%d] = %d",
-                      what, round, r, k, c->ag[r * N + k]);
-        free(c->ag);
-        break;
-    case 2:
-        for (int j = 0; j < p; j++)
-            CHECK(c->a2a_r[j] == val(round, j, me), "%s round %d: alltoall [%d] = %d", what,
-                  round, j, c->a2a_r[j]);
-        break;
-    case 3:
-        for (int k = 0; k < RSB; k++) {
-            int want = 0;
-            for (int r = 0; r < p; r++)
-                want += val(round, r, me * RSB + k);
-            CHECK(c->rsb_out[k] == want, "%s round %d: reduce_scatter_block [%d] = %d, want %d",
-                  what, round, k, c->rsb_out[k], want);
-        }
-        break;
-    default:
-        break;
-    }
-}
+enum { AHEAD = 12, ROUNDS = 60, MAXC = 4 };
 
 static void ahead(MPI_Comm comm)
 {
     static call_t c[AHEAD];
     MPI_Request rq[AHEAD], rev[AHEAD];
     for (int i = 0; i < AHEAD; i++)
-        start(&c[i], i % KINDS, i, comm, &rq[i]);
+        start(&c[i], i % NBC_KINDS, i, comm, &rq[i]);
     for (int i = 0; i < AHEAD; i++)
         rev[i] = rq[AHEAD - 1 - i];
     CHECK_RC(MPI_Waitall(AHEAD, rev, MPI_STATUSES_IGNORE));
     for (int i = 0; i < AHEAD; i++)
         check(&c[i], "ahead");
-    for (int i = 0; i < KINDS; i++) {
+    for (int i = 0; i < NBC_KINDS; i++) {
         call_t b;
         start(&b, i, 100 + i, comm, NULL);
         check(&b, "blocking");
@@ -169,7 +81,7 @@ static void shuffle(void)
         CHECK_RC(MPI_Comm_split(MPI_COMM_WORLD, color, (ct_rank * 7 + round) % ct_size, &part));
         n[cur] = 1 + round % MAXC;        /* the same on every member */
         for (int i = 0; i < n[cur]; i++)
-            start(&c[cur][i], (round + i) % KINDS, round * 10 + i, part, &rq[cur][i]);
+            start(&c[cur][i], (round + i) % NBC_KINDS, round * 10 + i, part, &rq[cur][i]);
         CHECK_RC(MPI_Comm_free(&part));      /* the requests keep it */
         if (ct_rank % 2 == 0 && round > 0) { /* the round before, late */
             CHECK_RC(MPI_Waitall(n[old], rq[old], MPI_STATUSES_IGNORE));
@@ -247,7 +159,7 @@ static void counted(void)
     for (int i = 0; i < 8; i++) {
         call_t c;
         MPI_Request rq;
-        start(&c, i % KINDS, i, half, &rq);
+        start(&c, i % NBC_KINDS, i, half, &rq);
         CHECK_RC(MPI_Wait(&rq, MPI_STATUS_IGNORE));
         check(&c, "counted");
     }
