@@ -2,9 +2,10 @@
 /* Copyright (c) 2026 The Crossbar authors */
 /*
  * bcast_node.c - the node broadcasts without a barrier: "flow" (the data in
- * the root's flow cell, node_flow.c) and "stream" (the data in the root's
+ * the root's flow cell, node_flow.c), "stream" (the data in the root's
  * ring, node_stream.c; beyond a slot in segments of half a slot, each a
- * call of its own), run directly (blocking form).
+ * call of its own) and, at 2 ranks, "direct" (a header in the cell, the
+ * data as one message), run directly (blocking form).
  *
  * Which of the two a rank takes depends on its byte count, and the counts
  * may differ (an erroneous program: the root sends more or less than a
@@ -21,6 +22,12 @@
  *                           before the node barrier of xb_coll_stream_begin
  *                           (due after a slot collective) and the position
  *                           after it, with the cell's progress word
+ *   word = DIRECT           "direct" (2 ranks, large): the data comes as one
+ *                           point-to-point message of the call's tag, which
+ *                           the receiver's single-copy get takes straight
+ *                           from the root's buffer; the cell holds the
+ *                           bytes (word 1). One copy instead of the ring's
+ *                           two (docs/PERFORMANCE.md, 2026-12-06)
  *
  * A receiver that learns of the ring takes the same xb_coll_stream_begin
  * as the root (its barrier is due on every local rank alike), so the state
@@ -28,12 +35,17 @@
  * the root's segments (their number comes from the root's bytes). It copies
  * only when the root's bytes equal its own; otherwise it fails with
  * XB_ERR_TRUNCATE (coll_check.c) without writing its buffer. The check is a
- * compare of a word the receiver loads anyway.
+ * compare of a word the receiver loads anyway. A DIRECT receiver receives
+ * the message with its own count whatever the root's bytes, so that the
+ * message is consumed either way, and xb_coll_recv_exact fails the call
+ * when the two differ.
  */
 #include <string.h>
 #include "coll/coll_int.h"
+#include "method/method.h"
+#include "pt2pt/pt2pt.h"
 
-enum { RING = 1u << 31, LATE = 1u << 30 };
+enum { RING = 1u << 31, LATE = 1u << 30, DIRECT = 1u << 29 };
 
 /* Progress value of the position of call n: the scheme of stream_rooted.c
  * (above every value an earlier call on the cell stored). */
@@ -117,8 +129,30 @@ static int root_stream(const xb_coll_args_t *a)
     return xb_coll_bytes_now_done(tmp, a->rbuf, a->rcount, a->rdt, false, rc);
 }
 
+/* The root of "direct": the header, then the data as one message. Where
+ * the method to the peer has no single-copy get (XB_SHM_CMA=0, a seccomp
+ * filter), the message would go through the rings in two copies anyway,
+ * and the stream lets the root run ahead of them: it takes the stream. */
+static int root_direct(const xb_coll_args_t *a, int tag)
+{
+    int peer = 1 - a->root;
+    xb_method_t *m = xb_peer_method(xb_comm_gpid(a->comm, peer));
+    if (m == NULL || !(m->caps.flags & XB_METHOD_CAP_GET))
+        return root_stream(a);
+    xb_coll_flow_t f;
+    int rc = xb_coll_flow_begin(&f, a->comm);
+    if (rc != XB_OK)
+        return rc;
+    xb_coll_flow_reserve(&f);
+    uint64_t *cell = xb_coll_flow_cell(&f, f.me);
+    cell[1] = (uint64_t)(a->rcount * xb_dt_size(a->rdt));
+    xb_coll_flow_publish_word(&f, 0, f.p, DIRECT);
+    xb_coll_flow_end(&f);
+    return xb_pt2pt_send(a->rbuf, a->rcount, a->rdt, peer, tag, a->comm, 1);
+}
+
 /* A receiver: every call the root makes; copies when the bytes match. */
-static int reader(const xb_coll_args_t *a)
+static int reader(const xb_coll_args_t *a, int tag)
 {
     uint64_t mine = (uint64_t)(a->rcount * xb_dt_size(a->rdt)), total = 0, off = 0;
     xb_datatype_t *byte = xb_dt_from_handle(MPI_BYTE);
@@ -133,6 +167,11 @@ static int reader(const xb_coll_args_t *a)
         xb_coll_flow_await(&f, a->root);
         uint32_t w = xb_coll_flow_word(&f, a->root);
         const uint64_t *cell = xb_coll_flow_cell(&f, a->root);
+        if (w == DIRECT) {                               /* the data as a message */
+            xb_coll_flow_end(&f);
+            return xb_coll_recv_exact(a->rbuf, a->rcount, a->rdt, a->root, tag, a->comm,
+                                      a->root, XB_COLL_BCAST, NULL);
+        }
         if (!(w & RING)) {                               /* the data in the cell */
             total = w - 1;
             match = total == mine;
@@ -170,12 +209,15 @@ static int reader(const xb_coll_args_t *a)
 
 int xb_coll_bcast_flow(const xb_coll_args_t *a, int tag)
 {
-    (void)tag;
-    return a->comm->rank == a->root ? root_cell(a) : reader(a);
+    return a->comm->rank == a->root ? root_cell(a) : reader(a, tag);
 }
 
 int xb_coll_bcast_stream(const xb_coll_args_t *a, int tag)
 {
-    (void)tag;
-    return a->comm->rank == a->root ? root_stream(a) : reader(a);
+    return a->comm->rank == a->root ? root_stream(a) : reader(a, tag);
+}
+
+int xb_coll_bcast_direct(const xb_coll_args_t *a, int tag)
+{
+    return a->comm->rank == a->root ? root_direct(a, tag) : reader(a, tag);
 }

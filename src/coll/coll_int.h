@@ -491,6 +491,7 @@ XB_COLL_DIRECT_DECL(reduce_flow);
 XB_COLL_DIRECT_DECL(gather_flow);
 XB_COLL_DIRECT_DECL(scatter_flow);
 XB_COLL_DIRECT_DECL(bcast_stream);
+XB_COLL_DIRECT_DECL(bcast_direct);
 XB_COLL_DIRECT_DECL(bcast_mcast);
 XB_COLL_DIRECT_DECL(reduce_stream);
 XB_COLL_DIRECT_DECL(gather_stream);

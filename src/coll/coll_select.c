@@ -98,6 +98,7 @@ static const algo_t algos[] = {
     D(BCAST, "pair", bcast_pair, NEED_PAIR),
     D(BCAST, "flow", bcast_flow, NEED_FLOW),
     D(BCAST, "stream", bcast_stream, NEED_STREAM),
+    D(BCAST, "direct", bcast_direct, NEED_PAIR | NEED_STREAM),
     A(BCAST, "shm", bcast_shm, NEED_NODE),
     A(BCAST, "shm_nb", bcast_shm_nb, NEED_NBN),
     D(BCAST, "mcast", bcast_mcast, NEED_HIER | NEED_MCAST),
@@ -265,12 +266,20 @@ static const rule_t rules[] = {
     { XB_COLL_BARRIER,   2, 1 << 30, 0, 0, "shm_nb", 0 },  /* the channel (shm_nb.c) */
     { XB_COLL_BARRIER,   ANY_P, 0, 0, "dissemination", 0 },
     /* 2 ranks from 2 KiB: the stream lets the root run ahead of one copy
-     * out (4 KiB 0.34 us, cell 0.71; 32 KiB 1.2 vs 5.2; 4 MiB 125 vs 231;
-     * with a CPU hog beside it 1 MiB 70 vs 101-108, Open MPI 147;
-     * 2026-11-24 17:15); below that the cell's one handshake wins (first,
-     * so that small calls skip the rule walk: pair_any) */
+     * out (4 KiB 0.34 us, cell 0.71; 32 KiB 1.2 vs 5.2; 2026-11-24 17:15);
+     * below that the cell's one handshake wins (first, so that small
+     * calls skip the rule walk: pair_any). From 96 KiB one single-copy
+     * message ("direct": the stream's header, then pair's message) beats
+     * the stream's two copies: interleaved A/B, 2026-12-06, us, stream /
+     * pair: 64 KiB
+     * 3.6-4.4 / 3.7-5.5, 96 KiB 5.1-5.3 / 4.7-5.4, 256 KiB 13.0-15.8 /
+     * 7.9-10.6, 1 MiB 78-87 / 40-51 (Open MPI 113), 4 MiB 299-338 /
+     * 238-283; with a CPU hog beside it 1 MiB 168-181 / 67-89 (Open MPI
+     * 190). The stream won at 4 MiB on 2026-11-24 (125 vs 231), before
+     * the deferred single-copy get. */
     { XB_COLL_BCAST,     2, 2, 0, 2 KiB, "cell", 0 },      /* blocking */
-    { XB_COLL_BCAST,     2, 2, 2 KiB, 0, "stream", 0 },    /* blocking, whole node, fits a slot */
+    { XB_COLL_BCAST,     2, 2, 2 KiB, 96 KiB, "stream", 0 }, /* blocking, whole node */
+    { XB_COLL_BCAST,     2, 2, 96 KiB, 0, "direct", 0 },   /* blocking, whole node */
     { XB_COLL_BCAST,     2, 2, 0, 0, "cell", 0 },          /* blocking */
     { XB_COLL_BCAST,    3, 1 << 30, 0, 0, "flow", 0 },       /* blocking, whole node, fits a cell */
     /* stream: beyond a cell, up to a slot, no barrier (node_stream.c);

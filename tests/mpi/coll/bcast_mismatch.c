@@ -6,7 +6,8 @@
  * MPI_ERRORS_RETURN every such receiver gets MPI_ERR_TRUNCATE, whether its
  * buffer is too small (nothing written past it) or too large, in the
  * blocking, nonblocking and persistent forms, from a few bytes to several
- * MiB (the flow cell, the stream, its segments, the message algorithms;
+ * MiB (the flow cell, the stream, its segments, the two-rank "direct", the
+ * message algorithms;
  * testlist forces each by XB_COLL_BCAST), and the communicator keeps
  * working: a correct broadcast and a barrier follow each case. A receiver
  * with the root's count gets the root's data or (below a rank that failed,
@@ -123,8 +124,11 @@ int main(int argc, char **argv)
     MPI_Comm_dup(MPI_COMM_WORLD, &comm);
     MPI_Comm_set_errhandler(comm, MPI_ERRORS_RETURN);
     /* ints: 4 B .. 4.8 MiB: inside a flow cell, across it (128 ints = 512 B),
-     * the two-rank 2 KiB cut, the stream, a slot (960 KiB) and its segments */
-    static const int sizes[] = { 1, 2, 10, 100, 128, 300, 1000, 3000, 50000, 300000, 1200000 };
+     * the two-rank 2 KiB cut, the stream, the two-rank 96 KiB cut to
+     * "direct" (20000 and 30000 ints: the root on one side, the receivers
+     * of modes 1 and 0 on the other), a slot (960 KiB) and its segments */
+    static const int sizes[] = { 1, 2, 10, 100, 128, 300, 1000, 3000, 20000, 30000, 50000,
+                                 300000, 1200000 };
     int nsizes = (int)(sizeof sizes / sizeof sizes[0]);
     for (int form = 0; form < 3; form++)
         for (int k = 0; k < nsizes; k++)
