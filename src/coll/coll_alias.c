@@ -10,9 +10,12 @@
  * contiguous layout certainly touches every byte of its span; one with
  * holes certainly touches only the first and the last byte of its span (a
  * strided send interleaved with a strided receive in one array is legal).
- * The v and w forms compare every send block with every receive block:
- * first their whole spans (O(p), no allocation), then, when the spans meet,
- * block against block (sorted when there are many).
+ * A single buffer on each side is 2 x 2 intervals at most; a single
+ * buffer against the blocks of a v form (gatherv, scatterv, allgatherv) is
+ * compared block by block (O(p)); alltoallv and alltoallw compare every
+ * send block with every receive block: first their whole spans (O(p), no
+ * allocation), then, when the spans meet, block against block (sorted
+ * when there are many).
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -109,15 +112,42 @@ static int by_lo(const void *x, const void *y)
 }
 
 /* Blocks per side whose intervals are collected on the stack, in one pass
- * (every fixed-size collective has one block a side; a v collective on up
- * to FEW ranks; alias.5 and .8 take the other path). With two passes and a
+ * (alltoallv and alltoallw on up to FEW ranks; alias.5 and .8 take the
+ * other path). With two passes and a
  * malloc, the check was a quarter of a 2-rank 8-byte MPI_Scatter root's
  * instructions (1123 per call; 1019 now, callgrind, 2026-11-29). */
 enum { FEW = 4 };
 
+/* One buffer (its nx intervals x) against every block of side m, block by
+ * block: O(p) compares and no list (gatherv, scatterv, allgatherv: the
+ * lists were 400 of a 2-rank 8-byte MPI_Scatterv root's 1357 instructions
+ * per call; callgrind, 2026-12-06). */
+static bool single_meets(const iv_t *x, int nx, const side_t *m, iv_t *hit_x, iv_t *hit_m)
+{
+    for (int i = 0; i < m->n; i++) {
+        iv_t iv[2];
+        int k = block(m, i, iv);
+        for (int j = 0; j < k; j++)
+            for (int q = 0; q < nx; q++)
+                if (meet(x[q], iv[j])) {
+                    *hit_x = x[q], *hit_m = iv[j];
+                    return true;
+                }
+    }
+    return false;
+}
+
 /* Does an interval of s meet one of r? *hit_s / *hit_r: such a pair. */
 static bool sides_meet(const side_t *s, const side_t *r, iv_t *hit_s, iv_t *hit_r)
 {
+    if (s->counts == NULL || r->counts == NULL) {
+        bool s_one = s->counts == NULL;
+        const side_t *one = s_one ? s : r;
+        iv_t x[2];
+        int nx = touched(one->base, one->count, one->dt, x);
+        return nx > 0 && single_meets(x, nx, s_one ? r : s, s_one ? hit_s : hit_r,
+                                      s_one ? hit_r : hit_s);
+    }
     iv_t few[4 * FEW], ss, rs, *a = few, *b = few + 2 * FEW;
     bool small = s->n <= FEW && r->n <= FEW;
     int ns = collect(s, small ? a : NULL, &ss), nr = collect(r, small ? b : NULL, &rs);
@@ -158,11 +188,8 @@ static bool sides_meet(const side_t *s, const side_t *r, iv_t *hit_s, iv_t *hit_
     return found;
 }
 
-static int aliased(const side_t *s, const side_t *r)
+static int overlap(iv_t hs, iv_t hr)
 {
-    iv_t hs = { 0, 0 }, hr = { 0, 0 };
-    if (!sides_meet(s, r, &hs, &hr))
-        return XB_OK;
     return xb_err_set(XB_ERR_BUFFER, "the send and the receive buffer overlap "
                       "(send bytes %p-%p, receive bytes %p-%p); buffers of one "
                       "call may not share memory: pass MPI_IN_PLACE to reuse "
@@ -170,7 +197,31 @@ static int aliased(const side_t *s, const side_t *r)
                       (void *)(hr.hi - 1));
 }
 
-static side_t one(const void *buf, MPI_Count count, xb_datatype_t *dt)
+static int aliased(const side_t *s, const side_t *r)
+{
+    iv_t hs = { 0, 0 }, hr = { 0, 0 };
+    return sides_meet(s, r, &hs, &hr) ? overlap(hs, hr) : XB_OK;
+}
+
+/* One buffer a side (every fixed-size collective, Reduce_local): at most
+ * 2 x 2 intervals, straight, without the sides of the v forms (the check
+ * was a quarter of a 2-rank 8-byte MPI_Gather root's instructions, 282 of
+ * 1144 per call; callgrind, 2026-12-06). */
+static int aliased_one(const void *sbuf, MPI_Count scount, const xb_datatype_t *sdt,
+                       const void *rbuf, MPI_Count rcount, const xb_datatype_t *rdt)
+{
+    iv_t x[2], y[2];
+    int nx = touched(sbuf, scount, sdt, x);
+    int ny = nx > 0 ? touched(rbuf, rcount, rdt, y) : 0;
+    for (int i = 0; i < nx; i++)
+        for (int j = 0; j < ny; j++)
+            if (meet(x[i], y[j]))
+                return overlap(x[i], y[j]);
+    return XB_OK;
+}
+
+/* The one buffer of a v form's other side. */
+static side_t single(const void *buf, MPI_Count count, xb_datatype_t *dt)
 {
     return (side_t){ .base = buf, .n = 1, .count = count, .dt = dt };
 }
@@ -196,18 +247,14 @@ int xb_coll_check_alias(xb_coll_kind_t kind, const xb_coll_args_t *a)
             return XB_OK;
         /* fall through */
     case XB_COLL_ALLREDUCE: case XB_COLL_SCAN: case XB_COLL_EXSCAN:
-        s = one(a->sbuf, a->rcount, a->rdt), r = one(a->rbuf, a->rcount, a->rdt);
-        break;
+        return aliased_one(a->sbuf, a->rcount, a->rdt, a->rbuf, a->rcount, a->rdt);
     case XB_COLL_REDUCE_SCATTER_BLOCK:
-        s = one(a->sbuf, a->rcount * p, a->rdt), r = one(a->rbuf, a->rcount, a->rdt);
-        break;
+        return aliased_one(a->sbuf, a->rcount * p, a->rdt, a->rbuf, a->rcount, a->rdt);
     case XB_COLL_REDUCE_SCATTER: {
         MPI_Count total = 0;
         for (int i = 0; i < p; i++)
             total += a->rcounts[i];
-        s = one(a->sbuf, total, a->rdt);
-        r = one(a->rbuf, a->rcounts[c->rank], a->rdt);
-        break;
+        return aliased_one(a->sbuf, total, a->rdt, a->rbuf, a->rcounts[c->rank], a->rdt);
     }
     case XB_COLL_GATHER: case XB_COLL_SCATTER:
         if (!root)
@@ -216,20 +263,19 @@ int xb_coll_check_alias(xb_coll_kind_t kind, const xb_coll_args_t *a)
     case XB_COLL_ALLGATHER: case XB_COLL_ALLTOALL: {
         bool all_s = kind == XB_COLL_SCATTER || kind == XB_COLL_ALLTOALL;
         bool all_r = kind != XB_COLL_SCATTER;
-        s = one(a->sbuf, a->scount * (all_s ? p : 1), a->sdt);
-        r = one(a->rbuf, a->rcount * (all_r ? p : 1), a->rdt);
-        break;
+        return aliased_one(a->sbuf, a->scount * (all_s ? p : 1), a->sdt,
+                           a->rbuf, a->rcount * (all_r ? p : 1), a->rdt);
     }
     case XB_COLL_GATHERV: case XB_COLL_SCATTERV:
         if (!root)
             return XB_OK;
         s = kind == XB_COLL_SCATTERV ? many(a->sbuf, p, a->scounts, a->sdispls, a->sdt)
-                                     : one(a->sbuf, a->scount, a->sdt);
+                                     : single(a->sbuf, a->scount, a->sdt);
         r = kind == XB_COLL_GATHERV ? many(a->rbuf, p, a->rcounts, a->rdispls, a->rdt)
-                                    : one(a->rbuf, a->rcount, a->rdt);
+                                    : single(a->rbuf, a->rcount, a->rdt);
         break;
     case XB_COLL_ALLGATHERV:
-        s = one(a->sbuf, a->scount, a->sdt);
+        s = single(a->sbuf, a->scount, a->sdt);
         r = many(a->rbuf, p, a->rcounts, a->rdispls, a->rdt);
         break;
     case XB_COLL_ALLTOALLV: case XB_COLL_ALLTOALLW:
@@ -253,6 +299,5 @@ int xb_coll_check_alias_local(const void *inbuf, const void *inoutbuf,
         return xb_err_set(XB_ERR_BUFFER, "MPI_IN_PLACE is not allowed as %s "
                           "(MPI_Reduce_local takes two buffers)",
                           inbuf == MPI_IN_PLACE ? "inbuf" : "inoutbuf");
-    side_t s = one(inbuf, count, dt), r = one(inoutbuf, count, dt);
-    return aliased(&s, &r);
+    return aliased_one(inbuf, count, dt, inoutbuf, count, dt);
 }

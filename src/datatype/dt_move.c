@@ -548,6 +548,10 @@ int xb_dt_copy(const void *sbuf, MPI_Count scount, const xb_datatype_t *sdt,
     size_t n = ssz < rsz ? ssz : rsz, done;
     if (n == 0)
         return XB_OK;
+    if (contig_msg(sdt, scount) && contig_msg(rdt, rcount)) {   /* the common case */
+        memcpy((char *)rbuf + rdt->true_lb, (const char *)sbuf + sdt->true_lb, n);
+        return XB_OK;
+    }
     if (contig_msg(sdt, scount))
         return xb_dt_unpack(rbuf, rcount, rdt, 0,
                             (const void *)((intptr_t)sbuf + sdt->true_lb), n);
