@@ -45,6 +45,15 @@ static int touched(const void *buf, MPI_Count count, const xb_datatype_t *dt,
 {
     if (buf == MPI_IN_PLACE || count <= 0 || dt == NULL || xb_dti_size(dt) == 0)
         return 0;
+    if (xb_dti_is_contig(dt, count)) {       /* the common case: size bytes a count */
+        MPI_Count bytes;
+        uintptr_t lo = (uintptr_t)buf + (uintptr_t)xb_dti_true_lb(dt);
+        if (__builtin_mul_overflow(count, (MPI_Count)xb_dti_size(dt), &bytes) ||
+            lo + (uintptr_t)bytes <= lo)
+            return 0;            /* past the address space: not a real buffer */
+        iv[0] = (iv_t){ lo, lo + (uintptr_t)bytes };
+        return 1;
+    }
     MPI_Aint ext = xb_dti_extent(dt), tlb = xb_dti_true_lb(dt);
     MPI_Aint tex = xb_dti_true_extent(dt), reach;
     if (__builtin_mul_overflow((MPI_Aint)(count - 1), ext, &reach))
@@ -54,10 +63,6 @@ static int touched(const void *buf, MPI_Count count, const xb_datatype_t *dt,
     uintptr_t hi = (ext < 0 ? first : first + (uintptr_t)reach) + (uintptr_t)tex;
     if (hi <= lo)
         return 0;
-    if (xb_dti_is_contig(dt, count)) {
-        iv[0] = (iv_t){ lo, hi };
-        return 1;
-    }
     iv[0] = (iv_t){ lo, lo + 1 };
     iv[1] = (iv_t){ hi - 1, hi };
     return 2;
