@@ -118,9 +118,7 @@ static int by_lo(const void *x, const void *y)
 
 /* Blocks per side whose intervals are collected on the stack, in one pass
  * (alltoallv and alltoallw on up to FEW ranks; alias.5 and .8 take the
- * other path). With two passes and a
- * malloc, the check was a quarter of a 2-rank 8-byte MPI_Scatter root's
- * instructions (1123 per call; 1019 now, callgrind, 2026-11-29). */
+ * other path, two passes and a malloc). */
 enum { FEW = 4 };
 
 /* One buffer (its nx intervals x) against every block of side m, block by
