@@ -271,12 +271,11 @@ static const rule_t rules[] = {
      * calls skip the rule walk: pair_any). From 96 KiB one single-copy
      * message ("direct": the stream's header, then pair's message) beats
      * the stream's two copies: interleaved A/B, 2026-12-06, us, stream /
-     * pair: 64 KiB
-     * 3.6-4.4 / 3.7-5.5, 96 KiB 5.1-5.3 / 4.7-5.4, 256 KiB 13.0-15.8 /
-     * 7.9-10.6, 1 MiB 78-87 / 40-51 (Open MPI 113), 4 MiB 299-338 /
-     * 238-283; with a CPU hog beside it 1 MiB 168-181 / 67-89 (Open MPI
-     * 190). The stream won at 4 MiB on 2026-11-24 (125 vs 231), before
-     * the deferred single-copy get. */
+     * pair: 64 KiB 3.6-4.4 / 3.7-5.5, 96 KiB 5.1-5.3 / 4.7-5.4, 256 KiB
+     * 13.0-15.8 / 7.9-10.6, 1 MiB 78-87 / 40-51 (Open MPI 113), 4 MiB
+     * 299-338 / 238-283; with a CPU hog beside it 1 MiB 168-181 / 67-89
+     * (Open MPI 190). The stream won at 4 MiB on 2026-11-24 (125 vs 231),
+     * before the deferred single-copy get. */
     { XB_COLL_BCAST,     2, 2, 0, 2 KiB, "cell", 0 },      /* blocking */
     { XB_COLL_BCAST,     2, 2, 2 KiB, 96 KiB, "stream", 0 }, /* blocking, whole node */
     { XB_COLL_BCAST,     2, 2, 96 KiB, 0, "direct", 0 },   /* blocking, whole node */
