@@ -110,6 +110,19 @@ static bool meet(iv_t a, iv_t b)
     return a.lo < b.hi && b.lo < a.hi;
 }
 
+/* The first pair of a[] x b[] that meets, pair by pair (a few intervals). */
+static bool pair_meets(const iv_t *a, int na, const iv_t *b, int nb, iv_t *hit_a,
+                       iv_t *hit_b)
+{
+    for (int i = 0; i < na; i++)
+        for (int j = 0; j < nb; j++)
+            if (meet(a[i], b[j])) {
+                *hit_a = a[i], *hit_b = b[j];
+                return true;
+            }
+    return false;
+}
+
 static int by_lo(const void *x, const void *y)
 {
     uintptr_t a = ((const iv_t *)x)->lo, b = ((const iv_t *)y)->lo;
@@ -129,13 +142,8 @@ static bool single_meets(const iv_t *x, int nx, const side_t *m, iv_t *hit_x, iv
 {
     for (int i = 0; i < m->n; i++) {
         iv_t iv[2];
-        int k = block(m, i, iv);
-        for (int j = 0; j < k; j++)
-            for (int q = 0; q < nx; q++)
-                if (meet(x[q], iv[j])) {
-                    *hit_x = x[q], *hit_m = iv[j];
-                    return true;
-                }
+        if (pair_meets(x, nx, iv, block(m, i, iv), hit_x, hit_m))
+            return true;
     }
     return false;
 }
@@ -165,10 +173,7 @@ static bool sides_meet(const side_t *s, const side_t *r, iv_t *hit_s, iv_t *hit_
     }
     bool found = false;
     if ((long long)ns * nr <= 16) {     /* a few: pair by pair */
-        for (int i = 0; i < ns && !found; i++)
-            for (int j = 0; j < nr && !found; j++)
-                if (meet(a[i], b[j]))
-                    *hit_s = a[i], *hit_r = b[j], found = true;
+        found = pair_meets(a, ns, b, nr, hit_s, hit_r);
     } else {                     /* sweep both sorted lists by start */
         qsort(a, (size_t)ns, sizeof(*a), by_lo);
         qsort(b, (size_t)nr, sizeof(*b), by_lo);
@@ -213,14 +218,10 @@ static int aliased(const side_t *s, const side_t *r)
 static int aliased_one(const void *sbuf, MPI_Count scount, const xb_datatype_t *sdt,
                        const void *rbuf, MPI_Count rcount, const xb_datatype_t *rdt)
 {
-    iv_t x[2], y[2];
+    iv_t x[2], y[2], hx, hy;
     int nx = touched(sbuf, scount, sdt, x);
     int ny = nx > 0 ? touched(rbuf, rcount, rdt, y) : 0;
-    for (int i = 0; i < nx; i++)
-        for (int j = 0; j < ny; j++)
-            if (meet(x[i], y[j]))
-                return overlap(x[i], y[j]);
-    return XB_OK;
+    return pair_meets(x, nx, y, ny, &hx, &hy) ? overlap(hx, hy) : XB_OK;
 }
 
 /* The one buffer of a v form's other side. */

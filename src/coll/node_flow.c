@@ -177,20 +177,18 @@ static void look_up(const xb_comm_t *comm)
 
 /* The cached local indices of comm's ranks, or NULL when comm is not a
  * node-complete intracommunicator of at most XB_COLL_FLOW_MAXP ranks. */
-static const int *comm_locs(const xb_comm_t *comm)
-{
-    if (comm->remote != NULL)
-        return NULL;
-    look_up(comm);
-    return cache.whole ? cache.loc : NULL;
-}
-
 const int *xb_coll_node_locs(const xb_comm_t *comm)
 {
     if (comm->remote != NULL)
         return NULL;
     look_up(comm);
     return cache.ok ? cache.loc : NULL;
+}
+
+static const int *comm_locs(const xb_comm_t *comm)
+{
+    const int *loc = xb_coll_node_locs(comm);
+    return loc != NULL && cache.whole ? loc : NULL;
 }
 
 int xb_coll_flow_begin(xb_coll_flow_t *f, const xb_comm_t *comm)
