@@ -79,6 +79,10 @@ static const struct {
     { "pt2pt_posted_queue_max", "The most receives the posted queues have "
       "held at once since the process started",
       MPI_T_VERBOSITY_TUNER_BASIC, HWM, S(posted_hwm) },
+    { "pt2pt_rendezvous_gets_deferred", "Nonblocking receives that matched a "
+      "rendezvous message already here while a progress thread ran: the "
+      "single-copy get was left to that thread, not done inside the call",
+      MPI_T_VERBOSITY_TUNER_DETAIL, COUNTER, S(gets_deferred) },
 };
 
 static xb_mpit_pvar_t *add(const char *name, const char *desc, int verbosity, int cls,

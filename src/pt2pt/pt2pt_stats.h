@@ -35,6 +35,7 @@ typedef struct xb_pt2pt_stats {
     uint64_t unexp_total;    /* messages that arrived before their receive */
     uint64_t posted_now;     /* receives waiting in the posted queues      */
     uint64_t posted_hwm;     /* the most there ever were at once           */
+    uint64_t gets_deferred;  /* rendezvous gets left to the progress thread */
 } xb_pt2pt_stats_t;
 
 extern xb_pt2pt_stats_t xb_pt2pt_stats;

@@ -173,6 +173,7 @@ void xb_pt2pt_recv_unexp(xb_request_t *r, xb_unexp_t *u)
 {
     if ((u->hdr.flags & XB_HDR_RNDV) && u->hdr.addr != 0 &&
         !(r->flags & XB_REQ_F_WAITED) && xb_progress_async_running()) {
+        xb_pt2pt_stats_of(r->chan)->gets_deferred++;
         xb_pt2pt_defer_get(r, u);
         return;
     }

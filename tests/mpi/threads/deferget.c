@@ -19,6 +19,8 @@
  * Two ranks. */
 #include <stdbool.h>
 #include "mt_util.h"
+#define CHECK_RC(call) MT_RC(call)
+#include "ct_pvar.h"
 
 #define N (1 << 22)                 /* ints: 16 MiB, a rendezvous on any method */
 /* ThreadSanitizer sees the progress thread's process_vm_readv write the
@@ -33,6 +35,11 @@
 #define WAIT_S 30.0                 /* a time limit, not a speed */
 
 static int *sbuf, *rbuf;
+static MPI_T_pvar_session ses;
+static MPI_T_pvar_handle h_deferred;
+
+/* Gets left to the progress thread so far. */
+static unsigned long long deferred(void) { return ct_pvar_read(ses, h_deferred); }
 
 static int val(int round, int i) { return round * 1000003 + i; }
 
@@ -56,18 +63,18 @@ static void send_round(int round, int count, int tag)
     MT_RC(MPI_Send(sbuf, count, MPI_INT, 1, tag, MPI_COMM_WORLD));
 }
 
-/* Probe (the message is here), Irecv, check the data is not in place yet,
- * then watch its last element arrive. */
+/* Probe (the message is here), Irecv, check it left the get to the
+ * progress thread, then watch its last element arrive. */
 static MPI_Request recv_deferred(int round, int count, int src, int tag, int ptag)
 {
     MPI_Request r;
     MT_RC(MPI_Probe(0, ptag, MPI_COMM_WORLD, MPI_STATUS_IGNORE));
     for (int i = 0; i < N; i++)
         rbuf[i] = -1;
+    unsigned long long d0 = deferred();
     MT_RC(MPI_Irecv(rbuf, count, MPI_INT, src, tag, MPI_COMM_WORLD, &r));
-    volatile int *p = rbuf;
-    MT_CHECK(!WATCH || (p[count - 1] == -1 && p[0] == -1),
-             "round %d: MPI_Irecv returned with the data in place (copied inline)", round);
+    MT_CHECK(deferred() == d0 + 1, "round %d: MPI_Irecv did not leave the get to the "
+             "progress thread (deferred %llu, was %llu)", round, deferred(), d0);
     MT_CHECK(watch(count - 1, val(round, count - 1)),
              "round %d: the data did not arrive within %.0f s while computing", round, WAIT_S);
     return r;
@@ -113,9 +120,10 @@ static void receiver(void)
     MT_RC(MPI_Mprobe(0, 13, MPI_COMM_WORLD, &msg, MPI_STATUS_IGNORE));
     for (int i = 0; i < N; i++)
         rbuf[i] = -1;
+    unsigned long long d0 = deferred();
     MT_RC(MPI_Imrecv(rbuf, N, MPI_INT, &msg, &r));
-    MT_CHECK(!WATCH || ((volatile int *)rbuf)[N - 1] == -1, "round 3: MPI_Imrecv copied "
-             "inline");
+    MT_CHECK(deferred() == d0 + 1, "round 3: MPI_Imrecv did not leave the get to the "
+             "progress thread");
     MT_CHECK(watch(N - 1, val(3, N - 1)), "round 3: the data did not arrive");
     MT_RC(MPI_Wait(&r, &st));
     check_status(&st, 3, 13, N);
@@ -140,7 +148,10 @@ static void receiver(void)
     MT_RC(MPI_Probe(0, 15, MPI_COMM_WORLD, MPI_STATUS_IGNORE));
     for (int i = 0; i < N; i++)
         rbuf[i] = -1;
+    d0 = deferred();
     MT_RC(MPI_Irecv(rbuf, 1, vec, 0, 15, MPI_COMM_WORLD, &r));
+    MT_CHECK(deferred() == d0 + 1, "round 5: MPI_Irecv did not leave the get to the "
+             "progress thread");
     MT_CHECK(watch(N - 2, val(5, N / 2 - 1)), "round 5: the data did not arrive");
     MT_RC(MPI_Wait(&r, &st));
     check_data(5, N / 2, 2);
@@ -153,8 +164,11 @@ static void receiver(void)
     MT_RC(MPI_Probe(0, 18, MPI_COMM_WORLD, MPI_STATUS_IGNORE));   /* the last one is here */
     for (int i = 0; i < N; i++)
         rbuf[i] = -1;
+    d0 = deferred();
     for (int k = 0; k < 3; k++)
         MT_RC(MPI_Irecv(rbuf + k * q, q, MPI_INT, 0, 16 + k, MPI_COMM_WORLD, &rs[k]));
+    MT_CHECK(deferred() == d0 + 3, "round 6: %llu of 3 gets left to the progress thread",
+             deferred() - d0);
     MT_CHECK(watch(3L * q - 1, val(8, q - 1)), "round 6: the last of three did not arrive");
     MT_RC(MPI_Waitall(3, rs, sts));
     for (int k = 0; k < 3; k++) {
@@ -216,11 +230,19 @@ int main(int argc, char **argv)
     }
     sbuf = malloc((size_t)N * sizeof(int));
     rbuf = malloc((size_t)N * sizeof(int));
+    int prov;
+    MT_RC(MPI_T_init_thread(MPI_THREAD_SINGLE, &prov));
+    MT_RC(MPI_T_pvar_session_create(&ses));
+    h_deferred = ct_pvar_counter(ses, "pt2pt_rendezvous_gets_deferred");
+    MT_CHECK(h_deferred != MPI_T_PVAR_HANDLE_NULL, "no pvar pt2pt_rendezvous_gets_deferred");
     if (mt_rank == 0)
         sender();
     else
         receiver();
     MPI_Barrier(MPI_COMM_WORLD);
+    MT_RC(MPI_T_pvar_handle_free(ses, &h_deferred));
+    MT_RC(MPI_T_pvar_session_free(&ses));
+    MT_RC(MPI_T_finalize());
     free(sbuf);
     free(rbuf);
     return mt_finish();
