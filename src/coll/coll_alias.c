@@ -140,6 +140,24 @@ enum { FEW = 4 };
  * per call; callgrind, 2026-12-06). */
 static bool single_meets(const iv_t *x, int nx, const side_t *m, iv_t *hit_x, iv_t *hit_m)
 {
+    const xb_datatype_t *dt = m->dt;
+    if (m->types == NULL && !m->bytes && dt != NULL && xb_dti_is_contig(dt, 2)) {
+        /* the common case: every block one span, the type read once
+         * (the general walk was 300 of a 2-rank 8-byte MPI_Gatherv
+         * root's 1450 instructions; callgrind, 2026-12-06) */
+        MPI_Aint ext = xb_dti_extent(dt);
+        uintptr_t base = (uintptr_t)m->base + (uintptr_t)xb_dti_true_lb(dt);
+        for (int i = 0; i < m->n; i++) {
+            MPI_Aint off, bytes;
+            if (m->counts[i] <= 0 || __builtin_mul_overflow(m->displs[i], ext, &off) ||
+                __builtin_mul_overflow(m->counts[i], ext, &bytes))
+                continue;        /* nothing, or past the address space */
+            iv_t iv = { base + (uintptr_t)off, base + (uintptr_t)off + (uintptr_t)bytes };
+            if (iv.hi > iv.lo && pair_meets(x, nx, &iv, 1, hit_x, hit_m))
+                return true;
+        }
+        return false;
+    }
     for (int i = 0; i < m->n; i++) {
         iv_t iv[2];
         if (pair_meets(x, nx, iv, block(m, i, iv), hit_x, hit_m))
