@@ -101,6 +101,7 @@ int    xb_coll_node_parity(void);               /* next area: 0 or 1        */
 void  *xb_coll_node_slot(const xb_comm_t *comm, int par, int rank);
 void  *xb_coll_node_area(int par);              /* all slots of one area    */
 size_t xb_coll_node_slot_size(void);            /* 0: no node slots          */
+void   xb_coll_node_slot_forget(void);          /* at init and finalize      */
 /* Node phases, over the comm ranks of this node (ranks[n] ascending, or
  * NULL for a node-complete comm); see node_shm.c. */
 int    xb_coll_node_reduce(xb_coll_sched_t *s, const xb_comm_t *comm, const int *ranks,

@@ -715,6 +715,7 @@ int xb_coll_init(void)
     if (rc == XB_OK)
         rc = xb_coll_nb_init();
     if (rc == XB_OK) {
+        xb_coll_node_slot_forget();
         xb_coll_flow_init();
         xb_coll_stream_init();
         xb_coll_chain_init();
@@ -739,6 +740,7 @@ static int xb_coll_force_changed(xb_tunable_t *t)
 void xb_coll_fini(void)
 {
     memset(forced, 0, sizeof(forced));
+    xb_coll_node_slot_forget();
     xb_coll_flow_fini();
     xb_coll_hier_fini();
     xb_coll_sched_cache_fini();

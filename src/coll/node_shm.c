@@ -96,12 +96,26 @@ void *xb_coll_node_area(int par)
 
 /* The slot less its tail: in area 0 the rank's flow region (node_flow.c), in
  * area 1 its chain ring (node_chain.c). */
+static size_t slot_bytes = SIZE_MAX;    /* SIZE_MAX: not looked up yet */
+
 size_t xb_coll_node_slot_size(void)
 {
-    size_t size = 0;
-    if (xb_method_node_slot(0, 0, &size) == NULL || size <= 2 * XB_COLL_FLOW_BYTES)
-        return 0;
-    return size - XB_COLL_FLOW_BYTES;
+    size_t b = __atomic_load_n(&slot_bytes, __ATOMIC_RELAXED);
+    if (XB_UNLIKELY(b == SIZE_MAX)) {
+        /* once a job (MPI_Init to MPI_Finalize): every stream and slot
+         * algorithm asks on every call, and the lookup through the method
+         * was a tenth of a 4-rank 8-byte MPI_Gatherv (callgrind, 2026-12-06) */
+        size_t size = 0;
+        bool ok = xb_method_node_slot(0, 0, &size) != NULL && size > 2 * XB_COLL_FLOW_BYTES;
+        b = ok ? size - XB_COLL_FLOW_BYTES : 0;
+        __atomic_store_n(&slot_bytes, b, __ATOMIC_RELAXED);   /* the same on every thread */
+    }
+    return b;
+}
+
+void xb_coll_node_slot_forget(void)
+{
+    __atomic_store_n(&slot_bytes, SIZE_MAX, __ATOMIC_RELAXED);
 }
 
 /* Bytes of a reduction's working vector of count elements of dt, or -1
