@@ -207,16 +207,10 @@ static int widen_alloc(const char *arg, MPI_Count n, MPI_Count *stack, MPI_Count
     return XB_OK;
 }
 
-int xb_bind_widen_int(const char *arg, const int *src, MPI_Count n, MPI_Count *stack,
-                      MPI_Count **out)
+int xb_bind_widen_int_heap(const char *arg, const int *src, MPI_Count n, MPI_Count **out)
 {
-    if (src == NULL) {          /* stays NULL: the implementation checks it */
-        *out = NULL;
-        return XB_OK;
-    }
-    int rc = widen_alloc(arg, n, stack, out);
-
-    if (rc != XB_OK || *out == NULL || src == NULL)
+    int rc = widen_alloc(arg, n, NULL, out);
+    if (rc != XB_OK)
         return rc;
     for (MPI_Count i = 0; i < n; i++)
         (*out)[i] = src[i];
@@ -237,12 +231,6 @@ int xb_bind_widen_aint(const char *arg, const MPI_Aint *src, MPI_Count n, MPI_Co
     for (MPI_Count i = 0; i < n; i++)
         (*out)[i] = src[i];
     return XB_OK;
-}
-
-void xb_bind_free(MPI_Count *p, const MPI_Count *stack)
-{
-    if (p != stack)
-        free(p);
 }
 
 int xb_bind_in_degree(const xb_comm_t *comm)
