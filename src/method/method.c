@@ -93,6 +93,24 @@ static struct {
 static int ncostly_poll;
 static int nodebar = -1;            /* index of the method with a node barrier */
 
+/* Each local rank's sleep word (node_sleep_word), filled when the methods
+ * are ready, NULL past the last: skipping the call through the method for
+ * a reader that is awake saves about 40 instructions per wake, and a small
+ * collective's writer wakes every reader (callgrind, 2026-12-06). */
+enum { SLEEP_WORDS = 256 };
+static const uint32_t *sleep_word[SLEEP_WORDS];
+
+static void sleep_words_fill(void)
+{
+    memset(sleep_word, 0, sizeof sleep_word);
+    xb_method_t *m = nodebar >= 0 ? &registry[nodebar] : NULL;
+    if (m == NULL || m->ops->node_wake == NULL || m->ops->node_sleep_word == NULL)
+        return;
+    for (int l = 0; l < SLEEP_WORDS; l++)
+        if ((sleep_word[l] = m->ops->node_sleep_word(m, l)) == NULL)
+            break;
+}
+
 enum { ADDR_BLOB_MAX = 256 };
 
 size_t xb_method_bprintf(char *buf, size_t len, size_t off, const char *fmt, ...)
@@ -302,6 +320,7 @@ int xb_method_ready_all(void)
         if (m->ops->node_arrive != NULL && nodebar < 0)
             nodebar = i;
     }
+    sleep_words_fill();
     int rc = xb_peer_table_init(method_rt);
     if (rc == XB_OK)
         xb_method_plan_polling();
@@ -319,6 +338,7 @@ void xb_method_fini_all(void)
     }
     blockable = blockable2 = -1;
     nodebar = -1;
+    sleep_words_fill();
     method_rt = NULL;
 }
 
@@ -417,6 +437,9 @@ void *xb_method_node_slot(int area, int local, size_t *size)
 
 void xb_method_node_wake(int local)
 {
+    const uint32_t *w = (unsigned)local < SLEEP_WORDS ? sleep_word[local] : NULL;
+    if (XB_LIKELY(w != NULL) && __atomic_load_n(w, __ATOMIC_RELAXED) == 0)
+        return;                 /* awake: it sees the writer's store itself */
     if (nodebar >= 0 && registry[nodebar].ops->node_wake != NULL)
         registry[nodebar].ops->node_wake(&registry[nodebar], local);
 }

@@ -181,6 +181,13 @@ typedef struct xb_method_ops {
      * fence, then calls this; the sleeper's block() re-checks the node
      * watch (xb_method_set_node_watch) after announcing its sleep. */
     void     (*node_wake)(xb_method_t *m, int local);
+    /* Optional, with node_wake: a word that is not 0 while local rank
+     * `local` may sleep in block() (what node_wake itself reads after the
+     * writer's fence), valid from ready() to fini(); NULL: none, ask
+     * node_wake every time. The layer reads it after the fence and skips
+     * the node_wake call when it is 0 (a writer wakes up to 7 readers per
+     * call of a small collective). */
+    const uint32_t *(*node_sleep_word)(xb_method_t *m, int local);
     /* Optional, with node_wake: the writer's fence before it looks at the
      * sleepers (shm: a compiler barrier when sleepers issue membarrier,
      * the asymmetric scheme of shm_wait.c; else a seq_cst fence). */

@@ -225,6 +225,7 @@ bool     xb_shm_node_released(xb_method_t *m, uint32_t ticket);
 void     xb_shm_node_ring_bell(xb_shm_node_t *n);     /* wake barrier sleepers */
 void    *xb_shm_node_slot(xb_method_t *m, int area, int local, size_t *size);
 void     xb_shm_node_wake(xb_method_t *m, int local);
+const uint32_t *xb_shm_node_sleep_word(xb_method_t *m, int local);
 void     xb_shm_node_fence(xb_method_t *m);
 /* The barrier this rank waits in was released (block's re-check). */
 static inline bool xb_shm_node_pending(const xb_shm_t *st)

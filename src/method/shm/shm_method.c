@@ -521,6 +521,7 @@ const xb_method_ops_t xb_shm_ops = {
     .node_released = xb_shm_node_released,
     .node_slot = xb_shm_node_slot,
     .node_wake = xb_shm_node_wake,
+    .node_sleep_word = xb_shm_node_sleep_word,
     .node_fence = xb_shm_node_fence,
     .chan_open = xb_shm_chan_open,
     .send_am_chan = xb_shm_send_am_chan,

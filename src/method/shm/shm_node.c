@@ -116,6 +116,20 @@ void xb_shm_node_wake(xb_method_t *m, int local)
         xb_shm_wake(st, c);
 }
 
+/* The word xb_shm_node_wake reads: local rank `local`'s sleeping flag; a
+ * word that stays 0 where it never needs a wake (this rank, a rank alone
+ * on its node). */
+const uint32_t *xb_shm_node_sleep_word(xb_method_t *m, int local)
+{
+    static const uint32_t never;
+    xb_shm_t *st = m->priv;
+    if (st == NULL || local < 0 || local >= st->nlocal)
+        return NULL;
+    if (st->base == NULL || local == st->me)
+        return &never;
+    return &xb_shm_seg_ctl(st, local)->sleeping;
+}
+
 /* F2 of shm_wait.c for a writer of node collective memory: a compiler
  * barrier when the sleepers issue membarrier, else a seq_cst fence. */
 void xb_shm_node_fence(xb_method_t *m)
