@@ -514,7 +514,6 @@ XB_COLL_DIRECT_DECL(scan_cell);
 XB_COLL_DIRECT_DECL(exscan_cell);
 XB_COLL_DIRECT_DECL(gather_cell);
 XB_COLL_DIRECT_DECL(scatter_cell);
-XB_COLL_DIRECT_DECL(gatherv_cell);
 XB_COLL_DIRECT_DECL(scatterv_cell);
 XB_COLL_DIRECT_DECL(allgather_cell);
 XB_COLL_DIRECT_DECL(allgatherv_cell);

@@ -161,7 +161,6 @@ static const algo_t algos[] = {
     A(ALLTOALL, "pairwise", alltoall_pairwise, 0),
     A(ALLTOALL, "linear", alltoall_linear, 0),
     A(GATHERV, "linear", gatherv_linear, 0),
-    D(GATHERV, "cell", gatherv_cell, NEED_PAIR),
     D(GATHERV, "pair", gatherv_pair, NEED_PAIR),
     D(GATHERV, "stream", gatherv_stream, NEED_STREAM),
     A(SCATTERV, "linear", scatterv_linear, 0),
@@ -421,10 +420,15 @@ static const rule_t rules[] = {
     { XB_COLL_ALLTOALL,  2, 16, 0, 0, "linear", NEED_ONE_NODE },
     { XB_COLL_ALLTOALL,  4, 1 << 30, 0, 256, "bruck", 0 },
     { XB_COLL_ALLTOALL,  ANY_P, 0, 0, "pairwise", 0 },
-    /* 2 ranks, blocking: no schedule; through a flow cell when the block
-     * fits one, else one message (pair). 8 B gatherv: 0.21 us by the
-     * schedule, 0.15 by pair's message, Open MPI 0.13; 2026-11-29 */
-    { XB_COLL_GATHERV,   2, 2, 0, 0, "cell", 0 },
+    /* 2 ranks, blocking: no schedule (8 B gatherv: 0.21 us by the
+     * schedule, 0.15 by pair's message, Open MPI 0.13; 2026-11-29); the
+     * stream's cell, ring up to 32 KiB or message, as at 3+ ranks. Against
+     * the cell-or-message of pair_cell.c, 3 interleaved rounds, 2026-12-06:
+     * 8-64 B even (0.12 us), 512 B 0.14-0.16 / 0.16, 4 KiB 0.44-0.47 / 0.65-
+     * 0.67 (MPICH 0.49), 32 KiB 2.7-2.8 / 3.0-3.1; pair where the stream
+     * cannot go (not blocking, MPI_THREAD_MULTIPLE, across hosts) */
+    { XB_COLL_GATHERV,   2, 2, 0, 0, "stream", 0 },    /* blocking, whole node */
+    { XB_COLL_GATHERV,   2, 2, 0, 0, "pair", 0 },
     /* stream (stream_vrooted.c): each block through its writer's cell,
      * ring or (beyond a slot) a message, as the writer's descriptor says.
      * Against linear, 3 interleaved rounds, 2026-11-29, median us: gatherv
@@ -512,7 +516,8 @@ static const algo_t *rule_algo[XB_ARRAY_LEN(rules)];
 static int rule_first[XB_COLL_NKINDS];
 /* Per collective, the direct algorithm of its first two-rank rule when that
  * rule has no lower byte bound and the algorithm needs nothing but two
- * ranks and the blocking form, and the rule's upper bound (pair_max, 0:
+ * ranks, the blocking form and perhaps the stream (gatherv's; checked on
+ * the call), and the rule's upper bound (pair_max, 0:
  * none): such calls skip the rule walk (at two ranks the selection was a
  * fifth of an 8-byte MPI_Scatter at the root: about 200 of 978
  * instructions, callgrind, 2026-11-24). */
@@ -614,7 +619,8 @@ xb_coll_fn_t xb_coll_select(xb_coll_kind_t kind, const xb_coll_args_t *a)
 }
 
 /* The first rule of kind that holds at two ranks, when it serves the
- * smallest sizes with a direct algorithm that needs only two ranks (NULL
+ * smallest sizes with a direct algorithm that needs only two ranks, the
+ * blocking form and perhaps the stream (checked per call; NULL
  * otherwise); its upper byte bound goes to pair_max. */
 static const algo_t *pair_rule(int kind)
 {
@@ -626,7 +632,7 @@ static const algo_t *pair_rule(int kind)
         const algo_t *al = rule_algo[i];
         pair_max[kind] = ru->max_bytes;
         return ru->min_bytes == 0 && ru->needs == 0 && al->direct != NULL &&
-               (al->needs & ~(NEED_PAIR | NEED_BLOCKING)) == 0 ? al : NULL;
+               (al->needs & ~(NEED_PAIR | NEED_BLOCKING | NEED_STREAM)) == 0 ? al : NULL;
     }
     return NULL;
 }
@@ -803,10 +809,12 @@ int xb_coll_run(xb_coll_kind_t kind, const xb_coll_args_t *args, int form,
     int rc = xb_coll_check_alias(kind, args);
     if (rc != XB_OK)
         return rc;
-    if (form == XB_COLL_BLOCKING && c->size == 2 && pair_any[kind] != NULL &&
-        forced[kind] == NULL && !xb_comm_is_inter(c) &&
-        (pair_max[kind] == 0 || xb_coll_block_bytes(kind, args) < pair_max[kind]))
-        return pair_any[kind]->direct(args, xb_coll_seq_tag(c, kind, false));
+    const algo_t *pa = pair_any[kind];
+    if (form == XB_COLL_BLOCKING && c->size == 2 && pa != NULL && forced[kind] == NULL &&
+        !xb_comm_is_inter(c) &&
+        (pair_max[kind] == 0 || xb_coll_block_bytes(kind, args) < pair_max[kind]) &&
+        (!(pa->needs & NEED_STREAM) || xb_coll_stream_fits(kind, args)))  /* args: blocking */
+        return pa->direct(args, xb_coll_seq_tag(c, kind, false));
     xb_coll_args_t aa = *args;
     const xb_coll_args_t *a = &aa;
     aa.form = form;

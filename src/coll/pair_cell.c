@@ -188,24 +188,6 @@ int xb_coll_scatterv_cell(const xb_coll_args_t *a, int tag)
     return scatter_cells(a, XB_A2AV, tag);
 }
 
-/* Gatherv (gather is the flow algorithm above): as scatterv, the other
- * way. */
-int xb_coll_gatherv_cell(const xb_coll_args_t *a, int tag)
-{
-    int me = a->comm->rank, peer = 1 - me;
-    bool root = me == a->root;
-    xb_a2a_blk_t out = { (char *)a->sbuf, a->scount, a->sdt }, in = no_blk, dst = no_blk;
-    if (root) {
-        in = xb_a2a_rblk(a, XB_A2AV, peer);
-        dst = xb_a2a_rblk(a, XB_A2AV, me);
-    }
-    MPI_Count bytes = root ? in.n * xb_dt_size(in.dt) : a->scount * xb_dt_size(a->sdt);
-    if (!xb_coll_flow_need_fits(a, bytes))
-        return xb_coll_gatherv_pair(a, tag);
-    return one_block(a, root ? peer : me, out, in,
-                     root && a->sbuf != MPI_IN_PLACE ? &out : NULL, dst);
-}
-
 /* ---- exchanges ---------------------------------------------------------- */
 
 /* x0 op x1 from the two cells into rbuf: acc starts as x1 and x0 is applied

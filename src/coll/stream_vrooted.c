@@ -41,6 +41,12 @@
  * way; 32 KiB stays in the ring (4 ranks 5.8 us against linear's 15.4). */
 enum { SCATTERV_RING_MAX = 64 * 1024 };
 
+/* At two ranks gatherv's blocks beyond this go as messages: the root's
+ * single-copy get beats the ring's two copies from about that size
+ * (interleaved A/B, 3 rounds, 2026-12-06: 16 KiB 1.44-1.49 us through the
+ * ring against 1.63-1.69 by message, 64 KiB 5.3-6.0 against 4.9-5.0). */
+enum { GATHERV_PAIR_RING_MAX = 32 * 1024 };
+
 /* Write block b (read by comm rank `reader`) where it fits: inline at
  * cell + *used when it fits the cell's `room` bytes (*used grows), else
  * the ring up to ring_max bytes (at most a slot), else a message (the
@@ -106,8 +112,9 @@ int xb_coll_gatherv_stream(const xb_coll_args_t *a, int tag)
         size_t used = 0;
         xb_coll_flow_reserve(&f);
         xb_request_t *sreq = NULL;
+        size_t ring_max = f.p == 2 ? GATHERV_PAIR_RING_MAX : xb_coll_stream_max();
         uint64_t d = write_block(&f, b, a->root, (char *)cell, &used, XB_COLL_FLOW_CELL,
-                                 xb_coll_stream_max(), &rc);
+                                 ring_max, &rc);
         if (xb_vb_how(d) == XB_VB_MSG &&
             (rc = xb_pt2pt_isend(b.buf, b.n, b.dt, a->root, tag, a->comm, 1, &sreq)) != XB_OK)
             d = XB_VB_FAILED;
