@@ -483,6 +483,7 @@ XB_COLL_DIRECT_DECL(scatter_pair);
 XB_COLL_DIRECT_DECL(gatherv_pair);
 XB_COLL_DIRECT_DECL(scatterv_pair);
 XB_COLL_DIRECT_DECL(allgather_pair);
+XB_COLL_DIRECT_DECL(allgatherv_pair);
 XB_COLL_DIRECT_DECL(alltoall_pair);
 XB_COLL_DIRECT_DECL(alltoallv_pair);
 XB_COLL_DIRECT_DECL(alltoallw_pair);

@@ -332,15 +332,26 @@ static int swap_blocks(const xb_coll_args_t *a, xb_a2a_blk_t out, const xb_a2a_b
     return send_end(sreq, rc);
 }
 
-int xb_coll_allgather_pair(const xb_coll_args_t *a, int tag)
+/* Allgather and allgatherv (form XB_A2A, XB_A2AV): our block to the peer,
+ * the peer's into its place. */
+static int allgather_form(const xb_coll_args_t *a, xb_a2a_form_t f, int tag)
 {
     int me = a->comm->rank, peer = 1 - me;
-    xb_a2a_blk_t dst = { xb_coll_block(a->rbuf, me, a->rcount, a->rdt), a->rcount, a->rdt },
-                 in = { xb_coll_block(a->rbuf, peer, a->rcount, a->rdt), a->rcount, a->rdt },
+    xb_a2a_blk_t dst = xb_a2a_rblk(a, f, me), in = xb_a2a_rblk(a, f, peer),
                  own = { (char *)a->sbuf, a->scount, a->sdt };
     if (a->sbuf == MPI_IN_PLACE)
         return swap_blocks(a, dst, NULL, dst, in, tag);
     return swap_blocks(a, own, &own, dst, in, tag);
+}
+
+int xb_coll_allgather_pair(const xb_coll_args_t *a, int tag)
+{
+    return allgather_form(a, XB_A2A, tag);
+}
+
+int xb_coll_allgatherv_pair(const xb_coll_args_t *a, int tag)
+{
+    return allgather_form(a, XB_A2AV, tag);
 }
 
 /* Alltoall, alltoallv and alltoallw: the block for the peer goes from the

@@ -235,8 +235,19 @@ static int swap_blocks(const xb_coll_args_t *a, xb_a2a_blk_t out, const xb_a2a_b
     if (rc != XB_OK)
         return rc;
     int me = f.me, peer = 1 - me;
-    rc = xb_coll_flow_copy(out.buf, out.n, out.dt, xb_coll_flow_cell(&f, me), true);
-    xb_coll_flow_publish_word(&f, peer, peer + 1, (uint32_t)(out.n * xb_dt_size(out.dt)));
+    MPI_Count ob = out.n * xb_dt_size(out.dt);
+    if (XB_LIKELY(ob <= XB_COLL_FLOW_CELL)) {
+        rc = xb_coll_flow_copy(out.buf, out.n, out.dt, xb_coll_flow_cell(&f, me), true);
+    } else {
+        /* the fit was decided on counts that are not this rank's send
+         * count (allgatherv: recvcounts; an erroneous program): nothing is
+         * written past the cell, and the peer fails on the header word */
+        rc = xb_err_set(XB_ERR_TRUNCATE, "this rank's block of %lld bytes is larger than "
+                        "the ranks' counts say (recvcounts[%d] and sendcount differ)",
+                        (long long)ob, me);
+        ob = XB_COLL_FLOW_CELL + 1;
+    }
+    xb_coll_flow_publish_word(&f, peer, peer + 1, (uint32_t)ob);
     if (rc == XB_OK && own != NULL)     /* not own->buf: MPI_BOTTOM is NULL */
         rc = own_copy(own->buf, own->n, own->dt, dst.buf, dst.n, dst.dt);
     xb_coll_flow_await(&f, peer);
@@ -264,11 +275,12 @@ int xb_coll_allgather_cell(const xb_coll_args_t *a, int tag)
     return allgather_cells(a, XB_A2A);
 }
 
-/* Allgatherv: both ranks know both counts, so both agree that the larger
- * fits a cell (the table's condition, NEED_FLOW: no message fallback). */
+/* Allgatherv: both ranks know both counts, so both agree whether the
+ * larger fits a cell; else pair's exchange of messages. */
 int xb_coll_allgatherv_cell(const xb_coll_args_t *a, int tag)
 {
-    (void)tag;
+    if (!xb_coll_flow_fits(XB_COLL_ALLGATHERV, a))
+        return xb_coll_allgatherv_pair(a, tag);
     return allgather_cells(a, XB_A2AV);
 }
 
