@@ -343,11 +343,13 @@ static const rule_t rules[] = {
      * root's copy out (interleaved A/B, 4 rounds, 2026-12-06, us, stream /
      * pair's message: 1 KiB 0.32-0.34 / 0.52-0.53, 4 KiB 0.55-0.58 /
      * 0.63-0.84, 16 KiB 1.44-1.54 / 1.67-1.73, 32 KiB even, 256 KiB 22-32
-     * / 13.3; Open MPI 0.54 at 512 B, 1.34 at 4 KiB); from 32 KiB the one
-     * single-copy message. The cell's rule first, bounded, so that small
+     * / 13.3; Open MPI 0.54 at 512 B, 1.34 at 4 KiB; 2026-12-06 16:45, 4
+     * rounds: 32 KiB 2.71-2.90 / 2.90-3.28, 48 KiB even); from 48 KiB the
+     * one single-copy message (gatherv's ring ends at 32 KiB inclusive too,
+     * stream_vrooted.c). The cell's rule first, bounded, so that small
      * calls skip the rule walk (pair_any) */
     { XB_COLL_GATHER,    2, 2, 0, XB_COLL_FLOW_CELL + 1, "cell", 0 },  /* blocking */
-    { XB_COLL_GATHER,    2, 2, XB_COLL_FLOW_CELL + 1, 32 KiB, "stream", 0 },
+    { XB_COLL_GATHER,    2, 2, XB_COLL_FLOW_CELL + 1, 48 KiB, "stream", 0 },
     { XB_COLL_GATHER,    2, 2, 0, 0, "cell", 0 },          /* blocking */
     { XB_COLL_GATHER,   3, 1 << 30, 0, 0, "flow", 0 },       /* blocking, whole node, fits a cell */
     { XB_COLL_GATHER,    3, 1 << 30, 0, 0, "stream", 0 },    /* blocking, whole node, fits a slot */
