@@ -94,10 +94,10 @@ void *xb_coll_node_area(int par)
     return xb_method_node_slot(par, 0, &size);
 }
 
-/* The slot less its tail: in area 0 the rank's flow region (node_flow.c), in
- * area 1 its chain ring (node_chain.c). */
 static size_t slot_bytes = SIZE_MAX;    /* SIZE_MAX: not looked up yet */
 
+/* The slot less its tail: in area 0 the rank's flow region (node_flow.c), in
+ * area 1 its chain ring (node_chain.c). */
 size_t xb_coll_node_slot_size(void)
 {
     size_t b = __atomic_load_n(&slot_bytes, __ATOMIC_RELAXED);
