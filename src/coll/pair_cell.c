@@ -40,8 +40,10 @@
  * its byte count in the cell's header word, and the reader fails with
  * MPI_ERR_TRUNCATE when its own differs (take_cell), as the messages do;
  * before 2026-11-29 the exchanges and scatter(v)/gatherv copied what the
- * reader expected. Counts on both sides of the cell's size still meet
- * different algorithms (the cell and pair's messages).
+ * reader expected. Scatter(v) (the reader follows the root's header)
+ * and gatherv (the stream's descriptors) meet whatever the counts; in
+ * gather and the exchanges, counts on both sides of the cell's size still
+ * meet different algorithms (the cell and pair's messages).
  */
 #include <string.h>
 #include "coll/alltoall_blocks.h"
@@ -127,55 +129,57 @@ static int take_cell(xb_coll_flow_t *f, int from, xb_a2a_blk_t in)
     return xb_coll_flow_copy(in.buf, in.n, in.dt, xb_coll_flow_cell(f, from), false);
 }
 
-/* One block from rank `from` to the other through from's cell: `out` on
- * the writer, `in` on the reader; the root's own block (`own` into `dst`,
- * when own is not NULL: not own->buf, MPI_BOTTOM is NULL) is copied
- * meanwhile. */
-static int one_block(const xb_coll_args_t *a, int from, xb_a2a_blk_t out, xb_a2a_blk_t in,
-                     const xb_a2a_blk_t *own, xb_a2a_blk_t dst)
+static const xb_a2a_blk_t no_blk = { NULL, 0, NULL };
+
+/* The root's header word for a block that goes as a message (above any
+ * byte count of a cell). */
+enum { AS_MESSAGE = 1u << 29 };
+
+static int scatter_pair_form(const xb_coll_args_t *a, xb_a2a_form_t form, int tag)
 {
+    return form == XB_A2A ? xb_coll_scatter_pair(a, tag) : xb_coll_scatterv_pair(a, tag);
+}
+
+/* Scatter and scatterv (form XB_A2A, XB_A2AV): the root decides and the
+ * peer follows its header word. A block that fits goes in the root's cell
+ * (at its start: an 8-byte block is then the seq's line); a larger one as
+ * pair's message, announced by the header. So ranks whose counts differ
+ * (an erroneous program) meet and fail with MPI_ERR_TRUNCATE, the message
+ * consumed; until 2026-12-06 each rank chose by its own count, and a block
+ * on each side of the cell's size left both waiting for good. */
+static int scatter_cells(const xb_coll_args_t *a, xb_a2a_form_t form, int tag)
+{
+    if (!xb_coll_flow_need_fits(a, 0))     /* the communicator, form, level */
+        return scatter_pair_form(a, form, tag);
     xb_coll_flow_t f;
     int rc = xb_coll_flow_begin(&f, a->comm);
     if (rc != XB_OK)
         return rc;
     int peer = 1 - f.me;
-    if (f.me == from) {
-        xb_coll_flow_reserve(&f);
+    xb_a2a_blk_t mine = { a->rbuf, a->rcount, a->rdt };
+    if (f.me != a->root) {
+        xb_coll_flow_await(&f, a->root);
+        bool message = xb_coll_flow_word(&f, a->root) == AS_MESSAGE;
+        if (!message)
+            rc = take_cell(&f, a->root, mine);
+        xb_coll_flow_end(&f);
+        return !message ? rc
+             : xb_coll_recv_exact(a->rbuf, a->rcount, a->rdt, a->root, tag, a->comm, -1,
+                                  form == XB_A2A ? XB_COLL_SCATTER : XB_COLL_SCATTERV, NULL);
+    }
+    xb_a2a_blk_t out = xb_a2a_sblk(a, form, peer), own = xb_a2a_sblk(a, form, f.me);
+    MPI_Count bytes = out.n * xb_dt_size(out.dt);
+    bool in_cell = bytes <= XB_COLL_FLOW_CELL;
+    xb_coll_flow_reserve(&f);
+    if (in_cell)
         rc = xb_coll_flow_copy(out.buf, out.n, out.dt, xb_coll_flow_cell(&f, f.me), true);
-        xb_coll_flow_publish_word(&f, peer, peer + 1, (uint32_t)(out.n * xb_dt_size(out.dt)));
-    }
-    if (rc == XB_OK && own != NULL)
-        rc = own_copy(own->buf, own->n, own->dt, dst.buf, dst.n, dst.dt);
-    if (f.me != from) {
-        xb_coll_flow_await(&f, from);
-        int rc2 = take_cell(&f, from, in);
-        rc = rc != XB_OK ? rc : rc2;
-    }
+    xb_coll_flow_publish_word(&f, peer, peer + 1, in_cell ? (uint32_t)bytes : AS_MESSAGE);
     xb_coll_flow_end(&f);
+    if (!in_cell)                 /* the message, and the own block */
+        return scatter_pair_form(a, form, tag);
+    if (rc == XB_OK && a->rbuf != MPI_IN_PLACE)   /* not own.buf: MPI_BOTTOM is NULL */
+        rc = own_copy(own.buf, own.n, own.dt, a->rbuf, a->rcount, a->rdt);
     return rc;
-}
-
-static const xb_a2a_blk_t no_blk = { NULL, 0, NULL };
-
-/* Scatter and scatterv (form XB_A2A, XB_A2AV): the root writes only the
- * peer's block, at the start of its cell (an 8-byte block is then the
- * seq's line). The one block that crosses has the same bytes on both
- * sides (the root's count for the peer, the peer's own count), so both
- * ranks agree on the fit. */
-static int scatter_cells(const xb_coll_args_t *a, xb_a2a_form_t form, int tag)
-{
-    int me = a->comm->rank, peer = 1 - me;
-    bool root = me == a->root;
-    xb_a2a_blk_t out = no_blk, own = no_blk, mine = { a->rbuf, a->rcount, a->rdt };
-    if (root) {                 /* the send side means nothing elsewhere */
-        out = xb_a2a_sblk(a, form, peer);
-        own = xb_a2a_sblk(a, form, me);
-    }
-    MPI_Count bytes = root ? out.n * xb_dt_size(out.dt) : a->rcount * xb_dt_size(a->rdt);
-    if (!xb_coll_flow_need_fits(a, bytes))
-        return form == XB_A2A ? xb_coll_scatter_pair(a, tag) : xb_coll_scatterv_pair(a, tag);
-    return one_block(a, a->root, out, mine, root && a->rbuf != MPI_IN_PLACE ? &own : NULL,
-                     mine);
 }
 
 int xb_coll_scatter_cell(const xb_coll_args_t *a, int tag)

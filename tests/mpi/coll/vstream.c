@@ -267,7 +267,7 @@ int main(int argc, char **argv)
         MPI_Comm comm;
         MPI_Comm_dup(MPI_COMM_WORLD, &comm);
         MPI_Comm_set_errhandler(comm, MPI_ERRORS_RETURN);
-        static const int ns[] = { 10, 125, 1000, 50000, BIG };
+        static const int ns[] = { 10, 125, 127, 130, 1000, 50000, BIG };   /* 127 + 3, 130 - 3: across a 512-byte cell */
         for (size_t i = 0; i < sizeof ns / sizeof ns[0]; i++) {
             mismatch(comm, ns[i], 3);
             mismatch(comm, ns[i], -3);
