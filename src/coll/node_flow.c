@@ -64,7 +64,6 @@ _Static_assert(NCELLS >= 4, "a few calls of look-ahead");
 
 static uint64_t flow_seq;          /* flow calls made by this process */
 static uint64_t room_below;        /* calls below this number have room */
-static int      have_regions = -1; /* the method has slots (-1: not known yet) */
 
 /* The last communicator group seen (retained, so its address is not
  * reused while it is here): whether a communicator over it, with no remote
@@ -96,7 +95,6 @@ void xb_coll_flow_init(void)
 {
     flow_seq = 0;
     room_below = NCELLS;
-    have_regions = -1;
     memset(regions, 0, sizeof regions);
     memset(&cache, 0, sizeof cache);
     xb_method_set_node_watch(node_watch);
@@ -274,9 +272,8 @@ const int *xb_coll_flow_locs(const xb_comm_t *comm)
  * XB_COLL_FLOW_MAXP ranks, and the method has node slots. */
 bool xb_coll_flow_comm_ok(const xb_comm_t *comm)
 {
-    if (XB_UNLIKELY(have_regions < 0))
-        have_regions = xb_coll_node_slot_size() != 0;
-    return have_regions && comm->size <= XB_COLL_FLOW_MAXP && comm_locs(comm) != NULL;
+    return xb_coll_node_slot_size() != 0 && comm->size <= XB_COLL_FLOW_MAXP &&
+           comm_locs(comm) != NULL;
 }
 
 /* What this rank waits for (its want line): every other rank (who = 0) or
@@ -464,9 +461,7 @@ bool xb_coll_flow_need_fits(const xb_coll_args_t *a, MPI_Count need)
     if (need < 0 || need > XB_COLL_FLOW_CELL || a->form != XB_COLL_BLOCKING || xb_coll_threads ||
         a->comm->size > XB_COLL_FLOW_MAXP)
         return false;
-    if (XB_UNLIKELY(have_regions < 0))
-        have_regions = xb_coll_node_slot_size() != 0;
-    return have_regions && comm_locs(a->comm) != NULL;
+    return xb_coll_node_slot_size() != 0 && comm_locs(a->comm) != NULL;
 }
 
 /* Copy count elements of dt at ubuf into a cell as packed bytes (to_cell)
