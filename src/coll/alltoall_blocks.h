@@ -11,6 +11,7 @@
 #ifndef XB_COLL_ALLTOALL_BLOCKS_H
 #define XB_COLL_ALLTOALL_BLOCKS_H
 
+#include <string.h>
 #include "coll/coll_int.h"
 
 typedef enum { XB_A2A, XB_A2AV, XB_A2AW } xb_a2a_form_t;
@@ -41,7 +42,23 @@ static inline xb_a2a_blk_t xb_a2a_rblk(const xb_coll_args_t *a, xb_a2a_form_t f,
     return (xb_a2a_blk_t){ (char *)a->rbuf + off, n, dt };
 }
 
-/* The rank's own block, copied locally (not in place). */
+/* A rank's own block (count x dt at src) into its place (rcount x rdt at
+ * dst), run directly: one memcpy when both are contiguous (xb_dt_copy's
+ * general path was about 95 of the 8-byte scatter root's instructions); a
+ * block longer than its place fails as xb_dt_copy does. */
+static inline int xb_a2a_own_copy(const void *src, MPI_Count count, xb_datatype_t *dt,
+                                  void *dst, MPI_Count rcount, xb_datatype_t *rdt)
+{
+    size_t bytes = (size_t)(count * xb_dt_size(dt));
+    if (!xb_dt_is_contig(dt, count) || !xb_dt_is_contig(rdt, rcount) ||
+        (MPI_Count)bytes > rcount * xb_dt_size(rdt))
+        return xb_dt_copy(src, count, dt, dst, rcount, rdt);   /* the longer: TRUNCATE */
+    if (bytes > 0)
+        memcpy((char *)dst + xb_dt_true_lb(rdt), (const char *)src + xb_dt_true_lb(dt), bytes);
+    return XB_OK;
+}
+
+/* The rank's own block, copied locally (not in place), in a schedule. */
 static inline int xb_a2a_own_block(xb_coll_sched_t *s, const xb_coll_args_t *a, xb_a2a_form_t f)
 {
     int r = a->comm->rank;

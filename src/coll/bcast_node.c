@@ -47,7 +47,7 @@
 
 enum { RING = 1u << 31, LATE = 1u << 30, DIRECT = 1u << 29 };
 
-/* Progress value of the position of call n: the scheme of stream_rooted.c
+/* Progress value of the position of call n: the scheme of stream_reduce.c
  * (above every value an earlier call on the cell stored). */
 static uint64_t late_prog(const xb_coll_flow_t *f)
 {

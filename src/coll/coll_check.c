@@ -21,6 +21,12 @@ int xb_coll_mismatch(int kind, int root, int from, size_t got, MPI_Count want,
                      MPI_Count count, xb_datatype_t *dt)
 {
     MPI_Count mine = dt != NULL ? count * xb_dt_size(dt) : want;
+    if (from < 0)
+        return xb_err_set(XB_ERR_TRUNCATE, "this rank's own block of the %s holds %zu bytes "
+                          "where its place in the receive buffer holds %lld: its send and "
+                          "receive counts or types do not match",
+                          kind >= 0 ? xb_coll_kind_name((xb_coll_kind_t)kind) : "collective",
+                          got, (long long)want);
     if (root >= 0 && from == root && want == mine)
         return xb_err_set(XB_ERR_TRUNCATE, "the root (rank %d) broadcast %zu bytes; this "
                           "rank's buffer holds %lld bytes (count %lld of %s)", root, got,

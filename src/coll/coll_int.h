@@ -490,8 +490,6 @@ XB_COLL_DIRECT_DECL(alltoallw_pair);
 XB_COLL_DIRECT_DECL(allreduce_shm_direct);
 XB_COLL_DIRECT_DECL(bcast_flow);
 XB_COLL_DIRECT_DECL(reduce_flow);
-XB_COLL_DIRECT_DECL(gather_flow);
-XB_COLL_DIRECT_DECL(scatter_flow);
 XB_COLL_DIRECT_DECL(bcast_stream);
 XB_COLL_DIRECT_DECL(bcast_direct);
 XB_COLL_DIRECT_DECL(bcast_mcast);
@@ -513,7 +511,6 @@ XB_COLL_DIRECT_DECL(reduce_cell);
 XB_COLL_DIRECT_DECL(allreduce_cell);
 XB_COLL_DIRECT_DECL(scan_cell);
 XB_COLL_DIRECT_DECL(exscan_cell);
-XB_COLL_DIRECT_DECL(gather_cell);
 XB_COLL_DIRECT_DECL(scatter_cell);
 XB_COLL_DIRECT_DECL(scatterv_cell);
 XB_COLL_DIRECT_DECL(allgather_cell);
@@ -553,7 +550,8 @@ static inline void *xb_coll_block(const void *buf, MPI_Count i, MPI_Count count,
  * the buffer; *len (may be NULL) gets the sender's bytes. xb_coll_mismatch
  * is the sentence of them all: a message of `got` bytes from rank `from`
  * where `want` were expected, in collective `kind` (-1: unnamed); for a
- * bcast (root >= 0) this rank's buffer is count x dt (dt NULL: unknown). */
+ * bcast (root >= 0) this rank's buffer is count x dt (dt NULL: unknown);
+ * from < 0: this rank's own block, `got` bytes for a place of `want`. */
 int   xb_coll_bcast_mismatch(int root, size_t sent, MPI_Count count, xb_datatype_t *dt);
 int   xb_coll_mismatch(int kind, int root, int from, size_t got, MPI_Count want,
                        MPI_Count count, xb_datatype_t *dt);

@@ -381,8 +381,19 @@ static int do_step(xb_coll_sched_t *s, const xb_coll_step_t *st)
                             comm, 1, &r);
         break;
     case XB_CS_COPY:
-        return xb_dt_copy(st->src, st->scount, st->sdt, st->dst, st->dcount,
-                          st->ddt);
+        rc = xb_dt_copy(st->src, st->scount, st->sdt, st->dst, st->dcount, st->ddt);
+        if (XB_UNLIKELY(rc == XB_ERR_TRUNCATE)) {
+            /* a local block longer than its place (the rank's own send and
+             * receive counts differ): a mismatch like a received one, so
+             * the schedule goes on and no peer is left waiting */
+            xb_err_clear();
+            s->err = XB_ERR_TRUNCATE;
+            s->err_from = -1;
+            s->err_got = (size_t)(st->scount * xb_dt_size(st->sdt));
+            s->err_want = st->dcount * xb_dt_size(st->ddt);
+            rc = XB_OK;
+        }
+        return rc;
     case XB_CS_REDUCE:
         /* A user function runs without the MULTIPLE lock (it may call MPI,
          * or wait for an interpreter lock whose holder calls MPI). A

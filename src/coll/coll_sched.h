@@ -103,8 +103,9 @@ typedef struct xb_coll_sched {
     int             nreqs, reqcap;
     struct xb_request **reqs;
     int             rc;
-    /* A receive whose message was longer or shorter than its buffer: the
-     * first one's error (XB_ERR_TRUNCATE) and what it saw. The schedule
+    /* A receive whose message was longer or shorter than its buffer, or a
+     * local copy longer than its place (err_from -1): the first one's
+     * error (XB_ERR_TRUNCATE) and what it saw. The schedule
      * goes on, so that no peer waits for a message that never comes, but
      * every later send carries no data (a receiver then sees a short
      * message and fails too: the whole tree below learns it) and local

@@ -127,9 +127,7 @@ static const algo_t algos[] = {
     A(ALLREDUCE, "ring", allreduce_ring, NEED_COMMUTE),
     A(ALLREDUCE, "exchange", allreduce_exchange, 0),
     A(ALLREDUCE, "reduce_bcast", allreduce_reduce_bcast, 0),
-    D(GATHER, "cell", gather_cell, NEED_PAIR),
     D(GATHER, "pair", gather_pair, NEED_PAIR),
-    D(GATHER, "flow", gather_flow, NEED_FLOW),
     D(GATHER, "stream", gather_stream, NEED_STREAM),
     A(GATHER, "hier", gather_hier, NEED_HIER),
     A(GATHER, "shm_nb", gather_shm_nb, NEED_NBN),
@@ -137,7 +135,6 @@ static const algo_t algos[] = {
     A(GATHER, "linear", gather_linear, 0),
     D(SCATTER, "cell", scatter_cell, NEED_PAIR),
     D(SCATTER, "pair", scatter_pair, NEED_PAIR),
-    D(SCATTER, "flow", scatter_flow, NEED_FLOW),
     D(SCATTER, "stream", scatter_stream, NEED_STREAM),
     A(SCATTER, "hier", scatter_hier, NEED_HIER),
     A(SCATTER, "shm_nb", scatter_shm_nb, NEED_NBN),
@@ -339,20 +336,23 @@ static const rule_t rules[] = {
     { XB_COLL_ALLREDUCE, 2, 2, 4 KiB, 0, "exchange", NEED_ONE_NODE },
     { XB_COLL_ALLREDUCE, 3, 1 << 30, 64 KiB, 0, "rabenseifner", 0 },
     { XB_COLL_ALLREDUCE, ANY_P, 0, 0, "recdbl", 0 },
-    /* 2 ranks beyond a cell: the stream lets the writer run ahead of the
-     * root's copy out (interleaved A/B, 4 rounds, 2026-12-06, us, stream /
-     * pair's message: 1 KiB 0.32-0.34 / 0.52-0.53, 4 KiB 0.55-0.58 /
-     * 0.63-0.84, 16 KiB 1.44-1.54 / 1.67-1.73, 32 KiB even, 256 KiB 22-32
-     * / 13.3; Open MPI 0.54 at 512 B, 1.34 at 4 KiB; 2026-12-06 16:45, 4
-     * rounds: 32 KiB 2.71-2.90 / 2.90-3.28, 48 KiB even); from 48 KiB the
-     * one single-copy message (gatherv's ring ends at 32 KiB inclusive too,
-     * stream_vrooted.c). The cell's rule first, bounded, so that small
-     * calls skip the rule walk (pair_any) */
-    { XB_COLL_GATHER,    2, 2, 0, XB_COLL_FLOW_CELL + 1, "cell", 0 },  /* blocking */
-    { XB_COLL_GATHER,    2, 2, XB_COLL_FLOW_CELL + 1, 48 KiB, "stream", 0 },
-    { XB_COLL_GATHER,    2, 2, 0, 0, "cell", 0 },          /* blocking */
-    { XB_COLL_GATHER,   3, 1 << 30, 0, 0, "flow", 0 },       /* blocking, whole node, fits a cell */
-    { XB_COLL_GATHER,    3, 1 << 30, 0, 0, "stream", 0 },    /* blocking, whole node, fits a slot */
+    /* Gather and scatter on a whole node: the stream (stream_gather.c),
+     * whose writer of each block decides between its cell, its ring and a
+     * message and whose reader follows, so that counts that differ (an
+     * erroneous program) meet and fail instead of hanging. Every size: one
+     * rule, because a rule bounded by size would send ranks whose counts
+     * differ to different algorithms.
+     *
+     * Gather at 2 ranks: the stream let the writer run ahead of the root's
+     * copy out (interleaved A/B, 4 rounds, 2026-12-06, us, stream / pair's
+     * message: 1 KiB 0.32-0.34 / 0.52-0.53, 4 KiB 0.55-0.58 / 0.63-0.84,
+     * 16 KiB 1.44-1.54 / 1.67-1.73, 32 KiB 2.71-2.90 / 2.90-3.28, 48 KiB
+     * even; Open MPI 0.54 at 512 B, 1.34 at 4 KiB); from 32 KiB the one
+     * single-copy message. Pair where the stream cannot go (not blocking,
+     * MPI_THREAD_MULTIPLE, across hosts). Scatter at 2 ranks: pair_cell.c,
+     * whose root decides between its cell and a message. */
+    { XB_COLL_GATHER,    2, 1 << 30, 0, 0, "stream", 0 },  /* blocking, whole node */
+    { XB_COLL_GATHER,    2, 2, 0, 0, "pair", 0 },
     { XB_COLL_GATHER,    ANY_P, 0, 0, "hier", 0 },     /* blocking, several nodes */
     /* nonblocking, persistent (blocking with threads: 8 ranks, -T, 4 KiB
      * 6.2 us against 9.0), 4-16 KiB blocks: the channel (shm_nb.c).
@@ -364,15 +364,13 @@ static const rule_t rules[] = {
     { XB_COLL_GATHER,    3, 1 << 30, 0, 16 KiB, "binomial", 0 },
     { XB_COLL_GATHER,    ANY_P, 0, 0, "linear", 0 },
     { XB_COLL_SCATTER,   2, 2, 0, 0, "cell", 0 },          /* blocking */
-    { XB_COLL_SCATTER,  3, 1 << 30, 0, 0, "flow", 0 },       /* blocking, whole node, fits a cell */
-    /* Large blocks: linear, whose messages move each block once (the
-     * stream's root copies all p - 1 blocks into its ring, then each reader
-     * copies its own out). Interleaved A/B, 3 rounds, 2026-12-06, us,
-     * stream / linear: 4 ranks 32 KiB 6.6-7.8 / 10.3-14.4, 64 KiB 12-21 /
-     * 18-20, 128 KiB 27-47 / 25-33, 256 KiB 86-95 / 64-69; 8 ranks 64 KiB
-     * 35-42 / 31-38, 128 KiB 103-127 / 76-105, 256 KiB 189-216 / 153-167
-     * (Open MPI 61 and 162 at 256 KiB): linear from 128 KiB */
-    { XB_COLL_SCATTER,   3, 1 << 30, 0, 128 KiB, "stream", 0 }, /* blocking, whole node */
+    /* 3+ ranks: the stream (see gather); its ring takes blocks up to
+     * 64 KiB, messages the larger ones (stream_gather.c), which move each
+     * block once as linear does (the fixed form's stream, which took the
+     * ring up to 128 KiB, against linear, interleaved A/B, 3 rounds,
+     * 2026-12-06, us: 4 ranks 32 KiB 6.6-7.8 / 10.3-14.4, 128 KiB 27-47 /
+     * 25-33, 256 KiB 86-95 / 64-69; 8 ranks 128 KiB 103-127 / 76-105) */
+    { XB_COLL_SCATTER,   3, 1 << 30, 0, 0, "stream", 0 }, /* blocking, whole node */
     { XB_COLL_SCATTER,   ANY_P, 0, 0, "hier", 0 },     /* blocking, several nodes */
     /* One node (see bcast), 8 ranks, 2026-11-24: 4 KiB 6.3 us, binomial
      * 13.0 (Open MPI 24) */
@@ -432,7 +430,7 @@ static const rule_t rules[] = {
      * cannot go (not blocking, MPI_THREAD_MULTIPLE, across hosts) */
     { XB_COLL_GATHERV,   2, 2, 0, 0, "stream", 0 },    /* blocking, whole node */
     { XB_COLL_GATHERV,   2, 2, 0, 0, "pair", 0 },
-    /* stream (stream_vrooted.c): each block through its writer's cell,
+    /* stream (stream_gather.c): each block through its writer's cell,
      * ring or (beyond a slot) a message, as the writer's descriptor says.
      * Against linear, 3 interleaved rounds, 2026-11-29, median us: gatherv
      * 4 ranks 64 B 0.50 / 2.20, 32 KiB 4.3 / 17.0, 256 KiB 31 / 62; 8 ranks

@@ -2,7 +2,7 @@
 /* Copyright (c) 2026 The Crossbar authors */
 /*
  * node_flow.c - small node collectives without a barrier: numbered cells in
- * the node's shared memory (the "flow" algorithms: flow_rooted.c,
+ * the node's shared memory (the "flow" algorithms: flow_reduce.c,
  * scan_flow.c).
  *
  * A write-barrier-read collective (node_shm.c) costs one node barrier: every
@@ -320,7 +320,7 @@ void xb_coll_flow_publish(xb_coll_flow_t *f, int lo, int hi)
 /* The seq word: the call number + 1 in its low 32 bits (what readers
  * compare: a cell is reused every NCELLS calls, so 32 bits tell calls
  * apart), the writer's header word in its high 32 (bcast: the root's byte
- * count, stream_rooted.c): the same store, the same line. */
+ * count, stream_reduce.c): the same store, the same line. */
 void xb_coll_flow_publish_word(xb_coll_flow_t *f, int lo, int hi, uint32_t word)
 {
     __atomic_store_n(seq_of(f, f->me), (uint32_t)(f->n + 1) | (uint64_t)word << 32,
@@ -435,8 +435,6 @@ bool xb_coll_flow_fits(xb_coll_kind_t kind, const xb_coll_args_t *a)
     MPI_Count need;
     switch (kind) {
     case XB_COLL_BCAST: need = a->rcount * xb_dt_size(a->rdt); break;
-    case XB_COLL_GATHER: need = xb_coll_block_bytes(kind, a); break;
-    case XB_COLL_SCATTER: need = xb_coll_block_bytes(kind, a) * p; break;
     case XB_COLL_REDUCE: case XB_COLL_SCAN: case XB_COLL_EXSCAN:
         need = xb_coll_red_need(a->rcount, a->rdt, a->op);
         break;

@@ -4,7 +4,7 @@
  * node_stream.c - node collectives beyond a flow cell without a barrier:
  * each local rank's slots (both areas, node_shm.c) used as one ring of
  * data it writes, with the numbering, done counters and waits of the flow
- * cells (node_flow.c). The "stream" algorithms (stream_rooted.c).
+ * cells (node_flow.c). The "stream" algorithms (stream_reduce.c).
  *
  * A flow cell holds 512 bytes; a rooted collective of 32 KiB blocks took
  * the message algorithms, whose root waits until every receiver has read
@@ -173,11 +173,10 @@ bool xb_coll_stream_fits(xb_coll_kind_t kind, const xb_coll_args_t *a)
     case XB_COLL_BCAST:
         need = a->rcount * xb_dt_size(a->rdt);
         if ((size_t)need > max)
-            return true;        /* in segments of bytes, any layout (stream_rooted.c) */
+            return true;        /* in segments of bytes, any layout (stream_reduce.c) */
         break;
-    case XB_COLL_GATHER: case XB_COLL_SCATTER: need = xb_coll_block_bytes(kind, a); break;
-    case XB_COLL_GATHERV: case XB_COLL_SCATTERV:
-        return true;          /* block by block: cell, ring or message (stream_vrooted.c) */
+    case XB_COLL_GATHER: case XB_COLL_SCATTER: case XB_COLL_GATHERV: case XB_COLL_SCATTERV:
+        return true;          /* block by block: cell, ring or message (stream_gather.c) */
     case XB_COLL_REDUCE: {
         xb_coll_red_t red;
         if (xb_coll_flow_red(&red, a->rcount, a->rdt, a->op) != XB_OK) {
@@ -187,7 +186,7 @@ bool xb_coll_stream_fits(xb_coll_kind_t kind, const xb_coll_args_t *a)
         need = xb_dt_is_predefined(red.wdt) ? (MPI_Count)xb_coll_flow_wbytes(&red) : -1;
         if (need >= 0 && (size_t)need > max && red.dt == red.wdt &&
             segmentable(a->rdt, a->rcount))
-            return true;                     /* in segments (stream_rooted.c) */
+            return true;                     /* in segments (stream_reduce.c) */
         break;
     }
     default: return false;

@@ -269,7 +269,8 @@ static int gather_form(const xb_coll_args_t *a, xb_a2a_form_t form, int tag)
     int rc = XB_OK;
     if (a->sbuf != MPI_IN_PLACE)
         rc = xb_dt_copy(a->sbuf, a->scount, a->sdt, dst.buf, dst.n, dst.dt);
-    return rc == XB_OK ? precv(in.buf, in.n, in.dt, peer, tag, a->comm) : rc;
+    int r = precv(in.buf, in.n, in.dt, peer, tag, a->comm);   /* even after an error */
+    return rc != XB_OK ? rc : r;
 }
 
 int xb_coll_gather_pair(const xb_coll_args_t *a, int tag)
@@ -327,9 +328,8 @@ static int swap_blocks(const xb_coll_args_t *a, xb_a2a_blk_t out, const xb_a2a_b
         return rc;
     if (own != NULL)         /* not own.buf: MPI_BOTTOM is NULL */
         rc = xb_dt_copy(own->buf, own->n, own->dt, dst.buf, dst.n, dst.dt);
-    if (rc == XB_OK)
-        rc = precv(in.buf, in.n, in.dt, peer, tag, a->comm);
-    return send_end(sreq, rc);
+    int r = precv(in.buf, in.n, in.dt, peer, tag, a->comm);   /* even after an error */
+    return send_end(sreq, rc != XB_OK ? rc : r);
 }
 
 /* Allgather and allgatherv (form XB_A2A, XB_A2AV): our block to the peer,

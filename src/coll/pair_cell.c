@@ -24,7 +24,7 @@
  * 2026-11-24); the numbers by cells are in docs/design/coll.md.
  *
  * How. Bcast, reduce, gather, scan and exscan are the flow algorithms
- * (flow_rooted.c, scan_flow.c) at p = 2: data goes one way, the writer
+ * (flow_reduce.c, scan_flow.c) at p = 2: data goes one way, the writer
  * leaves at once, a root runs up to the ring of cells ahead; scatter is
  * the same with only the peer's block in the root's cell. The
  * exchanges (allreduce, allgather, alltoall, reduce_scatter(_block)): each
@@ -76,20 +76,6 @@ static void swap_cells(xb_coll_flow_t *f)
     xb_coll_flow_await(f, peer);
 }
 
-/* This rank's own block (count x dt at src) into its place (rcount x rdt at
- * dst): one memcpy when both are contiguous (xb_dt_copy's general path was
- * about 95 of the 8-byte scatter root's instructions). */
-static int own_copy(const void *src, MPI_Count count, xb_datatype_t *dt, void *dst,
-                    MPI_Count rcount, xb_datatype_t *rdt)
-{
-    if (!xb_dt_is_contig(dt, count) || !xb_dt_is_contig(rdt, rcount))
-        return xb_dt_copy(src, count, dt, dst, rcount, rdt);
-    size_t bytes = (size_t)(count * xb_dt_size(dt));
-    if (bytes > 0)
-        memcpy((char *)dst + xb_dt_true_lb(rdt), (const char *)src + xb_dt_true_lb(dt), bytes);
-    return XB_OK;
-}
-
 /* ---- one-way collectives: the flow algorithms at two ranks -------------- */
 
 #define ONE_WAY(coll, KIND)                                                   \
@@ -99,7 +85,6 @@ static int own_copy(const void *src, MPI_Count count, xb_datatype_t *dt, void *d
                                                     : xb_coll_##coll##_pair(a, tag); \
     }
 ONE_WAY(reduce, REDUCE)
-ONE_WAY(gather, GATHER)
 ONE_WAY(scan, SCAN)
 ONE_WAY(exscan, EXSCAN)
 #undef ONE_WAY
@@ -178,7 +163,7 @@ static int scatter_cells(const xb_coll_args_t *a, xb_a2a_form_t form, int tag)
     if (!in_cell)                 /* the message, and the own block */
         return scatter_pair_form(a, form, tag);
     if (rc == XB_OK && a->rbuf != MPI_IN_PLACE)   /* not own.buf: MPI_BOTTOM is NULL */
-        rc = own_copy(own.buf, own.n, own.dt, a->rbuf, a->rcount, a->rdt);
+        rc = xb_a2a_own_copy(own.buf, own.n, own.dt, a->rbuf, a->rcount, a->rdt);
     return rc;
 }
 
@@ -253,7 +238,7 @@ static int swap_blocks(const xb_coll_args_t *a, xb_a2a_blk_t out, const xb_a2a_b
     }
     xb_coll_flow_publish_word(&f, peer, peer + 1, (uint32_t)ob);
     if (rc == XB_OK && own != NULL)     /* not own->buf: MPI_BOTTOM is NULL */
-        rc = own_copy(own->buf, own->n, own->dt, dst.buf, dst.n, dst.dt);
+        rc = xb_a2a_own_copy(own->buf, own->n, own->dt, dst.buf, dst.n, dst.dt);
     xb_coll_flow_await(&f, peer);
     int rc2 = take_cell(&f, peer, in);
     xb_coll_flow_end(&f);

@@ -17,7 +17,7 @@
  * the reader with MPI_ERR_TRUNCATE (coll_check.c) instead of a short or
  * long copy. A message is received by xb_coll_recv_exact whatever the
  * reader expected, so its writer is never left waiting. Used by
- * stream_vrooted.c (gatherv, scatterv) and alltoall_shm_v.c (alltoallv,
+ * stream_gather.c (gatherv, scatterv) and alltoall_shm_v.c (alltoallv,
  * alltoallw). Header only.
  */
 #ifndef XB_COLL_VBLOCK_H

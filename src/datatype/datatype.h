@@ -75,7 +75,9 @@ int xb_dt_to_iov(const void *buf, MPI_Count count, const xb_datatype_t *dt,
                  size_t offset, struct iovec *iov, int max_iov, int *n_p,
                  size_t *bytes_p);
 /* Copy between two typed buffers with matching type signatures (sendrecv to
- * self, collectives' local copies). Copies min(both sizes) bytes. */
+ * self, collectives' local copies). Copies min(both sizes) bytes; a source
+ * larger than the destination fails with XB_ERR_TRUNCATE after the copy
+ * (nothing is lost silently). */
 int xb_dt_copy(const void *sbuf, MPI_Count scount, const xb_datatype_t *sdt,
                void *rbuf, MPI_Count rcount, const xb_datatype_t *rdt);
 

@@ -540,14 +540,11 @@ int xb_dt_to_iov(const void *buf, MPI_Count count, const xb_datatype_t *dt,
 /* Chunk of the bounce buffer for copies between two non-contiguous types. */
 #define DT_COPY_CHUNK (64 * 1024)
 
-int xb_dt_copy(const void *sbuf, MPI_Count scount, const xb_datatype_t *sdt,
-               void *rbuf, MPI_Count rcount, const xb_datatype_t *rdt)
+/* n bytes of the type signature from one typed buffer to the other. */
+static int copy_bytes(const void *sbuf, MPI_Count scount, const xb_datatype_t *sdt,
+                      void *rbuf, MPI_Count rcount, const xb_datatype_t *rdt, size_t n)
 {
-    size_t ssz = scount > 0 ? (size_t)scount * (size_t)sdt->size : 0;
-    size_t rsz = rcount > 0 ? (size_t)rcount * (size_t)rdt->size : 0;
-    size_t n = ssz < rsz ? ssz : rsz, done;
-    if (n == 0)
-        return XB_OK;
+    size_t done;
     if (contig_msg(sdt, scount) && contig_msg(rdt, rcount)) {   /* the common case */
         memcpy((char *)rbuf + rdt->true_lb, (const char *)sbuf + sdt->true_lb, n);
         return XB_OK;
@@ -571,5 +568,20 @@ int xb_dt_copy(const void *sbuf, MPI_Count scount, const xb_datatype_t *sdt,
             break;
     }
     free(tmp);
+    return rc;
+}
+
+int xb_dt_copy(const void *sbuf, MPI_Count scount, const xb_datatype_t *sdt,
+               void *rbuf, MPI_Count rcount, const xb_datatype_t *rdt)
+{
+    size_t ssz = scount > 0 ? (size_t)scount * (size_t)sdt->size : 0;
+    size_t rsz = rcount > 0 ? (size_t)rcount * (size_t)rdt->size : 0;
+    size_t n = ssz < rsz ? ssz : rsz;
+    int rc = n > 0 ? copy_bytes(sbuf, scount, sdt, rbuf, rcount, rdt, n) : XB_OK;
+    if (XB_UNLIKELY(rc == XB_OK && ssz > rsz))
+        return xb_err_set(XB_ERR_TRUNCATE, "a local copy of %zu bytes into a buffer of %zu "
+                          "bytes (count %lld of %s): the send and receive counts or types do "
+                          "not match; the first %zu bytes were copied", ssz, rsz,
+                          (long long)rcount, xb_dt_name(rdt), rsz);
     return rc;
 }

@@ -2,7 +2,7 @@
 /* Copyright (c) 2026 The Crossbar authors */
 /*
  * vstream.c - MPI_Gatherv and MPI_Scatterv with blocks of every size in one
- * call (src/coll/stream_vrooted.c, the table's choice on one node at 3+
+ * call (src/coll/stream_gather.c, the table's choice on one node at 3+
  * ranks: each block goes through its writer's flow cell, its ring or a
  * message, as its size says, and the reader follows the writer's
  * descriptor): blocks from 0 bytes to beyond a slot (1.2 MB), every root,

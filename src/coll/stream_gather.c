@@ -1,30 +1,36 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* Copyright (c) 2026 The Crossbar authors */
 /*
- * stream_vrooted.c - gatherv and scatterv through the node's flow cells and
- * the writers' rings (node_flow.c, node_stream.c), run directly (blocking
- * form, no schedule, no barrier): the `stream` algorithms of the v forms,
- * on node-complete communicators of 3 ranks or more (2: pair_cell.c).
+ * stream_gather.c - gather, gatherv, scatter and scatterv through the
+ * node's flow cells and the writers' rings (node_flow.c, node_stream.c),
+ * run directly (blocking form, no schedule, no barrier): the `stream`
+ * algorithms of the four, on node-complete communicators (scatter(v) at 2
+ * ranks: pair_cell.c).
  *
- * A rank of a v call knows only its own count (the root: all of them), so
- * the ranks cannot agree beforehand where the blocks go, as gather and
- * scatter do: the writer of each block decides, inline in its cell, in its
- * ring (up to a slot) or as a message (beyond), and the reader follows the
- * writer's descriptor (vblock.h), which also catches counts that differ.
+ * A rank knows only its own count (the root: all of them), and in an
+ * erroneous program the counts differ; so the ranks cannot agree
+ * beforehand where the blocks go. The writer of each block decides, inline
+ * in its cell, in its ring (up to a slot) or as a message (beyond), and
+ * the reader follows the writer's descriptor (vblock.h), which also
+ * catches counts that differ: MPI_ERR_TRUNCATE on the reader, and nobody
+ * waits for good. The fixed forms are the v forms with equal blocks (their
+ * blocks: alltoall_blocks.h's XB_A2A); until 2026-12-07 they chose between
+ * a flow-cell algorithm and the stream by each rank's own count, which
+ * hung such a program or read past the root's block.
  *
- *   gatherv   every other rank publishes its descriptor's high half (how
- *             and bytes) in its seq word (xb_coll_flow_publish_word) and
- *             the ring position in its cell: an inline block has the whole
- *             cell, as in the flow gather; a message is posted before the
- *             publish and waited for after it. The root follows the
- *             descriptors in the order the ranks wrote (root+1, ...).
- *   scatterv  the root's cell holds p descriptors, then the inline blocks
- *             in what is left of it; its ring takes blocks up to 64 KiB
- *             (SCATTERV_RING_MAX), messages the larger ones. The inline
- *             blocks' progress goes out together (one store and wake-up),
- *             every other block's as soon as it is written (rank j copies
- *             while the root writes the next, as in the stream scatter);
- *             the root waits for its messages at the end.
+ *   gather(v)   every other rank publishes its descriptor's high half (how
+ *               and bytes) in its seq word (xb_coll_flow_publish_word) and
+ *               the ring position in its cell: an inline block has the
+ *               whole cell; a message is posted before the publish and
+ *               waited for after it. The root follows the descriptors in
+ *               the order the ranks wrote (root+1, ...).
+ *   scatter(v)  the root's cell holds p descriptors, then the inline blocks
+ *               in what is left of it; its ring takes blocks up to 64 KiB
+ *               (SCATTER_RING_MAX), messages the larger ones. The inline
+ *               blocks' progress goes out together (one store and wake-up),
+ *               every other block's as soon as it is written (rank j copies
+ *               while the root writes the next); the root waits for its
+ *               messages at the end.
  *
  * Every call is one stream call on every rank (xb_coll_stream_call: a
  * node barrier only when the slot collectives ran since the last one).
@@ -33,19 +39,20 @@
 #include "progress/progress.h"
 #include "pt2pt/pt2pt.h"
 
-/* Scatterv's blocks beyond this go as messages: the root's ring holds
+/* Scatter(v)'s blocks beyond this go as messages: the root's ring holds
  * only a few of them, and the root then waits for readers that sleep,
  * where each reader's single-copy get needs nothing of the root.
  * Interleaved A/B, 5 rounds, 2026-11-29: 8 ranks, 256 KiB blocks, 130-140
  * us by messages against 298-301 through the ring; 4 ranks 48-50 either
  * way; 32 KiB stays in the ring (4 ranks 5.8 us against linear's 15.4). */
-enum { SCATTERV_RING_MAX = 64 * 1024 };
+enum { SCATTER_RING_MAX = 64 * 1024 };
 
-/* At two ranks gatherv's blocks beyond this go as messages: the root's
+/* At two ranks gather(v)'s blocks beyond this go as messages: the root's
  * single-copy get beats the ring's two copies from about that size
- * (interleaved A/B, 3 rounds, 2026-12-06: 16 KiB 1.44-1.49 us through the
- * ring against 1.63-1.69 by message, 64 KiB 5.3-6.0 against 4.9-5.0). */
-enum { GATHERV_PAIR_RING_MAX = 32 * 1024 };
+ * (interleaved A/B, 3 rounds, 2026-12-06, gatherv: 16 KiB 1.44-1.49 us
+ * through the ring against 1.63-1.69 by message, 64 KiB 5.3-6.0 against
+ * 4.9-5.0; gather: 32 KiB 2.71-2.90 against 2.90-3.28, 48 KiB even). */
+enum { PAIR_GATHER_RING_MAX = 32 * 1024 };
 
 /* Write block b (read by comm rank `reader`) where it fits: inline at
  * cell + *used when it fits the cell's `room` bytes (*used grows), else
@@ -77,15 +84,17 @@ static int read_block(xb_coll_flow_t *f, const xb_coll_args_t *a, xb_coll_kind_t
     return xb_vb_read(a, kind, from, d, src, dst, tag);
 }
 
-static int gatherv_root(xb_coll_flow_t *f, const xb_coll_args_t *a, int tag)
+static int gather_root(xb_coll_flow_t *f, const xb_coll_args_t *a, xb_a2a_form_t form,
+                       xb_coll_kind_t kind, int tag)
 {
     int rc = XB_OK;
     for (int k = 1; k <= f->p; k++) {
         int j = (f->me + k) % f->p;      /* the others first, in the order they wrote */
-        xb_a2a_blk_t dst = xb_a2a_rblk(a, XB_A2AV, j);
+        xb_a2a_blk_t dst = xb_a2a_rblk(a, form, j);
         if (j == f->me) {
             if (a->sbuf != MPI_IN_PLACE)
-                rc = xb_vb_keep(rc, xb_dt_copy(a->sbuf, a->scount, a->sdt, dst.buf, dst.n, dst.dt));
+                rc = xb_vb_keep(rc, xb_a2a_own_copy(a->sbuf, a->scount, a->sdt, dst.buf, dst.n,
+                                                    dst.dt));
             continue;
         }
         xb_coll_flow_await(f, j);
@@ -93,26 +102,27 @@ static int gatherv_root(xb_coll_flow_t *f, const xb_coll_args_t *a, int tag)
         uint64_t d = (uint64_t)xb_coll_flow_word(f, j) << 32;
         if (xb_vb_how(d) == XB_VB_RING)
             d |= *cell;
-        rc = xb_vb_keep(rc, read_block(f, a, XB_COLL_GATHERV, j, d, (const char *)cell, dst, tag));
+        rc = xb_vb_keep(rc, read_block(f, a, kind, j, d, (const char *)cell, dst, tag));
     }
     return rc;
 }
 
-int xb_coll_gatherv_stream(const xb_coll_args_t *a, int tag)
+static int gather_any(const xb_coll_args_t *a, xb_a2a_form_t form, xb_coll_kind_t kind,
+                      int tag)
 {
     xb_coll_flow_t f;
     int rc = xb_coll_stream_call(&f, a->comm);
     if (rc != XB_OK)
         return rc;
     if (f.me == a->root) {
-        rc = gatherv_root(&f, a, tag);
+        rc = gather_root(&f, a, form, kind, tag);
     } else {
         xb_a2a_blk_t b = { (char *)a->sbuf, a->scount, a->sdt };
         uint64_t *cell = xb_coll_flow_cell(&f, f.me);
         size_t used = 0;
         xb_coll_flow_reserve(&f);
         xb_request_t *sreq = NULL;
-        size_t ring_max = f.p == 2 ? GATHERV_PAIR_RING_MAX : xb_coll_stream_max();
+        size_t ring_max = f.p == 2 ? PAIR_GATHER_RING_MAX : xb_coll_stream_max();
         uint64_t d = write_block(&f, b, a->root, (char *)cell, &used, XB_COLL_FLOW_CELL,
                                  ring_max, &rc);
         if (xb_vb_how(d) == XB_VB_MSG &&
@@ -130,22 +140,47 @@ int xb_coll_gatherv_stream(const xb_coll_args_t *a, int tag)
     return rc;
 }
 
-static int scatterv_root(xb_coll_flow_t *f, const xb_coll_args_t *a, int tag)
+/* Scatter's equal blocks when they all fit the root's cell: the
+ * descriptors and copies of write_block in one loop, one publish (about
+ * 200 fewer instructions of the 8-byte root at 4 ranks). False: they do
+ * not fit, nothing written. */
+static bool scatter_inline(xb_coll_flow_t *f, const xb_coll_args_t *a, uint64_t *descs,
+                           size_t used, int *rc)
+{
+    MPI_Count bytes = a->scount * xb_dt_size(a->sdt);
+    size_t step = ((size_t)bytes + 7) & ~(size_t)7;
+    if ((size_t)bytes > XB_COLL_FLOW_CELL || used + (size_t)(f->p - 1) * step > XB_COLL_FLOW_CELL)
+        return false;
+    for (int k = 1; k < f->p; k++, used += step) {
+        int j = (f->me + k) % f->p;
+        descs[j] = xb_vb_desc(XB_VB_INLINE, bytes, used);
+        if (bytes > 0)
+            *rc = xb_vb_keep(*rc, xb_coll_flow_copy(xb_coll_block(a->sbuf, j, a->scount, a->sdt),
+                                                    a->scount, a->sdt, (char *)descs + used,
+                                                    true));
+    }
+    xb_coll_flow_progress(f, xb_coll_stream_prog(f, f->p - 1), -1);
+    return true;
+}
+
+static int scatter_root(xb_coll_flow_t *f, const xb_coll_args_t *a, xb_a2a_form_t form,
+                        int tag)
 {
     uint64_t *descs = xb_coll_flow_cell(f, f->me);
     size_t used = (size_t)f->p * sizeof *descs;
     xb_request_t *sreq[XB_COLL_FLOW_MAXP];
     int nsend = 0, rc = XB_OK, held = 0;
     xb_coll_flow_reserve(f);
-    for (int k = 1; k < f->p; k++) {
+    bool done = form == XB_A2A && scatter_inline(f, a, descs, used, &rc);
+    for (int k = 1; k < f->p && !done; k++) {
         int j = (f->me + k) % f->p, r = XB_OK;
-        xb_a2a_blk_t b = xb_a2a_sblk(a, XB_A2AV, j);
+        xb_a2a_blk_t b = xb_a2a_sblk(a, form, j);
         if (held > 0 && b.n * xb_dt_size(b.dt) > (MPI_Count)(XB_COLL_FLOW_CELL - used)) {
             xb_coll_flow_progress(f, xb_coll_stream_prog(f, k - 1), -1);  /* the inline ones */
             held = 0;
         }
         descs[j] = write_block(f, b, j, (char *)descs, &used, XB_COLL_FLOW_CELL,
-                               SCATTERV_RING_MAX, &r);
+                               SCATTER_RING_MAX, &r);
         if (xb_vb_how(descs[j]) == XB_VB_MSG) {
             if ((r = xb_pt2pt_isend(b.buf, b.n, b.dt, j, tag, a->comm, 1, &sreq[nsend])) == XB_OK)
                 nsend++;
@@ -161,8 +196,8 @@ static int scatterv_root(xb_coll_flow_t *f, const xb_coll_args_t *a, int tag)
     if (held > 0)
         xb_coll_flow_progress(f, xb_coll_stream_prog(f, f->p - 1), -1);
     if (a->rbuf != MPI_IN_PLACE) {
-        xb_a2a_blk_t own = xb_a2a_sblk(a, XB_A2AV, f->me);
-        rc = xb_vb_keep(rc, xb_dt_copy(own.buf, own.n, own.dt, a->rbuf, a->rcount, a->rdt));
+        xb_a2a_blk_t own = xb_a2a_sblk(a, form, f->me);
+        rc = xb_vb_keep(rc, xb_a2a_own_copy(own.buf, own.n, own.dt, a->rbuf, a->rcount, a->rdt));
     }
     for (int i = 0; i < nsend; i++) {
         rc = xb_vb_keep(rc, xb_progress_wait(xb_progress_default(), sreq[i]));
@@ -171,22 +206,43 @@ static int scatterv_root(xb_coll_flow_t *f, const xb_coll_args_t *a, int tag)
     return rc;
 }
 
-int xb_coll_scatterv_stream(const xb_coll_args_t *a, int tag)
+static int scatter_any(const xb_coll_args_t *a, xb_a2a_form_t form, xb_coll_kind_t kind,
+                       int tag)
 {
     xb_coll_flow_t f;
     int rc = xb_coll_stream_call(&f, a->comm);
     if (rc != XB_OK)
         return rc;
     if (f.me == a->root) {
-        rc = scatterv_root(&f, a, tag);
+        rc = scatter_root(&f, a, form, tag);
     } else {
         int k = (f.me - a->root + f.p) % f.p;
         xb_coll_flow_await_progress(&f, a->root, xb_coll_stream_prog(&f, k));
         const uint64_t *descs = xb_coll_flow_cell(&f, a->root);
         xb_a2a_blk_t dst = { a->rbuf, a->rcount, a->rdt };
-        rc = read_block(&f, a, XB_COLL_SCATTERV, a->root, descs[f.me], (const char *)descs,
+        rc = read_block(&f, a, kind, a->root, descs[f.me], (const char *)descs,
                         dst, tag);
     }
     xb_coll_flow_end(&f);
     return rc;
+}
+
+int xb_coll_gather_stream(const xb_coll_args_t *a, int tag)
+{
+    return gather_any(a, XB_A2A, XB_COLL_GATHER, tag);
+}
+
+int xb_coll_gatherv_stream(const xb_coll_args_t *a, int tag)
+{
+    return gather_any(a, XB_A2AV, XB_COLL_GATHERV, tag);
+}
+
+int xb_coll_scatter_stream(const xb_coll_args_t *a, int tag)
+{
+    return scatter_any(a, XB_A2A, XB_COLL_SCATTER, tag);
+}
+
+int xb_coll_scatterv_stream(const xb_coll_args_t *a, int tag)
+{
+    return scatter_any(a, XB_A2AV, XB_COLL_SCATTERV, tag);
 }

@@ -1,0 +1,73 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* Copyright (c) 2026 The Crossbar authors */
+/*
+ * flow_reduce.c - small reduce through the node's flow cells (node_flow.c),
+ * run directly (blocking form, no schedule): every other rank fills its
+ * cell with its working vector and leaves; the root combines x_0 op (x_1
+ * op (... op x_p-1)) in rank order (non-commutative ops right), a user op
+ * without the lock, when it runs. No barrier: back-to-back calls pipeline,
+ * up to the number of cells. The other flow algorithms: bcast_node.c,
+ * scan_flow.c; gather and scatter take the stream's (stream_gather.c),
+ * whose blocks also go inline in the cells.
+ *
+ * The cell holds packed bytes (xb_coll_flow_copy: a memcpy for contiguous
+ * data, else xb_dt_copy to and from MPI_BYTE); reductions need a
+ * predefined working type (xb_coll_flow_fits): the packed bytes of the
+ * user's type are then its working vector.
+ */
+#include <string.h>
+#include "coll/coll_int.h"
+#include "util/xb_mt.h"
+
+/* acc = in op acc over the working vector (a user op without the lock). */
+int xb_coll_flow_apply(const xb_coll_red_t *red, const void *in, void *acc)
+{
+    xb_mutex_t *held = red->op->predefined ? NULL : xb_cb_begin();
+    int rc = xb_op_apply(red->op, in, acc, red->wcount, red->wdt);
+    xb_cb_end(held);
+    return rc;
+}
+
+/* The root: x_0 op (x_1 op (... op x_p-1)), its own operand from `own`. */
+static int reduce_root(xb_coll_flow_t *f, const xb_coll_red_t *red, const void *own, void *acc)
+{
+    int last = f->p - 1, rc = XB_OK;
+    xb_op_kernel_t k = xb_op_kernel(red->op, red->wdt);
+    if (last != f->me)
+        xb_coll_flow_await(f, last);
+    memcpy(acc, last == f->me ? own : xb_coll_flow_cell(f, last), xb_coll_flow_wbytes(red));
+    for (int j = last - 1; j >= 0 && rc == XB_OK; j--) {
+        if (j != f->me)
+            xb_coll_flow_await(f, j);
+        rc = xb_coll_flow_apply_k(red, k, j == f->me ? own : xb_coll_flow_cell(f, j), acc);
+    }
+    return rc;
+}
+
+int xb_coll_reduce_flow(const xb_coll_args_t *a, int tag)
+{
+    (void)tag;
+    xb_coll_flow_t f;
+    xb_coll_red_t red;
+    _Alignas(64) char own[XB_COLL_FLOW_CELL], acc[XB_COLL_FLOW_CELL];
+    int rc = xb_coll_flow_red(&red, a->rcount, a->rdt, a->op);
+    if (rc == XB_OK)
+        rc = xb_coll_flow_begin(&f, a->comm);
+    if (rc != XB_OK)
+        return rc;
+    bool root = f.me == a->root;
+    const void *src = root && a->sbuf == MPI_IN_PLACE ? a->rbuf : a->sbuf;
+    if (!root) {
+        xb_coll_flow_reserve(&f);
+        rc = xb_coll_flow_wcopy(&red, (void *)src, xb_coll_flow_cell(&f, f.me), true);
+        xb_coll_flow_publish(&f, a->root, a->root + 1);
+    } else {
+        rc = xb_coll_flow_wcopy(&red, (void *)src, own, true);
+        if (rc == XB_OK)
+            rc = reduce_root(&f, &red, own, acc);
+        if (rc == XB_OK)
+            rc = xb_coll_flow_wcopy(&red, a->rbuf, acc, false);
+    }
+    xb_coll_flow_end(&f);
+    return rc;
+}
