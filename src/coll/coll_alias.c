@@ -245,7 +245,7 @@ static int aliased_one(const void *sbuf, MPI_Count scount, const xb_datatype_t *
 /* Two buffers of one contiguous layout (the reductions' send and receive
  * buffers) that certainly do not meet: their starts at least the layout's
  * bytes apart, one subtraction (about 80 fewer instructions than
- * aliased_one for an 8-byte MPI_Exscan; callgrind, 2026-12-07). False:
+ * aliased_one for an 8-byte MPI_Exscan; callgrind, 2026-12-06). False:
  * aliased_one decides (and words the error). */
 static bool same_layout_apart(const void *x, const void *y, MPI_Count count,
                               const xb_datatype_t *dt)

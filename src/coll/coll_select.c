@@ -531,7 +531,7 @@ static MPI_Count pair_max[XB_COLL_NKINDS];
  * cells or the stream (checked on the call); node_min_p: from how many
  * ranks. A call whose algorithm fits skips the rule walk (a third of the
  * 4-rank 8-byte MPI_Gather root's selection: about 130 instructions,
- * callgrind, 2026-12-07); one that does not fit walks the rules. */
+ * callgrind, 2026-12-06); one that does not fit walks the rules. */
 static const algo_t *node_any[XB_COLL_NKINDS];
 static int node_min_p[XB_COLL_NKINDS];
 

@@ -14,7 +14,7 @@
  * the reader follows the writer's descriptor (vblock.h), which also
  * catches counts that differ: MPI_ERR_TRUNCATE on the reader, and nobody
  * waits for good. The fixed forms are the v forms with equal blocks (their
- * blocks: alltoall_blocks.h's XB_A2A); until 2026-12-07 they chose between
+ * blocks: alltoall_blocks.h's XB_A2A); until 2026-12-06 they chose between
  * a flow-cell algorithm and the stream by each rank's own count, which
  * hung such a program or read past the root's block.
  *

@@ -9,7 +9,7 @@
  * place a block can go (a 512-byte flow cell, gather's 32 KiB ring at 2
  * ranks, scatter's 64 KiB ring, a 1 MiB slot), in both directions: the
  * writer of a block decides where it goes and the reader follows
- * (stream_gather.c, pair_cell.c). Before 2026-12-07 each rank chose by its
+ * (stream_gather.c, pair_cell.c). Before 2026-12-06 each rank chose by its
  * own count: such pairs hung, or (3+ ranks, 127 against 130 ints) rank 1
  * read past the root's block and reported success. Last, the root's own
  * block longer than its place (its send count above its receive count):
