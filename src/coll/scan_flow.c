@@ -6,7 +6,8 @@
  * the prefix P_i-1 = x_0 op ... op x_i-1 in rank i-1's cell, computes
  * P_i = P_i-1 op x_i (rank order: non-commutative ops right), publishes it
  * in its own cell for rank i+1 and leaves; scan keeps P_i, exscan P_i-1
- * (rank 0's receive buffer stays untouched). No barrier: rank 0 runs ahead
+ * (rank 0's receive buffer stays untouched). Rank 0 copies x_0 straight
+ * into its cell; exscan's last rank combines nothing (P_i is nobody's). No barrier: rank 0 runs ahead
  * and back-to-back calls pipeline along the chain (8 ranks on 2 cores:
  * the barrier-based node scan took about as long as a barrier, 18 us,
  * where Open MPI's chain of messages took 1.2 us; see docs/PERFORMANCE.md).
@@ -25,17 +26,28 @@ static int build(const xb_coll_args_t *a, bool inclusive)
     if (rc != XB_OK)
         return rc;
     size_t bytes = xb_coll_flow_wbytes(&red);
-    const void *src = a->sbuf == MPI_IN_PLACE ? a->rbuf : a->sbuf;
-    rc = xb_coll_flow_wcopy(&red, (void *)src, acc, true);              /* x_i */
-    if (f.me > 0) {
-        void *prev = xb_coll_flow_cell(&f, f.me - 1);
-        xb_coll_flow_await(&f, f.me - 1);
-        if (rc == XB_OK && !inclusive)                                    /* P_i-1 */
-            rc = xb_coll_flow_wcopy(&red, a->rbuf, prev, false);
-        if (rc == XB_OK && (inclusive || f.me < f.p - 1))
-            rc = xb_coll_flow_apply(&red, prev, acc);                      /* P_i */
+    bool last = f.me == f.p - 1;
+    void *src = (void *)(a->sbuf == MPI_IN_PLACE ? a->rbuf : a->sbuf);
+    if (f.me == 0) {               /* P_0 = x_0, straight into the cell */
+        if (!last) {
+            xb_coll_flow_reserve(&f);
+            rc = xb_coll_flow_wcopy(&red, src, xb_coll_flow_cell(&f, 0), true);
+            xb_coll_flow_publish(&f, 1, 2);
+        }
+        if (rc == XB_OK && inclusive && src != a->rbuf)                  /* P_0 */
+            rc = xb_dt_copy(src, a->rcount, a->rdt, a->rbuf, a->rcount, a->rdt);
+        xb_coll_flow_end(&f);
+        return rc;
     }
-    if (f.me < f.p - 1) {          /* even after an error: rank i+1 waits */
+    if (inclusive || !last)
+        rc = xb_coll_flow_wcopy(&red, src, acc, true);                    /* x_i */
+    void *prev = xb_coll_flow_cell(&f, f.me - 1);
+    xb_coll_flow_await(&f, f.me - 1);
+    if (rc == XB_OK && !inclusive)                                        /* P_i-1 */
+        rc = xb_coll_flow_wcopy(&red, a->rbuf, prev, false);
+    if (rc == XB_OK && (inclusive || !last))
+        rc = xb_coll_flow_apply_k(&red, xb_op_kernel(red.op, red.wdt), prev, acc);  /* P_i */
+    if (!last) {                   /* even after an error: rank i+1 waits */
         xb_coll_flow_reserve(&f);
         if (rc == XB_OK)
             memcpy(xb_coll_flow_cell(&f, f.me), acc, bytes);
