@@ -46,11 +46,16 @@ static int check_root(int root, const xb_comm_t *comm)
 
 int xb_coll_check_op(const xb_op_t *op, xb_datatype_t *dt)
 {
+    if (__atomic_load_n(&op->checked_dt, __ATOMIC_RELAXED) == dt)
+        return XB_OK;     /* the same pair as the last call (about 90 instructions) */
     if (op->predefined && (op->kind == XB_OPK_REPLACE || op->kind == XB_OPK_NO_OP))
         return xb_err_set(XB_ERR_OP, "%s is valid only in one-sided accumulate "
                           "operations, not in reductions", op->name);
     xb_coll_red_t r;
-    return xb_coll_red_init(&r, 1, dt, (xb_op_t *)op);
+    int rc = xb_coll_red_init(&r, 1, dt, (xb_op_t *)op);
+    if (rc == XB_OK && op->predefined && xb_dt_is_predefined(dt))
+        __atomic_store_n(&((xb_op_t *)op)->checked_dt, dt, __ATOMIC_RELAXED);
+    return rc;
 }
 
 /* The standard defines no MPI_IN_PLACE on intercommunicators. */

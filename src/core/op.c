@@ -315,7 +315,7 @@ int xb_op_apply_predef(xb_opk_t kind, MPI_Datatype basic, const void *in,
 }
 
 /* ---- op objects ---------------------------------------------------------- */
-#define PREDEF(K, N) { XB_MAGIC_OP, 1, K, true, true, NULL, NULL, N }
+#define PREDEF(K, N) { XB_MAGIC_OP, 1, K, true, true, NULL, NULL, N, NULL }
 static xb_op_t predef_ops[XB_OPK_NPREDEF] = {
     PREDEF(XB_OPK_SUM, "MPI_SUM"), PREDEF(XB_OPK_MIN, "MPI_MIN"),
     PREDEF(XB_OPK_MAX, "MPI_MAX"), PREDEF(XB_OPK_PROD, "MPI_PROD"),

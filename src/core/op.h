@@ -52,6 +52,10 @@ typedef struct xb_op {
     MPI_User_function    *fn;        /* user op (int count) ...               */
     MPI_User_function_c  *fn_c;      /* ... or large-count user op            */
     const char           *name;      /* "MPI_SUM", "user op"                  */
+    /* The last predefined datatype a reduction checked this op against and
+     * found defined (a cache of xb_coll_check_op, read and written
+     * relaxed: predefined types live as long as the library). */
+    const struct xb_datatype *checked_dt;
 } xb_op_t;
 
 xb_op_t *xb_op_from_handle(MPI_Op h);   /* NULL for MPI_OP_NULL/invalid/freed */
