@@ -144,6 +144,23 @@ void  xb_coll_flow_publish(xb_coll_flow_t *f, int lo, int hi);
 /* publish with a header word for the readers (xb_coll_flow_word) */
 void  xb_coll_flow_publish_word(xb_coll_flow_t *f, int lo, int hi, uint32_t word);
 uint32_t xb_coll_flow_word(const xb_coll_flow_t *f, int rank);
+/* Header words above any byte count of a cell: the writer's data comes as
+ * a message instead (the two-rank algorithms, pair_cell.c), or the writer
+ * failed before it had data to give (a reduction's writer; a scan's chain
+ * passes the failure on). */
+enum { XB_COLL_FLOW_AS_MESSAGE = 1u << 29, XB_COLL_FLOW_FAILED = 1u << 28 };
+/* After the await: does rank's header word say its cell holds the `want`
+ * bytes this rank expects? XB_OK; XB_ERR_AGAIN for AS_MESSAGE (no error
+ * set: the caller receives the message); else XB_ERR_TRUNCATE with its
+ * sentence (the ranks' counts differ, or the writer failed). */
+int   xb_coll_flow_check_word(uint32_t w, int rank, size_t want, xb_coll_kind_t kind);
+static inline int xb_coll_flow_check(const xb_coll_flow_t *f, int rank, size_t want,
+                                     xb_coll_kind_t kind)
+{
+    uint32_t w = xb_coll_flow_word(f, rank);
+    return XB_LIKELY(w == want && w < XB_COLL_FLOW_FAILED) ? XB_OK
+         : xb_coll_flow_check_word(w, rank, want, kind);
+}
 void  xb_coll_flow_await(xb_coll_flow_t *f, int rank);
 void  xb_coll_flow_end(xb_coll_flow_t *f);
 int   xb_coll_flow_red(xb_coll_red_t *r, MPI_Count count, xb_datatype_t *dt, xb_op_t *op);

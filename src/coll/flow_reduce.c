@@ -3,12 +3,16 @@
 /*
  * flow_reduce.c - small reduce through the node's flow cells (node_flow.c),
  * run directly (blocking form, no schedule): every other rank fills its
- * cell with its working vector and leaves; the root combines x_0 op (x_1
- * op (... op x_p-1)) in rank order (non-commutative ops right), a user op
- * without the lock, when it runs. No barrier: back-to-back calls pipeline,
- * up to the number of cells. The other flow algorithms: bcast_node.c,
- * scan_flow.c; gather and scatter take the stream's (stream_gather.c),
- * whose blocks also go inline in the cells.
+ * cell with its working vector, publishes its byte count in the cell's
+ * header word and leaves; the root combines x_0 op (x_1 op (... op
+ * x_p-1)) in rank order (non-commutative ops right), a user op without
+ * the lock, when it runs, and fails with MPI_ERR_TRUNCATE on a writer
+ * whose bytes differ from its own (an erroneous program); at two ranks a
+ * writer's AS_MESSAGE returns XB_ERR_AGAIN, which pair_cell.c follows.
+ * No barrier: back-to-back calls pipeline, up to the number of cells. The
+ * other flow algorithms: bcast_node.c, scan_flow.c; gather and scatter
+ * take the stream's (stream_gather.c), whose blocks also go inline in the
+ * cells.
  *
  * The cell holds packed bytes (xb_coll_flow_copy: a memcpy for contiguous
  * data, else xb_dt_copy to and from MPI_BYTE); reductions need a
@@ -28,18 +32,28 @@ int xb_coll_flow_apply(const xb_coll_red_t *red, const void *in, void *acc)
     return rc;
 }
 
+/* Rank j's operand (after its await): its cell, when its header word says
+ * it holds this rank's bytes (xb_coll_flow_check); NULL and *rc else. */
+static const void *operand(xb_coll_flow_t *f, int j, size_t wb, int *rc)
+{
+    xb_coll_flow_await(f, j);
+    *rc = xb_coll_flow_check(f, j, wb, XB_COLL_REDUCE);
+    return *rc == XB_OK ? xb_coll_flow_cell(f, j) : NULL;
+}
+
 /* The root: x_0 op (x_1 op (... op x_p-1)), its own operand from `own`. */
 static int reduce_root(xb_coll_flow_t *f, const xb_coll_red_t *red, const void *own, void *acc)
 {
     int last = f->p - 1, rc = XB_OK;
+    size_t wb = xb_coll_flow_wbytes(red);
     xb_op_kernel_t k = xb_op_kernel(red->op, red->wdt);
-    if (last != f->me)
-        xb_coll_flow_await(f, last);
-    memcpy(acc, last == f->me ? own : xb_coll_flow_cell(f, last), xb_coll_flow_wbytes(red));
+    const void *x = last == f->me ? own : operand(f, last, wb, &rc);
+    if (rc == XB_OK)
+        memcpy(acc, x, wb);
     for (int j = last - 1; j >= 0 && rc == XB_OK; j--) {
-        if (j != f->me)
-            xb_coll_flow_await(f, j);
-        rc = xb_coll_flow_apply_k(red, k, j == f->me ? own : xb_coll_flow_cell(f, j), acc);
+        x = j == f->me ? own : operand(f, j, wb, &rc);
+        if (rc == XB_OK)
+            rc = xb_coll_flow_apply_k(red, k, x, acc);
     }
     return rc;
 }
@@ -60,7 +74,9 @@ int xb_coll_reduce_flow(const xb_coll_args_t *a, int tag)
     if (!root) {
         xb_coll_flow_reserve(&f);
         rc = xb_coll_flow_wcopy(&red, (void *)src, xb_coll_flow_cell(&f, f.me), true);
-        xb_coll_flow_publish(&f, a->root, a->root + 1);
+        xb_coll_flow_publish_word(&f, a->root, a->root + 1,      /* its bytes: the root checks */
+                                  rc == XB_OK ? (uint32_t)xb_coll_flow_wbytes(&red)
+                                              : XB_COLL_FLOW_FAILED);
     } else {
         rc = xb_coll_flow_wcopy(&red, (void *)src, own, true);
         if (rc == XB_OK)

@@ -354,6 +354,20 @@ uint32_t xb_coll_flow_word(const xb_coll_flow_t *f, int rank)
     return (uint32_t)(__atomic_load_n(seq_of(f, rank), __ATOMIC_RELAXED) >> 32);
 }
 
+/* xb_coll_flow_check's answer for header word w, out of line. */
+int xb_coll_flow_check_word(uint32_t w, int rank, size_t want, xb_coll_kind_t kind)
+{
+    if (w == want && w < XB_COLL_FLOW_FAILED)
+        return XB_OK;
+    if (w == XB_COLL_FLOW_AS_MESSAGE)
+        return XB_ERR_AGAIN;
+    if (w == XB_COLL_FLOW_FAILED)
+        return xb_err_set(XB_ERR_TRUNCATE, "rank %d failed in this %s before it passed its "
+                          "data on (the ranks' counts or types do not match)", rank,
+                          xb_coll_kind_name(kind));
+    return xb_coll_mismatch((int)kind, -1, rank, w, (MPI_Count)want, 0, NULL);
+}
+
 /* The second word of the header line of rank's cell: the progress of a
  * call that publishes its data in parts (node_stream.c). */
 static uint64_t *prog_of(const xb_coll_flow_t *f, int rank)

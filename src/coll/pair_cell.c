@@ -78,16 +78,63 @@ static void swap_cells(xb_coll_flow_t *f)
 
 /* ---- one-way collectives: the flow algorithms at two ranks -------------- */
 
-#define ONE_WAY(coll, KIND)                                                   \
-    int xb_coll_##coll##_cell(const xb_coll_args_t *a, int tag)              \
-    {                                                                         \
-        return xb_coll_flow_fits(XB_COLL_##KIND, a) ? xb_coll_##coll##_flow(a, tag) \
-                                                    : xb_coll_##coll##_pair(a, tag); \
+/* Reduce, scan and exscan: the data goes one way, from the writer (reduce:
+ * the rank that is not the root; scan, exscan: rank 0) to the reader, and
+ * whether it fits a cell depends on the count, which differs between the
+ * ranks in an erroneous program. So the writer decides and the reader
+ * follows. A rank whose working vector fits a cell runs the flow
+ * algorithm (the writer's byte count goes in the cell's header word, the
+ * reader compares it with its own, and a writer's AS_MESSAGE makes it
+ * return XB_ERR_AGAIN: pair's receive follows). A rank whose vector does
+ * not fit makes one flow call that only carries the header (the writer
+ * publishes AS_MESSAGE, the reader reads the writer's), then pair's
+ * message. So counts on both sides of a cell's size meet and fail
+ * (MPI_ERR_TRUNCATE on the reader) where they waited for good before
+ * 2026-12-06. What both ranks know alike (the form, the thread level, the
+ * communicator, a working type that is not predefined) sends both
+ * straight to pair. */
+static int one_way(const xb_coll_args_t *a, int tag, xb_coll_kind_t kind, int writer,
+                   int (*flow)(const xb_coll_args_t *, int),
+                   int (*pair)(const xb_coll_args_t *, int))
+{
+    MPI_Count need = xb_coll_red_need(a->rcount, a->rdt, a->op);
+    if (xb_coll_flow_need_fits(a, need)) {
+        int rc = flow(a, tag);
+        return rc == XB_ERR_AGAIN ? pair(a, tag) : rc;
     }
-ONE_WAY(reduce, REDUCE)
-ONE_WAY(scan, SCAN)
-ONE_WAY(exscan, EXSCAN)
-#undef ONE_WAY
+    if (need < 0 || !xb_coll_flow_need_fits(a, 0))
+        return pair(a, tag);
+    xb_coll_flow_t f;                  /* beyond a cell: the header alone */
+    int rc = xb_coll_flow_begin(&f, a->comm);
+    if (rc != XB_OK)
+        return rc;
+    int peer = 1 - f.me;
+    if (f.me == writer) {
+        xb_coll_flow_reserve(&f);
+        xb_coll_flow_publish_word(&f, peer, peer + 1, XB_COLL_FLOW_AS_MESSAGE);
+    } else {
+        xb_coll_flow_await(&f, peer);
+        rc = xb_coll_flow_check(&f, peer, (size_t)need, kind);
+    }
+    xb_coll_flow_end(&f);
+    return rc == XB_OK || rc == XB_ERR_AGAIN ? pair(a, tag) : rc;
+}
+
+int xb_coll_reduce_cell(const xb_coll_args_t *a, int tag)
+{
+    return one_way(a, tag, XB_COLL_REDUCE, 1 - a->root, xb_coll_reduce_flow,
+                   xb_coll_reduce_pair);
+}
+
+int xb_coll_scan_cell(const xb_coll_args_t *a, int tag)
+{
+    return one_way(a, tag, XB_COLL_SCAN, 0, xb_coll_scan_flow, xb_coll_scan_pair);
+}
+
+int xb_coll_exscan_cell(const xb_coll_args_t *a, int tag)
+{
+    return one_way(a, tag, XB_COLL_EXSCAN, 0, xb_coll_exscan_flow, xb_coll_exscan_pair);
+}
 
 /* Bcast beyond a cell takes the stream where the cells serve the pair:
  * the receiver follows the root's header whichever of the two it chose by
@@ -116,9 +163,6 @@ static int take_cell(xb_coll_flow_t *f, int from, xb_a2a_blk_t in)
 
 static const xb_a2a_blk_t no_blk = { NULL, 0, NULL };
 
-/* The root's header word for a block that goes as a message (above any
- * byte count of a cell). */
-enum { AS_MESSAGE = 1u << 29 };
 
 static int scatter_pair_form(const xb_coll_args_t *a, xb_a2a_form_t form, int tag)
 {
@@ -144,7 +188,7 @@ static int scatter_cells(const xb_coll_args_t *a, xb_a2a_form_t form, int tag)
     xb_a2a_blk_t mine = { a->rbuf, a->rcount, a->rdt };
     if (f.me != a->root) {
         xb_coll_flow_await(&f, a->root);
-        bool message = xb_coll_flow_word(&f, a->root) == AS_MESSAGE;
+        bool message = xb_coll_flow_word(&f, a->root) == XB_COLL_FLOW_AS_MESSAGE;
         if (!message)
             rc = take_cell(&f, a->root, mine);
         xb_coll_flow_end(&f);
@@ -158,7 +202,8 @@ static int scatter_cells(const xb_coll_args_t *a, xb_a2a_form_t form, int tag)
     xb_coll_flow_reserve(&f);
     if (in_cell)
         rc = xb_coll_flow_copy(out.buf, out.n, out.dt, xb_coll_flow_cell(&f, f.me), true);
-    xb_coll_flow_publish_word(&f, peer, peer + 1, in_cell ? (uint32_t)bytes : AS_MESSAGE);
+    xb_coll_flow_publish_word(&f, peer, peer + 1, in_cell ? (uint32_t)bytes
+                                                          : XB_COLL_FLOW_AS_MESSAGE);
     xb_coll_flow_end(&f);
     if (!in_cell)                 /* the message, and the own block */
         return scatter_pair_form(a, form, tag);

@@ -7,7 +7,11 @@
  * P_i = P_i-1 op x_i (rank order: non-commutative ops right), publishes it
  * in its own cell for rank i+1 and leaves; scan keeps P_i, exscan P_i-1
  * (rank 0's receive buffer stays untouched). Rank 0 copies x_0 straight
- * into its cell; exscan's last rank combines nothing (P_i is nobody's). No barrier: rank 0 runs ahead
+ * into its cell; exscan's last rank combines nothing (P_i is nobody's).
+ * Each rank publishes its byte count in its cell's header word, and the
+ * next fails with MPI_ERR_TRUNCATE where it differs from its own (an
+ * erroneous program) and passes the failure on (XB_COLL_FLOW_FAILED); at
+ * two ranks rank 0's AS_MESSAGE returns XB_ERR_AGAIN (pair_cell.c). No barrier: rank 0 runs ahead
  * and back-to-back calls pipeline along the chain (8 ranks on 2 cores:
  * the barrier-based node scan took about as long as a barrier, 18 us,
  * where Open MPI's chain of messages took 1.2 us; see docs/PERFORMANCE.md).
@@ -32,7 +36,8 @@ static int build(const xb_coll_args_t *a, bool inclusive)
         if (!last) {
             xb_coll_flow_reserve(&f);
             rc = xb_coll_flow_wcopy(&red, src, xb_coll_flow_cell(&f, 0), true);
-            xb_coll_flow_publish(&f, 1, 2);
+            xb_coll_flow_publish_word(&f, 1, 2, rc == XB_OK ? (uint32_t)bytes
+                                                            : XB_COLL_FLOW_FAILED);
         }
         if (rc == XB_OK && inclusive && src != a->rbuf)                  /* P_0 */
             rc = xb_dt_copy(src, a->rcount, a->rdt, a->rbuf, a->rcount, a->rdt);
@@ -43,6 +48,12 @@ static int build(const xb_coll_args_t *a, bool inclusive)
         rc = xb_coll_flow_wcopy(&red, src, acc, true);                    /* x_i */
     void *prev = xb_coll_flow_cell(&f, f.me - 1);
     xb_coll_flow_await(&f, f.me - 1);
+    int r = xb_coll_flow_check(&f, f.me - 1, bytes, inclusive ? XB_COLL_SCAN : XB_COLL_EXSCAN);
+    if (r == XB_ERR_AGAIN) {       /* two ranks: x_0 comes as a message (pair_cell.c) */
+        xb_coll_flow_end(&f);
+        return r;
+    }
+    rc = rc != XB_OK ? rc : r;
     if (rc == XB_OK && !inclusive)                                        /* P_i-1 */
         rc = xb_coll_flow_wcopy(&red, a->rbuf, prev, false);
     if (rc == XB_OK && (inclusive || !last))
@@ -51,7 +62,8 @@ static int build(const xb_coll_args_t *a, bool inclusive)
         xb_coll_flow_reserve(&f);
         if (rc == XB_OK)
             memcpy(xb_coll_flow_cell(&f, f.me), acc, bytes);
-        xb_coll_flow_publish(&f, f.me + 1, f.me + 2);
+        xb_coll_flow_publish_word(&f, f.me + 1, f.me + 2,
+                                  rc == XB_OK ? (uint32_t)bytes : XB_COLL_FLOW_FAILED);
     }
     if (rc == XB_OK && inclusive)
         rc = xb_coll_flow_wcopy(&red, a->rbuf, acc, false);
