@@ -23,10 +23,11 @@
  * the root 585 and the other rank 747 instructions by messages (callgrind,
  * 2026-11-24); the numbers by cells are in docs/design/coll.md.
  *
- * How. Bcast, reduce, gather, scan and exscan are the flow algorithms
- * (flow_reduce.c, scan_flow.c) at p = 2: data goes one way, the writer
- * leaves at once, a root runs up to the ring of cells ahead; scatter is
- * the same with only the peer's block in the root's cell. The
+ * How. Bcast, reduce, scan and exscan are the flow algorithms
+ * (bcast_node.c, flow_reduce.c, scan_flow.c) at p = 2: data goes one way,
+ * the writer leaves at once, a root runs up to the ring of cells ahead;
+ * scatter is the same with only the peer's block in the root's cell
+ * (gather and gatherv take the stream's algorithm, stream_gather.c). The
  * exchanges (allreduce, allgather, alltoall, reduce_scatter(_block)): each
  * rank writes what the peer needs into its own cell of the call, publishes
  * it (waking the peer if it sleeps), waits for the peer's cell, reads it,
@@ -40,10 +41,11 @@
  * its byte count in the cell's header word, and the reader fails with
  * MPI_ERR_TRUNCATE when its own differs (take_cell), as the messages do;
  * before 2026-11-29 the exchanges and scatter(v)/gatherv copied what the
- * reader expected. Scatter(v) (the reader follows the root's header)
- * and gatherv (the stream's descriptors) meet whatever the counts; in
- * gather and the exchanges, counts on both sides of the cell's size still
- * meet different algorithms (the cell and pair's messages).
+ * reader expected. Scatter(v) (the reader follows the root's header),
+ * reduce, scan and exscan (the reader follows the writer's, one_way) and
+ * gather(v) (the stream's descriptors) meet whatever the counts; in the
+ * exchanges, counts on both sides of the cell's size still meet
+ * different algorithms (the cell and pair's messages).
  */
 #include <string.h>
 #include "coll/alltoall_blocks.h"
@@ -162,7 +164,6 @@ static int take_cell(xb_coll_flow_t *f, int from, xb_a2a_blk_t in)
 }
 
 static const xb_a2a_blk_t no_blk = { NULL, 0, NULL };
-
 
 static int scatter_pair_form(const xb_coll_args_t *a, xb_a2a_form_t form, int tag)
 {
