@@ -1,0 +1,69 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* Copyright (c) 2026 The Crossbar authors */
+/*
+ * exchange_mismatch.c - the two-rank exchanges (MPI_Allreduce,
+ * MPI_Allgather, MPI_Alltoall, MPI_Reduce_scatter_block) where rank 1's
+ * count differs from rank 0's (an erroneous program), under
+ * MPI_ERRORS_RETURN: both ranks fail with MPI_ERR_TRUNCATE (each receives
+ * a block of the wrong size), nobody hangs, and a correct call follows.
+ * The counts lie on both sides of a 512-byte flow cell too: a rank whose
+ * data does not fit its cell announces a message in a flow call of its
+ * own and the peer, which chose its cell, follows it to pair's messages
+ * (pair_cell.c); before 2026-12-06 such pairs waited for good.
+ * Reduce_scatter_block's cells carry no byte count: within a cell its
+ * counts are not compared (docs/design/coll.md, Checks), so it runs only
+ * the pairs across a cell and beyond.
+ */
+#include "ctest.h"
+
+enum { ALLREDUCE, ALLGATHER, ALLTOALL, RSB };
+static const char *names[] = { "MPI_Allreduce", "MPI_Allgather", "MPI_Alltoall",
+                               "MPI_Reduce_scatter_block" };
+
+static int call(int coll, const int *s, int *r, int n)
+{
+    switch (coll) {
+    case ALLREDUCE: return MPI_Allreduce(s, r, n, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+    case ALLGATHER: return MPI_Allgather(s, n, MPI_INT, r, n, MPI_INT, MPI_COMM_WORLD);
+    case ALLTOALL:  return MPI_Alltoall(s, n, MPI_INT, r, n, MPI_INT, MPI_COMM_WORLD);
+    default:        return MPI_Reduce_scatter_block(s, r, n, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+    }
+}
+
+static void one(int coll, int n0, int n1)
+{
+    int me = ct_rank, n = me == 0 ? n0 : n1, max = n0 > n1 ? n0 : n1;
+    int *s = ct_malloc((size_t)(2 * max) * sizeof(int));
+    int *r = ct_malloc((size_t)(2 * max) * sizeof(int));
+    for (int k = 0; k < 2 * max; k++)
+        s[k] = me + 1, r[k] = -1;
+    int rc = call(coll, s, r, n);
+    CHECK(ct_class(rc) == MPI_ERR_TRUNCATE, "%s, %d ints on rank 0 and %d on rank 1: rank %d "
+          "got class %d, want MPI_ERR_TRUNCATE", names[coll], n0, n1, me, ct_class(rc));
+    /* a correct call afterwards: 2 ints each */
+    for (int k = 0; k < 4; k++)
+        s[k] = 10 * me + k;
+    CHECK_RC(call(coll, s, r, 2));
+    int want0 = coll == ALLREDUCE ? 10 : coll == ALLGATHER ? 0 : coll == ALLTOALL ? 2 * me
+              : 2 * me + 10 + 2 * me;
+    CHECK(r[0] == want0, "%s after the mismatch: rank %d got %d, want %d", names[coll], me,
+          r[0], want0);
+    free(s);
+    free(r);
+}
+
+int main(int argc, char **argv)
+{
+    ct_init(&argc, &argv);
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+    if (ct_size != 2) {
+        CHECK(0, "runs at 2 ranks, not %d", ct_size);
+        return ct_finish();
+    }
+    static const int counts[][2] = { { 10, 200 }, { 200, 10 }, { 5000, 6000 }, { 10, 12 } };
+    for (int coll = ALLREDUCE; coll <= RSB; coll++)
+        for (int i = 0; i < 4; i++)
+            if (coll != RSB || i < 3)
+                one(coll, counts[i][0], counts[i][1]);
+    return ct_finish();
+}
