@@ -354,11 +354,10 @@ uint32_t xb_coll_flow_word(const xb_coll_flow_t *f, int rank)
     return (uint32_t)(__atomic_load_n(seq_of(f, rank), __ATOMIC_RELAXED) >> 32);
 }
 
-/* xb_coll_flow_check's answer for header word w, out of line. */
+/* xb_coll_flow_check's answer for a header word w that is not the
+ * expected byte count, out of line. */
 int xb_coll_flow_check_word(uint32_t w, int rank, size_t want, xb_coll_kind_t kind)
 {
-    if (w == want && w < XB_COLL_FLOW_FAILED)
-        return XB_OK;
     if (w == XB_COLL_FLOW_AS_MESSAGE)
         return XB_ERR_AGAIN;
     if (w == XB_COLL_FLOW_FAILED)
@@ -470,10 +469,9 @@ bool xb_coll_flow_fits(xb_coll_kind_t kind, const xb_coll_args_t *a)
  * ask this with their own need. */
 bool xb_coll_flow_need_fits(const xb_coll_args_t *a, MPI_Count need)
 {
-    if (need < 0 || need > XB_COLL_FLOW_CELL || a->form != XB_COLL_BLOCKING || xb_coll_threads ||
-        a->comm->size > XB_COLL_FLOW_MAXP)
+    if (need < 0 || need > XB_COLL_FLOW_CELL || a->form != XB_COLL_BLOCKING || xb_coll_threads)
         return false;
-    return xb_coll_node_slot_size() != 0 && comm_locs(a->comm) != NULL;
+    return xb_coll_flow_comm_ok(a->comm);
 }
 
 /* Copy count elements of dt at ubuf into a cell as packed bytes (to_cell)

@@ -83,7 +83,7 @@ static void swap_cells(xb_coll_flow_t *f)
     xb_coll_flow_await(f, peer);
 }
 
-typedef int (*pair_fn_t)(const xb_coll_args_t *, int);
+typedef int (*pair_fn_t)(const xb_coll_args_t *, int);   /* a direct algorithm */
 
 /* The cells serve this call but for its size (what both ranks know alike:
  * the form, the thread level, the communicator, a predefined working
@@ -143,8 +143,7 @@ static bool peer_sent_message(const xb_coll_flow_t *f)
  * communicator, a working type that is not predefined) sends both
  * straight to pair. */
 static int one_way(const xb_coll_args_t *a, int tag, xb_coll_kind_t kind, int writer,
-                   int (*flow)(const xb_coll_args_t *, int),
-                   int (*pair)(const xb_coll_args_t *, int))
+                   pair_fn_t flow, pair_fn_t pair)
 {
     MPI_Count need = xb_coll_red_need(a->rcount, a->rdt, a->op);
     if (xb_coll_flow_need_fits(a, need)) {

@@ -107,36 +107,29 @@ static int gather_root(xb_coll_flow_t *f, const xb_coll_args_t *a, xb_a2a_form_t
     return rc;
 }
 
-static int gather_any(const xb_coll_args_t *a, xb_a2a_form_t form, xb_coll_kind_t kind,
-                      int tag)
+/* A gather(v) rank other than the root: its block where it fits, its
+ * descriptor's high half in its seq word. */
+static int gather_leaf(xb_coll_flow_t *f, const xb_coll_args_t *a, int tag)
 {
-    xb_coll_flow_t f;
-    int rc = xb_coll_stream_call(&f, a->comm);
-    if (rc != XB_OK)
-        return rc;
-    if (f.me == a->root) {
-        rc = gather_root(&f, a, form, kind, tag);
-    } else {
-        xb_a2a_blk_t b = { (char *)a->sbuf, a->scount, a->sdt };
-        uint64_t *cell = xb_coll_flow_cell(&f, f.me);
-        size_t used = 0;
-        xb_coll_flow_reserve(&f);
-        xb_request_t *sreq = NULL;
-        size_t ring_max = f.p == 2 ? PAIR_GATHER_RING_MAX : xb_coll_stream_max();
-        uint64_t d = write_block(&f, b, a->root, (char *)cell, &used, XB_COLL_FLOW_CELL,
-                                 ring_max, &rc);
-        if (xb_vb_how(d) == XB_VB_MSG &&
-            (rc = xb_pt2pt_isend(b.buf, b.n, b.dt, a->root, tag, a->comm, 1, &sreq)) != XB_OK)
-            d = XB_VB_FAILED;
-        if (xb_vb_how(d) == XB_VB_RING)
-            *cell = xb_vb_where(d);
-        xb_coll_flow_publish_word(&f, a->root, a->root + 1, (uint32_t)(d >> 32));
-        if (sreq != NULL) {
-            rc = xb_vb_keep(rc, xb_progress_wait(xb_progress_default(), sreq));
-            xb_request_free(sreq);
-        }
+    xb_a2a_blk_t b = { (char *)a->sbuf, a->scount, a->sdt };
+    uint64_t *cell = xb_coll_flow_cell(f, f->me);
+    size_t used = 0;
+    int rc = XB_OK;
+    xb_coll_flow_reserve(f);
+    xb_request_t *sreq = NULL;
+    size_t ring_max = f->p == 2 ? PAIR_GATHER_RING_MAX : xb_coll_stream_max();
+    uint64_t d = write_block(f, b, a->root, (char *)cell, &used, XB_COLL_FLOW_CELL, ring_max,
+                             &rc);
+    if (xb_vb_how(d) == XB_VB_MSG &&
+        (rc = xb_pt2pt_isend(b.buf, b.n, b.dt, a->root, tag, a->comm, 1, &sreq)) != XB_OK)
+        d = XB_VB_FAILED;
+    if (xb_vb_how(d) == XB_VB_RING)
+        *cell = xb_vb_where(d);
+    xb_coll_flow_publish_word(f, a->root, a->root + 1, (uint32_t)(d >> 32));
+    if (sreq != NULL) {
+        rc = xb_vb_keep(rc, xb_progress_wait(xb_progress_default(), sreq));
+        xb_request_free(sreq);
     }
-    xb_coll_flow_end(&f);
     return rc;
 }
 
@@ -206,43 +199,50 @@ static int scatter_root(xb_coll_flow_t *f, const xb_coll_args_t *a, xb_a2a_form_
     return rc;
 }
 
-static int scatter_any(const xb_coll_args_t *a, xb_a2a_form_t form, xb_coll_kind_t kind,
-                       int tag)
+/* A scatter(v) rank other than the root: its block, as the root's
+ * descriptor says. */
+static int scatter_leaf(xb_coll_flow_t *f, const xb_coll_args_t *a, xb_coll_kind_t kind,
+                        int tag)
 {
+    int k = (f->me - a->root + f->p) % f->p;
+    xb_coll_flow_await_progress(f, a->root, xb_coll_stream_prog(f, k));
+    const uint64_t *descs = xb_coll_flow_cell(f, a->root);
+    xb_a2a_blk_t dst = { a->rbuf, a->rcount, a->rdt };
+    return read_block(f, a, kind, a->root, descs[f->me], (const char *)descs, dst, tag);
+}
+
+/* One call of the four: one stream call on every rank. */
+static int run(const xb_coll_args_t *a, xb_a2a_form_t form, xb_coll_kind_t kind, int tag)
+{
+    bool gather = kind == XB_COLL_GATHER || kind == XB_COLL_GATHERV;
     xb_coll_flow_t f;
     int rc = xb_coll_stream_call(&f, a->comm);
     if (rc != XB_OK)
         return rc;
-    if (f.me == a->root) {
-        rc = scatter_root(&f, a, form, tag);
-    } else {
-        int k = (f.me - a->root + f.p) % f.p;
-        xb_coll_flow_await_progress(&f, a->root, xb_coll_stream_prog(&f, k));
-        const uint64_t *descs = xb_coll_flow_cell(&f, a->root);
-        xb_a2a_blk_t dst = { a->rbuf, a->rcount, a->rdt };
-        rc = read_block(&f, a, kind, a->root, descs[f.me], (const char *)descs,
-                        dst, tag);
-    }
+    if (f.me == a->root)
+        rc = gather ? gather_root(&f, a, form, kind, tag) : scatter_root(&f, a, form, tag);
+    else
+        rc = gather ? gather_leaf(&f, a, tag) : scatter_leaf(&f, a, kind, tag);
     xb_coll_flow_end(&f);
     return rc;
 }
 
 int xb_coll_gather_stream(const xb_coll_args_t *a, int tag)
 {
-    return gather_any(a, XB_A2A, XB_COLL_GATHER, tag);
+    return run(a, XB_A2A, XB_COLL_GATHER, tag);
 }
 
 int xb_coll_gatherv_stream(const xb_coll_args_t *a, int tag)
 {
-    return gather_any(a, XB_A2AV, XB_COLL_GATHERV, tag);
+    return run(a, XB_A2AV, XB_COLL_GATHERV, tag);
 }
 
 int xb_coll_scatter_stream(const xb_coll_args_t *a, int tag)
 {
-    return scatter_any(a, XB_A2A, XB_COLL_SCATTER, tag);
+    return run(a, XB_A2A, XB_COLL_SCATTER, tag);
 }
 
 int xb_coll_scatterv_stream(const xb_coll_args_t *a, int tag)
 {
-    return scatter_any(a, XB_A2AV, XB_COLL_SCATTERV, tag);
+    return run(a, XB_A2AV, XB_COLL_SCATTERV, tag);
 }
