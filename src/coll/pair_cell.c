@@ -49,8 +49,10 @@
  * chose its cell follows (peer_sent_message), since 2026-12-06: an
  * exchange beyond a cell pays that flow call (2 ranks, 4 KiB: about 0.05
  * us of 1.1-1.4; interleaved A/B, 3 rounds), and counts on both sides of
- * the cell's size meet and fail instead of waiting for good. Allreduce's
- * cells carry their byte count too; reduce_scatter(_block)'s do not.
+ * the cell's size meet and fail instead of waiting for good. The cells of
+ * allreduce and reduce_scatter(_block) carry their byte count too, and
+ * the reader checks it (reduce_scatter's since 2026-12-06: 10 against 12
+ * ints read the wrong bytes before).
  */
 #include <string.h>
 #include "coll/alltoall_blocks.h"
@@ -73,14 +75,6 @@ static int begin_write(xb_coll_flow_t *f, const xb_comm_t *comm)
     if (rc == XB_OK)
         xb_coll_flow_reserve(f);
     return rc;
-}
-
-/* This rank's cell is written: publish it, then wait for the peer's. */
-static void swap_cells(xb_coll_flow_t *f)
-{
-    int peer = 1 - f->me;
-    xb_coll_flow_publish(f, peer, peer + 1);
-    xb_coll_flow_await(f, peer);
 }
 
 typedef int (*pair_fn_t)(const xb_coll_args_t *, int);   /* a direct algorithm */
@@ -415,7 +409,7 @@ int xb_coll_alltoallw_cell(const xb_coll_args_t *a, int tag)
  * the peer's segment of its vector into its cell, then combines its own
  * segment with the peer's cell in rank order. In place, our segment is
  * loaded before the result overwrites the start of rbuf. */
-static int rs_cells(const xb_coll_args_t *a, MPI_Count c0, MPI_Count c1)
+static int rs_cells(const xb_coll_args_t *a, xb_coll_kind_t kind, MPI_Count c0, MPI_Count c1)
 {
     int me = a->comm->rank, peer = 1 - me;
     xb_coll_red_t mine, theirs;
@@ -437,11 +431,16 @@ static int rs_cells(const xb_coll_args_t *a, MPI_Count c0, MPI_Count c1)
     rc = xb_coll_flow_wcopy(&theirs, (void *)out, xb_coll_flow_cell(&f, me), true);
     if (rc == XB_OK)
         rc = xb_coll_flow_wcopy(&mine, (void *)own, me == 0 ? tmp : acc, true);
-    swap_cells(&f);
-    if (peer_sent_message(&f)) {
+    xb_coll_flow_publish_word(&f, peer, peer + 1,        /* its bytes: the peer checks */
+                              rc == XB_OK ? (uint32_t)nt : XB_COLL_FLOW_FAILED);
+    xb_coll_flow_await(&f, peer);
+    int rc2 = xb_coll_flow_check(&f, peer, (size_t)nm, kind);
+    if (rc2 == XB_ERR_AGAIN) {
         xb_coll_flow_end(&f);
         return XB_ERR_AGAIN;
     }
+    if (rc == XB_OK)
+        rc = rc2;
     if (rc == XB_OK && me == 0) {          /* acc = x0 op x1, x1 from the cell */
         memcpy(acc, xb_coll_flow_cell(&f, peer), xb_coll_flow_wbytes(&mine));
         rc = xb_coll_flow_apply(&mine, tmp, acc);
@@ -456,12 +455,12 @@ static int rs_cells(const xb_coll_args_t *a, MPI_Count c0, MPI_Count c1)
 
 int xb_coll_reduce_scatter_cell(const xb_coll_args_t *a, int tag)
 {
-    int rc = rs_cells(a, a->rcounts[0], a->rcounts[1]);
+    int rc = rs_cells(a, XB_COLL_REDUCE_SCATTER, a->rcounts[0], a->rcounts[1]);
     return rc == XB_ERR_AGAIN ? xb_coll_reduce_scatter_pair(a, tag) : rc;
 }
 
 int xb_coll_reduce_scatter_block_cell(const xb_coll_args_t *a, int tag)
 {
-    int rc = rs_cells(a, a->rcount, a->rcount);
+    int rc = rs_cells(a, XB_COLL_REDUCE_SCATTER_BLOCK, a->rcount, a->rcount);
     return rc == XB_ERR_AGAIN ? xb_coll_reduce_scatter_block_pair(a, tag) : rc;
 }
