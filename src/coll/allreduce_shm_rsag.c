@@ -31,7 +31,10 @@
  *
  * Blocking form, node-complete communicators, a predefined working type
  * (xb_coll_node_rounds_fit); derived types of one basic type go through a
- * working copy (coll_util.c).
+ * working copy (coll_util.c). At two ranks the rounds begin with a flow
+ * call that learns whether the peer is in them too: counts on both sides
+ * of the 64 KiB where the table goes from the cells to the rounds meet in
+ * pair's messages and fail there (xb_coll_pair_rounds_agree).
  */
 #include "coll/coll_int.h"
 
@@ -142,6 +145,11 @@ static int rounds(rsag_t *g, MPI_Count n)
 
 int xb_coll_allreduce_shm_rsag(xb_coll_sched_t *s, const xb_coll_args_t *a)
 {
+    if (a->comm->size == 2) {          /* the peer may be in the cells */
+        int rc = xb_coll_pair_rounds_agree(a);
+        if (rc != XB_OK)
+            return rc == XB_ERR_AGAIN ? xb_coll_allreduce_pair(a, s->tag) : rc;
+    }
     int rc = xb_coll_sched_red(s, a->rcount, a->rdt, a->op);
     if (rc != XB_OK || s->red.wcount == 0)
         return rc;

@@ -145,14 +145,18 @@ void  xb_coll_flow_publish(xb_coll_flow_t *f, int lo, int hi);
 void  xb_coll_flow_publish_word(xb_coll_flow_t *f, int lo, int hi, uint32_t word);
 uint32_t xb_coll_flow_word(const xb_coll_flow_t *f, int rank);
 /* Header words above any byte count of a cell: the writer's data comes as
- * a message instead (the two-rank algorithms, pair_cell.c), or the writer
- * failed before it had data to give (a reduction's writer; a scan's chain
- * passes the failure on). */
-enum { XB_COLL_FLOW_AS_MESSAGE = 1u << 29, XB_COLL_FLOW_FAILED = 1u << 28 };
+ * a message instead (the two-rank algorithms, pair_cell.c), or through the
+ * node slots' rounds (a two-rank allreduce from 64 KiB, which a peer in
+ * the cells also meets in pair's messages: xb_coll_pair_rounds_agree), or
+ * the writer failed before it had data to give (a reduction's writer; a
+ * scan's chain passes the failure on). */
+enum { XB_COLL_FLOW_AS_ROUNDS = 1u << 30, XB_COLL_FLOW_AS_MESSAGE = 1u << 29,
+       XB_COLL_FLOW_FAILED = 1u << 28 };
 /* After the await: does rank's header word say its cell holds the `want`
- * bytes this rank expects? XB_OK; XB_ERR_AGAIN for AS_MESSAGE (no error
- * set: the caller receives the message); else XB_ERR_TRUNCATE with its
- * sentence (the ranks' counts differ, or the writer failed). */
+ * bytes this rank expects? XB_OK; XB_ERR_AGAIN for AS_MESSAGE and
+ * AS_ROUNDS (no error set: the caller goes to pair's messages); else
+ * XB_ERR_TRUNCATE with its sentence (the ranks' counts differ, or the
+ * writer failed). */
 int   xb_coll_flow_check_word(uint32_t w, int rank, size_t want, xb_coll_kind_t kind);
 static inline int xb_coll_flow_check(const xb_coll_flow_t *f, int rank, size_t want,
                                      xb_coll_kind_t kind)
@@ -493,6 +497,10 @@ XB_COLL_DIRECT_DECL(bcast_pair);
 XB_COLL_DIRECT_DECL(bcast_binomial_direct);
 XB_COLL_DIRECT_DECL(reduce_pair);
 XB_COLL_DIRECT_DECL(allreduce_pair);
+/* Two ranks in shm_rsag's rounds: do both take them (XB_OK), or did the
+ * peer's count take it to the cells or pair's message (XB_ERR_AGAIN: run
+ * pair's, where the counts that differ meet and fail)? pair_cell.c */
+int xb_coll_pair_rounds_agree(const xb_coll_args_t *a);
 XB_COLL_DIRECT_DECL(scan_pair);
 XB_COLL_DIRECT_DECL(exscan_pair);
 XB_COLL_DIRECT_DECL(gather_pair);

@@ -303,6 +303,40 @@ int xb_coll_allreduce_cell(const xb_coll_args_t *a, int tag)
     return rc != XB_OK ? rc : rc2;
 }
 
+/* A two-rank allreduce from 64 KiB takes shm_rsag's rounds, below it the
+ * cells or pair's messages: counts on both sides of 64 KiB (an erroneous
+ * program) would wait for good in two algorithms. So a rank bound for the
+ * rounds first makes a flow call that publishes AS_ROUNDS, with its bytes
+ * in its cell, and reads the peer's header: AS_ROUNDS, both take the
+ * rounds if their bytes agree and both fail if not; else the peer wrote
+ * its cell (and its check takes AS_ROUNDS for a message) or announced a
+ * message, and both meet in pair's messages. */
+int xb_coll_pair_rounds_agree(const xb_coll_args_t *a)
+{
+    if (!on_cells(a, 0))       /* the peer did not take the cells either */
+        return XB_OK;
+    xb_coll_flow_t f;
+    int rc = begin_write(&f, a->comm);
+    if (rc != XB_OK)
+        return rc;
+    int peer = 1 - f.me;
+    int64_t mine = (int64_t)(a->rcount * xb_dt_size(a->rdt)), theirs;
+    memcpy(xb_coll_flow_cell(&f, f.me), &mine, sizeof mine);
+    xb_coll_flow_publish_word(&f, peer, peer + 1, XB_COLL_FLOW_AS_ROUNDS);
+    xb_coll_flow_await(&f, peer);
+    bool both = xb_coll_flow_word(&f, peer) == XB_COLL_FLOW_AS_ROUNDS;
+    if (both)
+        memcpy(&theirs, xb_coll_flow_cell(&f, peer), sizeof theirs);
+    xb_coll_flow_end(&f);
+    if (!both)
+        return XB_ERR_AGAIN;
+    if (theirs != mine)
+        return xb_err_set(XB_ERR_TRUNCATE, "rank %d's vector of the allreduce holds %lld "
+                          "bytes where this rank's holds %lld: the ranks' counts or types "
+                          "do not match", peer, (long long)theirs, (long long)mine);
+    return XB_OK;
+}
+
 /* The exchanges of blocks: `out` goes to the peer through our cell; `own`,
  * when not NULL, is copied into `dst` while the peer reads; the peer's
  * cell lands in `in`. */

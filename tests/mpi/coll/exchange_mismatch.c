@@ -64,9 +64,12 @@ int main(int argc, char **argv)
         CHECK(0, "runs at 2 ranks, not %d", ct_size);
         return ct_finish();
     }
-    static const int counts[][2] = { { 10, 200 }, { 200, 10 }, { 5000, 6000 }, { 10, 12 } };
+    /* within a cell, across it, beyond, and (allreduce) across the 64 KiB
+     * where the cells give way to the node slots' rounds */
+    static const int counts[][2] = { { 10, 200 }, { 200, 10 }, { 5000, 6000 }, { 10, 12 },
+                                     { 10, 20000 }, { 20000, 5000 }, { 20000, 30000 } };
     for (int coll = ALLREDUCE; coll <= RS; coll++)
-        for (int i = 0; i < 4; i++)
+        for (int i = 0; i < (int)(sizeof counts / sizeof counts[0]); i++)
             one(coll, counts[i][0], counts[i][1]);
     return ct_finish();
 }
