@@ -4,7 +4,7 @@
  * coll.c - collective benchmarks: microseconds per collective on all ranks,
  * median over batches, the slowest rank's view of each batch. Plain MPI:
  * builds with any mpicc.
- *   mpiexec -n 4 ./coll -c NAME [-q] [-m MAXSIZE] [-s MINSIZE] [-z SIZE] [-H] [-T]
+ *   mpiexec -n 4 ./coll -c NAME [-q] [-m MAXSIZE] [-s MINSIZE] [-z SIZE] [-H] [-P N] [-T]
  * NAME and what the size (8 B .. 4 MiB) is:
  *   barrier                      -
  *   bcast, reduce, allreduce,    the message (reductions: MPI_SUM on
@@ -23,6 +23,10 @@
  * -H: the ranks split into two halves (MPI_Comm_split), each running the
  * collective on its own communicator at the same time (a communicator
  * that is not the whole node, as rows or columns of a process grid are).
+ * -P N: only the first N ranks run the collective, on a communicator of
+ * their own (MPI_Comm_split); the others wait in the benchmark's own
+ * calls on MPI_COMM_WORLD, as the Intel MPI Benchmarks run their smaller
+ * process counts inside a larger job.
  * -z SIZE: that one size only (any, not just the table's; -m is raised to
  * it), to find where two algorithms cross.
  * -T: MPI_Init_thread with MPI_THREAD_MULTIPLE (one thread still makes the
@@ -38,7 +42,7 @@ static const char *const names[NCOLL] = {
     "gatherv", "scatterv",
 };
 
-static int which, nranks, nonblocking;
+static int which, nranks, nonblocking, active = 1;
 static MPI_Comm comm;
 static char *sbuf, *rbuf;
 static int *vcounts, *vdispls;       /* allgatherv: n bytes from every rank */
@@ -141,7 +145,7 @@ static double batch(long size, int k)
 {
     MPI_Barrier(MPI_COMM_WORLD);
     double t0 = MPI_Wtime();
-    for (int i = 0; i < k; i++)
+    for (int i = 0; i < k && active; i++)
         one(size, 0);
     return bench_slowest(t0, k);
 }
@@ -159,18 +163,26 @@ int main(int argc, char **argv)
     MPI_Comm_size(MPI_COMM_WORLD, &nranks);
     bench_opts_t o = bench_parse(argc, argv, 4L << 20);
     comm = MPI_COMM_WORLD;
-    int halves = 0;
+    int halves = 0, part = 0;
     long exact = 0;
     for (int i = 1; i < argc; i++) {
         halves |= !strcmp(argv[i], "-H");
         if (!strcmp(argv[i], "-z") && i + 1 < argc)
             exact = atol(argv[i + 1]);
+        if (!strcmp(argv[i], "-P") && i + 1 < argc)
+            part = atoi(argv[i + 1]);
     }
     if (exact > o.maxsize)
         o.maxsize = exact;
     if (halves) {
         MPI_Comm_split(MPI_COMM_WORLD, rank < nranks / 2, rank, &comm);
         MPI_Comm_size(comm, &nranks);
+    } else if (part > 0 && part < nranks) {
+        active = rank < part;
+        MPI_Comm_split(MPI_COMM_WORLD, active ? 0 : MPI_UNDEFINED, rank, &comm);
+        nranks = part;
+    } else {
+        part = 0;
     }
     which = -1;
     for (int i = 1; i + 1 < argc; i++)
@@ -186,7 +198,7 @@ int main(int argc, char **argv)
         which = -1;                           /* no nonblocking form */
     if (which < 0) {
         if (rank == 0)
-            fprintf(stderr, "usage: coll -c NAME [-q] [-m MAX] [-s MIN] [-z SIZE] [-H] [-T] (NAME: see "
+            fprintf(stderr, "usage: coll -c NAME [-q] [-m MAX] [-s MIN] [-z SIZE] [-H] [-P N] [-T] (NAME: see "
                     "coll.c)\n");
         MPI_Abort(MPI_COMM_WORLD, 2);
     }
@@ -198,7 +210,7 @@ int main(int argc, char **argv)
     vdispls = malloc(sizeof(int) * (size_t)nranks);
     if (rank == 0)
         printf("# %s%s-%dr%s%s us lower\n", nonblocking ? "i" : "", names[which], nranks,
-               halves ? "-halves" : "", mt ? "-mt" : "");
+               halves ? "-halves" : part > 0 ? "-part" : "", mt ? "-mt" : "");
     static const long table[] = { 8, 64, 512, 4096, 32768, 262144, 1L << 20, 4L << 20 };
     const long *sizes = exact > 0 ? &exact : table;
     size_t nsizes = exact > 0 ? 1 : sizeof table / sizeof table[0];
@@ -216,7 +228,7 @@ int main(int argc, char **argv)
     free(rbuf);
     free(vcounts);
     free(vdispls);
-    if (halves)
+    if (halves || (part > 0 && active))
         MPI_Comm_free(&comm);
     MPI_Finalize();
     return 0;

@@ -544,10 +544,18 @@ static const algo_t *find_algo(xb_coll_kind_t kind, const char *name, size_t len
     return NULL;
 }
 
+/* The needs whose algorithms run on the whole node's shared memory: each
+ * fit function checks xb_coll_node_complete among its conditions; asked
+ * first, it spares a part of the node (a split half, the ranks of an
+ * Intel MPI Benchmarks run smaller than the job) the others' work. */
+enum { NEED_WHOLE_NODE = NEED_NODE | NEED_ROUNDS | NEED_FLOW | NEED_STREAM | NEED_CHAIN };
+
 /* The conditions of needs hold for this call of kind. */
 static bool needs_hold(int needs, xb_coll_kind_t kind, const xb_coll_args_t *a)
 {
     int p = a->comm->size;
+    if ((needs & NEED_WHOLE_NODE) && !xb_coll_node_complete(a->comm))
+        return false;
     if ((needs & NEED_COMMUTE) && a->op != NULL && !a->op->commute)
         return false;
     if ((needs & NEED_POF2) && (p & (p - 1)) != 0)
@@ -609,15 +617,17 @@ static const algo_t *select_algo(xb_coll_kind_t kind, const xb_coll_args_t *a,
         return f;
     int p = a->comm->size;
     MPI_Count bytes = xb_coll_block_bytes(kind, a);
+    bool whole = xb_coll_node_complete(a->comm);
     for (size_t i = (size_t)rule_first[kind];
          i < XB_ARRAY_LEN(rules) && rules[i].kind == kind; i++) {
         const rule_t *ru = &rules[i];
+        const algo_t *al = rule_algo[i];
         if (p < ru->min_p || p > ru->max_p || bytes < ru->min_bytes ||
-            (ru->max_bytes > 0 && bytes >= ru->max_bytes) ||
+            (ru->max_bytes > 0 && bytes >= ru->max_bytes) || al == NULL ||
+            (!whole && ((ru->needs | al->needs) & NEED_WHOLE_NODE)) ||
             (ru->needs != 0 && !needs_hold(ru->needs, kind, a)))
             continue;
-        const algo_t *al = rule_algo[i];
-        if (al != NULL && (direct_ok || al->fn != NULL) && fits(al, a))
+        if ((direct_ok || al->fn != NULL) && (al->needs == 0 || fits(al, a)))
             return al;
     }
     return NULL;   /* not reached: every kind has a catch-all rule */

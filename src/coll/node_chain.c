@@ -156,7 +156,7 @@ void xb_coll_chain_release(xb_coll_chain_t *c, uint64_t k)
 bool xb_coll_chain_fits(xb_coll_kind_t kind, const xb_coll_args_t *a)
 {
     if ((kind != XB_COLL_SCAN && kind != XB_COLL_EXSCAN) || a->form != XB_COLL_BLOCKING ||
-        xb_coll_threads || a->comm->size > XB_COLL_FLOW_MAXP || xb_coll_node_slot_size() == 0)
+        xb_coll_threads || !xb_coll_flow_comm_ok(a->comm))
         return false;
     xb_coll_red_t red;
     if (xb_coll_flow_red(&red, a->rcount, a->rdt, a->op) != XB_OK) {
@@ -166,14 +166,7 @@ bool xb_coll_chain_fits(xb_coll_kind_t kind, const xb_coll_args_t *a)
     if (!xb_coll_chain_direct(&red) && !xb_coll_chain_packed(&red))
         return false;
     MPI_Aint ext = xb_dt_extent(red.wdt);
-    if (ext <= 0 || ext > (MPI_Aint)CHUNK / 4)
-        return false;
-    xb_coll_flow_t f;
-    if (xb_coll_flow_begin(&f, a->comm) != XB_OK) {
-        xb_err_clear();
-        return false;
-    }
-    return true;
+    return ext > 0 && ext <= (MPI_Aint)CHUNK / 4;
 }
 
 bool xb_coll_chain_direct(const xb_coll_red_t *red)

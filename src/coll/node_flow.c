@@ -443,8 +443,8 @@ void xb_coll_flow_end(xb_coll_flow_t *f)
 bool xb_coll_flow_fits(xb_coll_kind_t kind, const xb_coll_args_t *a)
 {
     int p = a->comm->size;
-    if (a->form != XB_COLL_BLOCKING || xb_coll_threads)    /* before the work on need */
-        return false;
+    if (a->form != XB_COLL_BLOCKING || xb_coll_threads || !xb_coll_flow_comm_ok(a->comm))
+        return false;                                     /* before the work on need */
     MPI_Count need;
     switch (kind) {
     case XB_COLL_BCAST: need = a->rcount * xb_dt_size(a->rdt); break;
@@ -459,7 +459,7 @@ bool xb_coll_flow_fits(xb_coll_kind_t kind, const xb_coll_args_t *a)
         break;
     default: return false;
     }
-    return xb_coll_flow_need_fits(a, need);
+    return need >= 0 && need <= XB_COLL_FLOW_CELL;
 }
 
 /* The part of the condition that does not depend on the collective: a

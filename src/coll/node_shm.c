@@ -37,8 +37,7 @@ static unsigned parity;
 
 bool xb_coll_node_complete(const xb_comm_t *comm)
 {
-    return comm->size == xb_rt()->local_size && xb_method_has_node_barrier() &&
-           xb_coll_one_node(comm);
+    return xb_coll_one_node(comm) && comm->one_node == 2;
 }
 
 bool xb_coll_one_node(const xb_comm_t *comm)
@@ -54,6 +53,8 @@ bool xb_coll_one_node(const xb_comm_t *comm)
                 rt->node_of[xb_gpid_rank(g)] != rt->my_node)
                 v = -1;
         }
+        if (v == 1 && comm->size == rt->local_size && xb_method_has_node_barrier())
+            v = 2;                                      /* the whole node */
         ((xb_comm_t *)comm)->one_node = v;
     }
     return comm->one_node > 0;
@@ -172,10 +173,9 @@ static MPI_Count slot_need(xb_coll_kind_t kind, const xb_coll_args_t *a, int p)
 
 bool xb_coll_node_fits(xb_coll_kind_t kind, const xb_coll_args_t *a)
 {
-    if (a->form != XB_COLL_BLOCKING || xb_coll_threads)
-        return false;
-    return xb_coll_node_slot_need_fits(kind, a, a->comm->size) &&
-           xb_coll_node_complete(a->comm);
+    if (a->form != XB_COLL_BLOCKING || xb_coll_threads || !xb_coll_node_complete(a->comm))
+        return false;                             /* before the work on the need */
+    return xb_coll_node_slot_need_fits(kind, a, a->comm->size);
 }
 
 /* The large node algorithms (allreduce_shm_rsag.c, alltoall_shm_rounds.c
@@ -185,7 +185,8 @@ bool xb_coll_node_fits(xb_coll_kind_t kind, const xb_coll_args_t *a)
  * contiguous. */
 bool xb_coll_node_rounds_fit(xb_coll_kind_t kind, const xb_coll_args_t *a)
 {
-    if (a->form != XB_COLL_BLOCKING || xb_coll_threads || xb_coll_node_slot_size() == 0)
+    if (a->form != XB_COLL_BLOCKING || xb_coll_threads || xb_coll_node_slot_size() == 0 ||
+        !xb_coll_node_complete(a->comm))
         return false;
     if (kind == XB_COLL_ALLREDUCE || kind == XB_COLL_REDUCE) {
         xb_coll_red_t red;
@@ -200,7 +201,7 @@ bool xb_coll_node_rounds_fit(xb_coll_kind_t kind, const xb_coll_args_t *a)
     /* never by the layout of the buffers: the ranks may describe one type
      * signature with different layouts, and all must choose alike (an
      * alltoall packs a buffer that is not contiguous) */
-    return xb_coll_node_complete(a->comm);
+    return true;
 }
 
 bool xb_coll_node_slot_need_fits(xb_coll_kind_t kind, const xb_coll_args_t *a, int p)

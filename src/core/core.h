@@ -113,8 +113,9 @@ typedef struct xb_comm {
     uint32_t         coll_nbseq;  /* nonblocking and persistent ones         */
     int8_t           one_node;    /* coll: every member of the group is a
                                      process of this job on this node: 0 not
-                                     known yet, 1 yes, -1 no (the group never
-                                     changes; coll/node_shm.c)              */
+                                     known yet, 1 yes, 2 yes and they are the
+                                     whole node (with its barrier), -1 no (the
+                                     group never changes; coll/node_shm.c)  */
     struct {                      /* coll/node_nb.c: the numbers of its
                                      calls through its node channel, per set
                                      (0 nonblocking, 1 blocking with threads) */
