@@ -74,6 +74,9 @@ enum { XB_COLL_BLOCKING, XB_COLL_NONBLOCKING, XB_COLL_PERSISTENT };
  * collective; fn names the MPI call for waiting text (coll_select.c). */
 int xb_coll_run(xb_coll_kind_t kind, const xb_coll_args_t *a, int form,
                 const char *fn, MPI_Request *req);
+/* Build and run a blocking schedule of kind for a (the blocking form of
+ * xb_coll_run; a direct algorithm's way back to its schedule form). */
+int xb_coll_run_sched(xb_coll_kind_t kind, xb_coll_fn_t build, const xb_coll_args_t *a);
 int xb_coll_nb_init(void);      /* coll_nb.c: the progress hook */
 
 /* Send and receive buffers of one call that share memory (coll_alias.c):
@@ -530,6 +533,8 @@ XB_COLL_DIRECT_DECL(exscan_flow);
 XB_COLL_DIRECT_DECL(scan_chain);
 XB_COLL_DIRECT_DECL(exscan_chain);
 XB_COLL_DIRECT_DECL(reduce_scatter_pair);
+XB_COLL_DIRECT_DECL(scan_linear_direct);
+XB_COLL_DIRECT_DECL(exscan_linear_direct);
 XB_COLL_DIRECT_DECL(reduce_scatter_block_pair);
 XB_COLL_DIRECT_DECL(bcast_cell);
 XB_COLL_DIRECT_DECL(reduce_cell);

@@ -200,7 +200,7 @@ static const algo_t algos[] = {
     A(SCAN, "shm", scan_shm, NEED_NODE),
     A(SCAN, "shm_nb", scan_shm_nb, NEED_NBN),
     A(SCAN, "recdbl", scan_recdbl, 0),
-    A(SCAN, "linear", scan_linear, 0),
+    AD(SCAN, "linear", scan_linear, 0),
     D(EXSCAN, "cell", exscan_cell, NEED_PAIR),
     D(EXSCAN, "pair", exscan_pair, NEED_PAIR),
     D(EXSCAN, "flow", exscan_flow, NEED_FLOW),
@@ -208,7 +208,7 @@ static const algo_t algos[] = {
     A(EXSCAN, "shm", exscan_shm, NEED_NODE),
     A(EXSCAN, "shm_nb", exscan_shm_nb, NEED_NBN),
     A(EXSCAN, "recdbl", exscan_recdbl, 0),
-    A(EXSCAN, "linear", exscan_linear, 0),
+    AD(EXSCAN, "linear", exscan_linear, 0),
     A(NEIGHBOR_ALLGATHER, "linear", neighbor_allgather_linear, 0),
     A(NEIGHBOR_ALLGATHERV, "linear", neighbor_allgatherv_linear, 0),
     A(NEIGHBOR_ALLTOALL, "linear", neighbor_alltoall_linear, 0),
@@ -842,6 +842,19 @@ void xb_coll_print_table(FILE *f)
 }
 
 /* ---- running one collective ----------------------------------------------- */
+int xb_coll_run_sched(xb_coll_kind_t kind, xb_coll_fn_t build, const xb_coll_args_t *a)
+{
+    xb_coll_sched_t s;
+    xb_coll_sched_init(&s, a->comm, kind);
+    if (kind == XB_COLL_BCAST && !xb_comm_is_inter(a->comm))
+        xb_coll_sched_expect(&s, a->root, a->rcount, a->rdt);
+    int rc = build(&s, a);
+    if (rc == XB_OK)
+        rc = xb_coll_sched_run(&s);
+    xb_coll_sched_destroy(&s);
+    return rc;
+}
+
 int xb_coll_run(xb_coll_kind_t kind, const xb_coll_args_t *args, int form,
                 const char *fn, MPI_Request *req)
 {
@@ -879,17 +892,8 @@ int xb_coll_run(xb_coll_kind_t kind, const xb_coll_args_t *args, int form,
     /* the channels move only in the progress hook: blocking calls there
      * run as a request (xb_coll_sched_post_wait) */
     bool as_req = form == XB_COLL_BLOCKING && al != NULL && (al->needs & NEED_NBN);
-    if (form == XB_COLL_BLOCKING && !as_req) {
-        xb_coll_sched_t s;
-        xb_coll_sched_init(&s, a->comm, kind);
-        if (kind == XB_COLL_BCAST && !xb_comm_is_inter(a->comm))
-            xb_coll_sched_expect(&s, a->root, a->rcount, a->rdt);
-        rc = build(&s, a);
-        if (rc == XB_OK)
-            rc = xb_coll_sched_run(&s);
-        xb_coll_sched_destroy(&s);
-        return rc;
-    }
+    if (form == XB_COLL_BLOCKING && !as_req)
+        return xb_coll_run_sched(kind, build, a);
     xb_coll_sched_t *s = malloc(sizeof(*s));
     if (s == NULL)
         return xb_err_set(XB_ERR_NO_MEM, "out of memory for a collective "
