@@ -8,7 +8,9 @@
  * coll_sched.c; the node cells and rings compare the byte count the writer
  * stores in the cell's seq word (node_flow.c).
  */
+#include <stdlib.h>
 #include "coll/coll_int.h"
+#include "progress/progress.h"
 #include "pt2pt/pt2pt.h"
 
 int xb_coll_bcast_mismatch(int root, size_t sent, MPI_Count count, xb_datatype_t *dt)
@@ -58,4 +60,31 @@ int xb_coll_recv_exact(void *buf, MPI_Count count, xb_datatype_t *dt, int peer, 
     if (rc != XB_OK && rc != XB_ERR_TRUNCATE && rc != XB_ERR_TYPE)   /* TYPE: short, ends */
         return rc;                                                      /* inside an element */
     return xb_coll_mismatch(kind, root, peer, got, want, count, dt);
+}
+
+int xb_coll_send_blocking(const void *buf, MPI_Count count, xb_datatype_t *dt, int peer,
+                          int tag, xb_comm_t *comm)
+{
+    int rc = xb_pt2pt_send_eager_now(buf, count, dt, peer, tag, comm, 1);
+    if (rc != XB_ERR_AGAIN)
+        return rc;
+    xb_request_t *req;
+    rc = xb_pt2pt_isend(buf, count, dt, peer, tag, comm, 1, &req);
+    if (rc != XB_OK)
+        return rc;
+    rc = xb_progress_wait(xb_progress_default(), req);
+    xb_request_free(req);
+    return rc;
+}
+
+int xb_coll_send_mismatch(size_t bytes, int peer, int tag, xb_comm_t *comm)
+{
+    char *junk = calloc(1, bytes + 1);
+    if (junk == NULL)
+        return xb_err_set(XB_ERR_NO_MEM, "out of memory for the %zu bytes that pass a "
+                          "mismatch on", bytes + 1);
+    int rc = xb_coll_send_blocking(junk, (MPI_Count)bytes + 1, xb_dt_from_handle(MPI_BYTE),
+                                   peer, tag, comm);
+    free(junk);
+    return rc;
 }

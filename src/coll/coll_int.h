@@ -75,8 +75,12 @@ enum { XB_COLL_BLOCKING, XB_COLL_NONBLOCKING, XB_COLL_PERSISTENT };
 int xb_coll_run(xb_coll_kind_t kind, const xb_coll_args_t *a, int form,
                 const char *fn, MPI_Request *req);
 /* Build and run a blocking schedule of kind for a (the blocking form of
- * xb_coll_run; a direct algorithm's way back to its schedule form). */
-int xb_coll_run_sched(xb_coll_kind_t kind, xb_coll_fn_t build, const xb_coll_args_t *a);
+ * xb_coll_run, tag -1: the next of the communicator's), or a direct
+ * algorithm's way back to its schedule form on the tag it was given: one
+ * sequence number a call whichever way each rank goes, so the ranks'
+ * numbering stays in step. */
+int xb_coll_run_sched(xb_coll_kind_t kind, xb_coll_fn_t build, const xb_coll_args_t *a,
+                      int tag);
 int xb_coll_nb_init(void);      /* coll_nb.c: the progress hook */
 
 /* Send and receive buffers of one call that share memory (coll_alias.c):
@@ -534,6 +538,9 @@ XB_COLL_DIRECT_DECL(scan_chain);
 XB_COLL_DIRECT_DECL(exscan_chain);
 XB_COLL_DIRECT_DECL(reduce_scatter_pair);
 XB_COLL_DIRECT_DECL(scan_linear_direct);
+XB_COLL_DIRECT_DECL(reduce_binomial_direct);
+XB_COLL_DIRECT_DECL(scatter_linear_direct);
+XB_COLL_DIRECT_DECL(scatterv_linear_direct);
 XB_COLL_DIRECT_DECL(exscan_linear_direct);
 XB_COLL_DIRECT_DECL(reduce_scatter_block_pair);
 XB_COLL_DIRECT_DECL(bcast_cell);
@@ -587,6 +594,20 @@ int   xb_coll_mismatch(int kind, int root, int from, size_t got, MPI_Count want,
                        MPI_Count count, xb_datatype_t *dt);
 int   xb_coll_recv_exact(void *buf, MPI_Count count, xb_datatype_t *dt, int peer, int tag,
                          xb_comm_t *comm, int root, int kind, size_t *len);
+/* The direct (blocking, schedule-free) message algorithms' sends, on the
+ * collective context: eagerly at once when the message can go so, else a
+ * request waited for. xb_coll_send_mismatch passes a mismatch on as the
+ * schedules do: bytes + 1 zero bytes where `bytes` were due, so that the
+ * receiver fails too instead of taking them for data. */
+int   xb_coll_send_blocking(const void *buf, MPI_Count count, xb_datatype_t *dt, int peer,
+                            int tag, xb_comm_t *comm);
+int   xb_coll_send_mismatch(size_t bytes, int peer, int tag, xb_comm_t *comm);
+/* The reductions that such an algorithm takes in buffers on its stack: a
+ * predefined working type of 1 .. XB_COLL_DIRECT_MAX bytes. Returns the
+ * working bytes (red set up), or 0 when the schedule form must run (any
+ * error cleared; what all ranks know alike). coll_util.c */
+enum { XB_COLL_DIRECT_MAX = 2048 };
+size_t xb_coll_direct_red(xb_coll_red_t *red, const xb_coll_args_t *a);
 
 /* ---- reduction working buffers (coll_util.c) ----------------------------
  * A predefined op works on a derived type as on its basic elements: the

@@ -81,17 +81,22 @@ int xb_coll_seq_tag(xb_comm_t *comm, int kind, bool nonblocking)
     return XB_COLL_TAG(kind) + (int)((seq * 2u + (nonblocking ? 1u : 0u)) * 32u);
 }
 
-void xb_coll_sched_init_form(xb_coll_sched_t *s, xb_comm_t *comm, int kind,
-                             bool nonblocking)
+void xb_coll_sched_init_tag(xb_coll_sched_t *s, xb_comm_t *comm, int kind, int tag)
 {
     memset(s, 0, offsetof(xb_coll_sched_t, inline_steps));
     s->comm = comm;
     s->kind = kind;
-    s->tag = xb_coll_seq_tag(comm, kind, nonblocking);
+    s->tag = tag;
     s->steps = s->inline_steps;
     s->cap = XB_COLL_SCHED_INLINE;
     s->reqs = s->inline_reqs;
     s->reqcap = XB_COLL_SCHED_INLINE;
+}
+
+void xb_coll_sched_init_form(xb_coll_sched_t *s, xb_comm_t *comm, int kind,
+                             bool nonblocking)
+{
+    xb_coll_sched_init_tag(s, comm, kind, xb_coll_seq_tag(comm, kind, nonblocking));
 }
 
 void xb_coll_sched_init(xb_coll_sched_t *s, xb_comm_t *comm, int kind)

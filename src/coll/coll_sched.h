@@ -142,6 +142,9 @@ _Static_assert((int)XB_COLL_USER_OP != (int)XB_OK &&
 /* ---- building ------------------------------------------------------------ */
 /* kind: xb_coll_kind_t (coll_int.h). */
 void  xb_coll_sched_init(xb_coll_sched_t *s, xb_comm_t *comm, int kind);
+/* A blocking schedule on a tag its caller took already (a direct
+ * algorithm that runs its schedule form instead: xb_coll_run_sched). */
+void  xb_coll_sched_init_tag(xb_coll_sched_t *s, xb_comm_t *comm, int kind, int tag);
 void  xb_coll_sched_init_form(xb_coll_sched_t *s, xb_comm_t *comm, int kind,
                               bool nonblocking);
 /* The tag of the communicator's next collective of that form (takes its

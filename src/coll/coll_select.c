@@ -113,7 +113,7 @@ static const algo_t algos[] = {
     A(REDUCE, "shm", reduce_shm, NEED_NODE),
     A(REDUCE, "shm_nb", reduce_shm_nb, NEED_NBN),
     A(REDUCE, "hier", reduce_hier, NEED_HIER),
-    A(REDUCE, "binomial", reduce_binomial, NEED_COMMUTE),
+    AD(REDUCE, "binomial", reduce_binomial, NEED_COMMUTE),
     A(REDUCE, "rabenseifner", reduce_rabenseifner, NEED_COMMUTE),
     A(REDUCE, "ordered", reduce_ordered, 0),
     D(ALLREDUCE, "cell", allreduce_cell, NEED_PAIR),
@@ -139,7 +139,7 @@ static const algo_t algos[] = {
     A(SCATTER, "hier", scatter_hier, NEED_HIER),
     A(SCATTER, "shm_nb", scatter_shm_nb, NEED_NBN),
     A(SCATTER, "binomial", scatter_binomial, 0),
-    A(SCATTER, "linear", scatter_linear, 0),
+    AD(SCATTER, "linear", scatter_linear, 0),
     D(ALLGATHER, "cell", allgather_cell, NEED_PAIR),
     D(ALLGATHER, "pair", allgather_pair, NEED_PAIR),
     A(ALLGATHER, "shm", allgather_shm, NEED_NODE),
@@ -160,7 +160,7 @@ static const algo_t algos[] = {
     A(GATHERV, "linear", gatherv_linear, 0),
     D(GATHERV, "pair", gatherv_pair, NEED_PAIR),
     D(GATHERV, "stream", gatherv_stream, NEED_STREAM),
-    A(SCATTERV, "linear", scatterv_linear, 0),
+    AD(SCATTERV, "linear", scatterv_linear, 0),
     D(SCATTERV, "cell", scatterv_cell, NEED_PAIR),
     D(SCATTERV, "pair", scatterv_pair, NEED_PAIR),
     D(SCATTERV, "stream", scatterv_stream, NEED_STREAM),
@@ -842,10 +842,14 @@ void xb_coll_print_table(FILE *f)
 }
 
 /* ---- running one collective ----------------------------------------------- */
-int xb_coll_run_sched(xb_coll_kind_t kind, xb_coll_fn_t build, const xb_coll_args_t *a)
+int xb_coll_run_sched(xb_coll_kind_t kind, xb_coll_fn_t build, const xb_coll_args_t *a,
+                      int tag)
 {
     xb_coll_sched_t s;
-    xb_coll_sched_init(&s, a->comm, kind);
+    if (tag < 0)
+        xb_coll_sched_init(&s, a->comm, kind);
+    else
+        xb_coll_sched_init_tag(&s, a->comm, kind, tag);
     if (kind == XB_COLL_BCAST && !xb_comm_is_inter(a->comm))
         xb_coll_sched_expect(&s, a->root, a->rcount, a->rdt);
     int rc = build(&s, a);
@@ -893,7 +897,7 @@ int xb_coll_run(xb_coll_kind_t kind, const xb_coll_args_t *args, int form,
      * run as a request (xb_coll_sched_post_wait) */
     bool as_req = form == XB_COLL_BLOCKING && al != NULL && (al->needs & NEED_NBN);
     if (form == XB_COLL_BLOCKING && !as_req)
-        return xb_coll_run_sched(kind, build, a);
+        return xb_coll_run_sched(kind, build, a, -1);
     xb_coll_sched_t *s = malloc(sizeof(*s));
     if (s == NULL)
         return xb_err_set(XB_ERR_NO_MEM, "out of memory for a collective "

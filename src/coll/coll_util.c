@@ -226,3 +226,13 @@ MPI_Count xb_coll_max_count(const MPI_Count *counts, int n)
         m = counts[i] > m ? counts[i] : m;
     return m;
 }
+
+size_t xb_coll_direct_red(xb_coll_red_t *red, const xb_coll_args_t *a)
+{
+    if (xb_coll_flow_red(red, a->rcount, a->rdt, a->op) != XB_OK) {
+        xb_err_clear();
+        return 0;
+    }
+    size_t wb = xb_coll_flow_wbytes(red);
+    return xb_dt_is_predefined(red->wdt) && wb <= XB_COLL_DIRECT_MAX ? wb : 0;
+}

@@ -12,7 +12,7 @@
  * total work is the time).
  *
  * The blocking form of a small vector (a predefined working type, at most
- * DIRECT_MAX bytes) runs directly, without a schedule: the same chain of
+ * XB_COLL_DIRECT_MAX bytes) runs directly, without a schedule: the same chain of
  * one receive, one combine and one send per rank, in buffers on the
  * stack. On a part of a node (a split half, the 4 ranks of an 8-rank job
  * that the Intel MPI Benchmarks time) the schedule's build, steps and
@@ -21,10 +21,7 @@
  * that differ: a rank whose receive did not match passes one byte more on
  * (as the schedule does), so the ranks after it fail too.
  */
-#include <string.h>
 #include "coll/coll_int.h"
-#include "progress/progress.h"
-#include "pt2pt/pt2pt.h"
 
 /* 1 MiB: with 4 and 8 ranks on 2 cores 64 KiB segments took twice as long
  * at 1 MiB (1889 against 835 us at 4 ranks; every segment is a handshake
@@ -103,60 +100,30 @@ int xb_coll_exscan_linear(xb_coll_sched_t *s, const xb_coll_args_t *a)
     return scan(s, a, true);
 }
 
-enum { DIRECT_MAX = 2048 };
-
-/* Send count of dt at buf to rank `to`, eagerly when it can go at once. */
-static int send_on(const void *buf, MPI_Count count, xb_datatype_t *dt, int to, int tag,
-                   xb_comm_t *comm)
-{
-    int rc = xb_pt2pt_send_eager_now(buf, count, dt, to, tag, comm, 1);
-    if (rc != XB_ERR_AGAIN)
-        return rc;
-    xb_request_t *req;
-    rc = xb_pt2pt_isend(buf, count, dt, to, tag, comm, 1, &req);
-    if (rc != XB_OK)
-        return rc;
-    rc = xb_progress_wait(xb_progress_default(), req);
-    xb_request_free(req);
-    return rc;
-}
-
 static int direct(const xb_coll_args_t *a, int tag, bool exclusive)
 {
     xb_coll_kind_t kind = exclusive ? XB_COLL_EXSCAN : XB_COLL_SCAN;
     xb_coll_red_t red;
-    int rc = xb_coll_flow_red(&red, a->rcount, a->rdt, a->op);
-    size_t wb = rc == XB_OK ? xb_coll_flow_wbytes(&red) : 0;
-    if (rc != XB_OK || !xb_dt_is_predefined(red.wdt) || wb > DIRECT_MAX) {
-        xb_err_clear();        /* what all ranks know alike: the schedule */
+    size_t wb = xb_coll_direct_red(&red, a);
+    if (wb == 0)
         return xb_coll_run_sched(kind, exclusive ? xb_coll_exscan_linear : xb_coll_scan_linear,
-                                 a);
-    }
-    if (wb == 0)                 /* every rank has nothing */
-        return XB_OK;
-    int p = a->comm->size, r = a->comm->rank, bad = XB_OK;
-    _Alignas(64) char x[DIRECT_MAX], pre[DIRECT_MAX + 1];
+                                 a, tag);
+    int p = a->comm->size, r = a->comm->rank;
+    _Alignas(64) char x[XB_COLL_DIRECT_MAX], pre[XB_COLL_DIRECT_MAX];
     const void *src = a->sbuf == MPI_IN_PLACE ? a->rbuf : a->sbuf;
-    rc = xb_coll_flow_wcopy(&red, (void *)src, x, true);       /* x = x_r */
+    int rc = xb_coll_flow_wcopy(&red, (void *)src, x, true);   /* x = x_r */
     if (rc == XB_OK && r > 0) {
         rc = xb_coll_recv_exact(pre, red.wcount, red.wdt, r - 1, tag, a->comm, -1, (int)kind,
                                 NULL);
         if (rc == XB_OK && !(exclusive && r == p - 1))
             rc = xb_coll_flow_apply(&red, pre, x);             /* x = prefix op x_r */
     }
-    if (rc != XB_OK) {
-        /* pass one byte more on: the ranks after this one fail too */
-        bad = rc;
-        rc = XB_OK;
-        if (r < p - 1) {
-            memset(pre, 0, wb + 1);
-            rc = send_on(pre, (MPI_Count)wb + 1, xb_dt_from_handle(MPI_BYTE), r + 1, tag,
-                         a->comm);
-        }
-        return rc != XB_OK ? rc : bad;
+    if (rc != XB_OK) {          /* the ranks after this one fail too */
+        int r2 = r < p - 1 ? xb_coll_send_mismatch(wb, r + 1, tag, a->comm) : XB_OK;
+        return r2 != XB_OK ? r2 : rc;
     }
     if (r < p - 1)
-        rc = send_on(x, red.wcount, red.wdt, r + 1, tag, a->comm);
+        rc = xb_coll_send_blocking(x, red.wcount, red.wdt, r + 1, tag, a->comm);
     if (rc == XB_OK && !exclusive)
         rc = xb_coll_flow_wcopy(&red, a->rbuf, x, false);
     else if (rc == XB_OK && r > 0)
