@@ -64,6 +64,7 @@ int xb_coll_reduce_binomial_direct(const xb_coll_args_t *a, int tag)
     _Alignas(64) char acc[XB_COLL_DIRECT_MAX], in[XB_COLL_DIRECT_MAX];
     const void *src = a->sbuf == MPI_IN_PLACE ? a->rbuf : a->sbuf;
     int rc = xb_coll_flow_wcopy(&red, (void *)src, acc, true), bad = rc;
+    xb_op_kernel_t k = xb_op_kernel(red.op, red.wdt);
     for (int mask = 1; mask < p; mask <<= 1) {
         if (v & mask) {
             int to = (v - mask + root) % p;
@@ -76,7 +77,7 @@ int xb_coll_reduce_binomial_direct(const xb_coll_args_t *a, int tag)
         rc = xb_coll_recv_exact(in, red.wcount, red.wdt, (v + mask + root) % p, tag, a->comm,
                                 -1, XB_COLL_REDUCE, NULL);
         if (rc == XB_OK && bad == XB_OK)
-            rc = xb_coll_flow_apply(&red, in, acc);             /* acc = in op acc */
+            rc = xb_coll_flow_apply_k(&red, k, in, acc);        /* acc = in op acc */
         if (bad == XB_OK)
             bad = rc;
     }

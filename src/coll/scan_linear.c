@@ -115,8 +115,8 @@ static int direct(const xb_coll_args_t *a, int tag, bool exclusive)
     if (rc == XB_OK && r > 0) {
         rc = xb_coll_recv_exact(pre, red.wcount, red.wdt, r - 1, tag, a->comm, -1, (int)kind,
                                 NULL);
-        if (rc == XB_OK && !(exclusive && r == p - 1))
-            rc = xb_coll_flow_apply(&red, pre, x);             /* x = prefix op x_r */
+        if (rc == XB_OK && !(exclusive && r == p - 1))    /* x = prefix op x_r */
+            rc = xb_coll_flow_apply_k(&red, xb_op_kernel(red.op, red.wdt), pre, x);
     }
     if (rc != XB_OK) {          /* the ranks after this one fail too */
         int r2 = r < p - 1 ? xb_coll_send_mismatch(wb, r + 1, tag, a->comm) : XB_OK;
