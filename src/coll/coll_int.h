@@ -98,10 +98,16 @@ MPI_Count    xb_coll_block_bytes(xb_coll_kind_t kind, const xb_coll_args_t *a);
 const char  *xb_coll_kind_name(xb_coll_kind_t kind);
 
 /* node collectives through shared memory (node_shm.c) */
-bool   xb_coll_node_complete(const xb_comm_t *comm);
 /* Every member is a process of this job on this node (an intracommunicator
  * whose messages all go through shared memory or self). */
 bool   xb_coll_one_node(const xb_comm_t *comm);
+/* ... and the members are the whole node, which has a node barrier: known
+ * after the communicator's first walk (comm->one_node 2). */
+static inline bool xb_coll_node_complete(const xb_comm_t *comm)
+{
+    return comm->one_node == 2 || (comm->one_node == 0 && xb_coll_one_node(comm) &&
+                                   comm->one_node == 2);
+}
 /* The call can take the node path: blocking, node-complete, fits a slot. */
 bool   xb_coll_node_fits(xb_coll_kind_t kind, const xb_coll_args_t *a);
 int    xb_coll_node_parity(void);               /* next area: 0 or 1        */

@@ -35,11 +35,6 @@
 
 static unsigned parity;
 
-bool xb_coll_node_complete(const xb_comm_t *comm)
-{
-    return xb_coll_one_node(comm) && comm->one_node == 2;
-}
-
 bool xb_coll_one_node(const xb_comm_t *comm)
 {
     if (comm->remote != NULL)
