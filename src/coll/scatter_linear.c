@@ -15,16 +15,21 @@
  */
 #include "coll/alltoall_blocks.h"
 
+/* Block i of the root's send buffer; *n gets its count. */
+static const char *block_of(const xb_coll_args_t *a, bool v, int i, MPI_Count *n)
+{
+    *n = v ? a->scounts[i] : a->scount;
+    return (const char *)a->sbuf + (v ? a->sdispls[i] : i * a->scount) * xb_dt_extent(a->sdt);
+}
+
 static int scatter(xb_coll_sched_t *s, const xb_coll_args_t *a, bool v)
 {
     int p = a->comm->size, root = a->root, rc = XB_OK;
     if (a->comm->rank != root)
         return xb_coll_sched_recv(s, a->rbuf, a->rcount, a->rdt, root);
-    MPI_Aint ext = xb_dt_extent(a->sdt);
     for (int i = 0; i < p && rc == XB_OK; i++) {
-        MPI_Count n = v ? a->scounts[i] : a->scount;
-        const char *blk = (const char *)a->sbuf +
-                          (v ? a->sdispls[i] : i * a->scount) * ext;
+        MPI_Count n;
+        const char *blk = block_of(a, v, i, &n);
         if (i != root)
             rc = xb_coll_sched_send(s, blk, n, a->sdt, i);
         else if (a->rbuf != MPI_IN_PLACE)
@@ -67,18 +72,14 @@ static int direct(const xb_coll_args_t *a, int tag, bool v)
     if (!small_blocks(a, v))
         return xb_coll_run_sched(kind, v ? xb_coll_scatterv_linear : xb_coll_scatter_linear, a,
                                  tag);
-    MPI_Aint ext = xb_dt_extent(a->sdt);
+    MPI_Count n;
     for (int i = 0; i < p; i++) {             /* after an error the others still go */
-        MPI_Count n = v ? a->scounts[i] : a->scount;
-        const char *blk = (const char *)a->sbuf + (v ? a->sdispls[i] : i * a->scount) * ext;
-        if (i == root)
-            continue;
-        int r = xb_coll_send_blocking(blk, n, a->sdt, i, tag, a->comm);
+        const char *blk = block_of(a, v, i, &n);
+        int r = i == root ? XB_OK : xb_coll_send_blocking(blk, n, a->sdt, i, tag, a->comm);
         rc = rc == XB_OK ? r : rc;
     }
     if (rc == XB_OK && a->rbuf != MPI_IN_PLACE) {
-        MPI_Count n = v ? a->scounts[root] : a->scount;
-        const char *blk = (const char *)a->sbuf + (v ? a->sdispls[root] : root * a->scount) * ext;
+        const char *blk = block_of(a, v, root, &n);
         rc = xb_a2a_own_copy(blk, n, a->sdt, a->rbuf, a->rcount, a->rdt);
     }
     return rc;
