@@ -260,6 +260,24 @@ int xb_coll_scatterv_cell(const xb_coll_args_t *a, int tag)
 
 /* ---- exchanges ---------------------------------------------------------- */
 
+/* This rank's cell is written (rc: how its copy went): publish its `mine`
+ * bytes (FAILED after a failed copy) for the peer to check, wait for the
+ * peer's cell and check that it holds the `want` bytes this rank expects.
+ * XB_ERR_AGAIN: the peer announced a message (or the rounds), the call is
+ * ended here and pair's messages follow. */
+static int swap_counted(xb_coll_flow_t *f, int rc, MPI_Count mine, MPI_Count want,
+                        xb_coll_kind_t kind)
+{
+    int peer = 1 - f->me;
+    xb_coll_flow_publish_word(f, peer, peer + 1,
+                              rc == XB_OK ? (uint32_t)mine : XB_COLL_FLOW_FAILED);
+    xb_coll_flow_await(f, peer);
+    int rc2 = xb_coll_flow_check(f, peer, (size_t)want, kind);
+    if (rc2 == XB_ERR_AGAIN)
+        xb_coll_flow_end(f);
+    return rc2;
+}
+
 /* x0 op x1 from the two cells into rbuf: acc starts as x1 and x0 is applied
  * to it (acc = x0 op acc); acc is rbuf itself when the user's layout is the
  * working one. The same steps on both ranks: bit-identical results. */
@@ -284,19 +302,14 @@ int xb_coll_allreduce_cell(const xb_coll_args_t *a, int tag)
     if (!xb_coll_flow_need_fits(a, need))
         return by_message(a, tag, need, xb_coll_allreduce_pair);
     xb_coll_flow_t f;
-    int rc = begin_write(&f, a->comm), peer = 1 - a->comm->rank;
+    int rc = begin_write(&f, a->comm);
     if (rc != XB_OK)
         return rc;
     const void *src = a->sbuf == MPI_IN_PLACE ? a->rbuf : a->sbuf;
     rc = xb_coll_flow_wcopy(&red, (void *)src, xb_coll_flow_cell(&f, f.me), true);
-    xb_coll_flow_publish_word(&f, peer, peer + 1,        /* its bytes: the peer checks */
-                              rc == XB_OK ? (uint32_t)need : XB_COLL_FLOW_FAILED);
-    xb_coll_flow_await(&f, peer);
-    int rc2 = xb_coll_flow_check(&f, peer, (size_t)need, XB_COLL_ALLREDUCE);
-    if (rc2 == XB_ERR_AGAIN) {
-        xb_coll_flow_end(&f);
+    int rc2 = swap_counted(&f, rc, need, need, XB_COLL_ALLREDUCE);
+    if (rc2 == XB_ERR_AGAIN)
         return xb_coll_allreduce_pair(a, tag);
-    }
     if (rc2 == XB_OK && rc == XB_OK)
         rc2 = reduce_cells(&red, &f, a->rbuf);
     xb_coll_flow_end(&f);
@@ -465,14 +478,9 @@ static int rs_cells(const xb_coll_args_t *a, xb_coll_kind_t kind, MPI_Count c0, 
     rc = xb_coll_flow_wcopy(&theirs, (void *)out, xb_coll_flow_cell(&f, me), true);
     if (rc == XB_OK)
         rc = xb_coll_flow_wcopy(&mine, (void *)own, me == 0 ? tmp : acc, true);
-    xb_coll_flow_publish_word(&f, peer, peer + 1,        /* its bytes: the peer checks */
-                              rc == XB_OK ? (uint32_t)nt : XB_COLL_FLOW_FAILED);
-    xb_coll_flow_await(&f, peer);
-    int rc2 = xb_coll_flow_check(&f, peer, (size_t)nm, kind);
-    if (rc2 == XB_ERR_AGAIN) {
-        xb_coll_flow_end(&f);
+    int rc2 = swap_counted(&f, rc, nt, nm, kind);
+    if (rc2 == XB_ERR_AGAIN)
         return XB_ERR_AGAIN;
-    }
     if (rc == XB_OK)
         rc = rc2;
     if (rc == XB_OK && me == 0) {          /* acc = x0 op x1, x1 from the cell */
