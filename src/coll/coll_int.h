@@ -545,6 +545,7 @@ XB_COLL_DIRECT_DECL(exscan_chain);
 XB_COLL_DIRECT_DECL(reduce_scatter_pair);
 XB_COLL_DIRECT_DECL(scan_linear_direct);
 XB_COLL_DIRECT_DECL(reduce_binomial_direct);
+XB_COLL_DIRECT_DECL(gather_binomial_direct);
 XB_COLL_DIRECT_DECL(scatter_linear_direct);
 XB_COLL_DIRECT_DECL(scatterv_linear_direct);
 XB_COLL_DIRECT_DECL(exscan_linear_direct);

@@ -131,7 +131,7 @@ static const algo_t algos[] = {
     D(GATHER, "stream", gather_stream, NEED_STREAM),
     A(GATHER, "hier", gather_hier, NEED_HIER),
     A(GATHER, "shm_nb", gather_shm_nb, NEED_NBN),
-    A(GATHER, "binomial", gather_binomial, 0),
+    AD(GATHER, "binomial", gather_binomial, 0),
     A(GATHER, "linear", gather_linear, 0),
     D(SCATTER, "cell", scatter_cell, NEED_PAIR),
     D(SCATTER, "pair", scatter_pair, NEED_PAIR),

@@ -4,15 +4,21 @@
  * part_direct.c - the collectives of a communicator that is a part of the
  * node, where the blocking calls take message algorithms and the small
  * ones run directly, without a schedule (reduce binomial, scan and exscan
- * linear, scatter and scatterv linear; docs/design/coll.md): the first
+ * linear, scatter and scatterv linear, gather binomial;
+ * docs/design/coll.md): the first
  * p - 1 ranks of the job (as the Intel MPI Benchmarks run their smaller
  * counts, the last rank waiting) and two halves in reversed rank order.
  * Vectors lie on both sides of the direct forms' 2 KiB (255, 256 and 257
  * doubles), in place and not, on MPI_DOUBLE with MPI_SUM, MPI_DOUBLE_INT
  * with MPI_MAXLOC (a pair type with a hole) and a user-defined commutative
  * op on MPI_INT; scatterv's blocks grow with the rank, so that some ranks
- * receive directly and others through the schedule. Every result is
- * checked against one computed here.
+ * receive directly and others through the schedule. Gather's blocks
+ * (1 to 257 doubles) put a rank's subtree on both sides of 2 KiB, at
+ * every root, in place and not, received at the root as a strided type
+ * (the same signature, another layout); a rank that sends one double
+ * more than the others expect makes the root fail with MPI_ERR_TRUNCATE,
+ * nobody hangs, and a correct gather follows. Every result is checked
+ * against one computed here.
  */
 #include "ctest.h"
 
@@ -136,6 +142,66 @@ static void scatters(MPI_Comm c, const char *name)
     }
 }
 
+static const int gsizes[] = { 1, 64, 65, 128, 255, 257 };
+
+static void gathers(MPI_Comm c, const char *name)
+{
+    int me, m;
+    MPI_Comm_rank(c, &me);
+    MPI_Comm_size(c, &m);
+    MPI_Comm_set_errhandler(c, MPI_ERRORS_RETURN);
+    for (size_t z = 0; z < sizeof gsizes / sizeof gsizes[0]; z++) {
+        int n = gsizes[z];
+        double *s = ct_malloc((size_t)(n + 1) * sizeof(double));
+        double *r = ct_malloc((size_t)n * m * 2 * sizeof(double));
+        for (int k = 0; k <= n; k++)
+            s[k] = 1000.0 * me + k;
+        for (int root = 0; root < m; root += (m > 2 ? m / 2 : 1)) {
+            for (int inplace = 0; inplace < 2; inplace++) {
+                for (int i = 0; i < n * m; i++)
+                    r[i] = inplace && i / n == root ? s[i % n] : -1;
+                const void *src = inplace && me == root ? MPI_IN_PLACE : s;
+                CHECK_RC(MPI_Gather(src, n, MPI_DOUBLE, r, n, MPI_DOUBLE, root, c));
+                for (int i = 0; me == root && i < n * m; i++)
+                    CHECK(r[i] == (inplace && i / n == root ? 1000.0 * me : 1000.0 * (i / n))
+                          + i % n, "%s: gather of %d doubles to %d%s: element %d is %g", name,
+                          n, root, inplace ? " in place" : "", i, r[i]);
+            }
+            /* the root receives every other double of a buffer twice as long */
+            MPI_Datatype vec, strided;
+            MPI_Type_vector(n, 1, 2, MPI_DOUBLE, &vec);
+            MPI_Type_create_resized(vec, 0, 2 * n * (MPI_Aint)sizeof(double), &strided);
+            MPI_Type_free(&vec);
+            MPI_Type_commit(&strided);
+            for (int i = 0; i < 2 * n * m; i++)
+                r[i] = -1;
+            CHECK_RC(MPI_Gather(s, n, MPI_DOUBLE, r, 1, strided, root, c));
+            MPI_Type_free(&strided);
+            for (int i = 0; me == root && i < n * m; i++)
+                CHECK(r[2 * i] == 1000.0 * (i / n) + i % n && r[2 * i + 1] == -1, "%s: gather "
+                      "of %d doubles to %d as a strided type: element %d is %g (next %g)",
+                      name, n, root, i, r[2 * i], r[2 * i + 1]);
+            if (m < 2)
+                continue;
+            /* the root's right neighbour sends a double more (erroneous) */
+            int odd = (root + 1) % m;
+            int rc = MPI_Gather(s, me == odd ? n + 1 : n, MPI_DOUBLE, r, n, MPI_DOUBLE, root, c);
+            if (me == root)
+                CHECK(ct_class(rc) == MPI_ERR_TRUNCATE, "%s: gather of %d doubles to %d, rank "
+                      "%d sends %d: class %d at the root, want MPI_ERR_TRUNCATE", name, n, root,
+                      odd, n + 1, ct_class(rc));
+            else if (me == odd)
+                CHECK(rc == MPI_SUCCESS, "%s: gather of %d doubles to %d: the rank that sends "
+                      "%d got class %d", name, n, root, n + 1, ct_class(rc));
+            CHECK_RC(MPI_Gather(s, 1, MPI_DOUBLE, r, 1, MPI_DOUBLE, root, c));
+            for (int i = 0; me == root && i < m; i++)
+                CHECK(r[i] == 1000.0 * i, "%s: gather after the mismatch: element %d is %g",
+                      name, i, r[i]);
+        }
+        free(s), free(r);
+    }
+}
+
 int main(int argc, char **argv)
 {
     ct_init(&argc, &argv);
@@ -148,12 +214,14 @@ int main(int argc, char **argv)
     if (part != MPI_COMM_NULL) {
         reductions(part, "the first ranks", xop);
         scatters(part, "the first ranks");
+        gathers(part, "the first ranks");
         MPI_Comm_free(&part);
     }
     MPI_Comm half;                   /* two halves, each in reversed order */
     CHECK_RC(MPI_Comm_split(MPI_COMM_WORLD, ct_rank % 2, -ct_rank, &half));
     reductions(half, "a reversed half", xop);
     scatters(half, "a reversed half");
+    gathers(half, "a reversed half");
     MPI_Comm_free(&half);
     MPI_Op_free(&xop);
     return ct_finish();
