@@ -26,8 +26,12 @@ static int allgather(xb_coll_sched_t *s, const xb_coll_args_t *a, bool v)
     else
         rc = xb_coll_sched_copy(s, a->sbuf, a->scount, a->sdt,
                                 xb_coll_node_slot(a->comm, par, me), mine, byte);
+    /* allgather: every part and every expectation equal; allgatherv: rank
+     * i's part as long as this rank's count for it */
+    xb_coll_node_sign(a->comm, par, a->sbuf == MPI_IN_PLACE ? mine
+                                    : a->scount * xb_dt_size(a->sdt), mine);
     if (rc == XB_OK)
-        rc = xb_coll_sched_node_barrier(s);
+        rc = xb_coll_sched_node_barrier_check(s, par, v ? a->rcounts : NULL, a->rdt);
     for (int i = 0; i < p && rc == XB_OK; i++)
         if (i != me || a->sbuf != MPI_IN_PLACE)
             rc = xb_coll_sched_copy(s, xb_coll_node_slot(a->comm, par, i),

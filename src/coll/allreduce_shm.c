@@ -44,9 +44,12 @@ void xb_coll_node_barrier_now(const char *what)
 static int combine(const xb_coll_red_t *red, const xb_comm_t *comm, int par, void *acc)
 {
     int p = comm->size, rc = XB_OK;
-    memcpy(acc, xb_coll_node_slot(comm, par, p - 1), xb_coll_flow_wbytes(red));
+    char *const *t = xb_coll_node_slots(comm, par);
+#define SLOT(i) (t != NULL ? t[i] : xb_coll_node_slot(comm, par, (i)))
+    memcpy(acc, SLOT(p - 1), xb_coll_flow_wbytes(red));
     for (int i = p - 2; i >= 0 && rc == XB_OK; i--)
-        rc = xb_coll_flow_apply(red, xb_coll_node_slot(comm, par, i), acc);
+        rc = xb_coll_flow_apply(red, SLOT(i), acc);
+#undef SLOT
     return rc;
 }
 
@@ -60,9 +63,13 @@ int xb_coll_allreduce_shm_direct(const xb_coll_args_t *a, int tag)
     if (rc != XB_OK)
         return rc;
     int par = xb_coll_node_parity();
+    MPI_Count bytes = (MPI_Count)xb_coll_flow_wbytes(&red);
+    xb_coll_node_sign(a->comm, par, bytes, bytes);
     rc = xb_coll_flow_wcopy(&red, (void *)(a->sbuf == MPI_IN_PLACE ? a->rbuf : a->sbuf),
                             xb_coll_node_slot(a->comm, par, a->comm->rank), true);
     xb_coll_node_barrier_now("MPI_Allreduce (the node barrier)");   /* even after an error */
+    if (rc == XB_OK)
+        rc = xb_coll_node_check(a->comm, par, XB_COLL_ALLREDUCE, NULL, NULL);
     if (rc != XB_OK)
         return rc;
     if (red.dt == red.wdt && xb_dt_is_contig(red.dt, red.count))

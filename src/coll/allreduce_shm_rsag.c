@@ -123,8 +123,12 @@ static int rounds(rsag_t *g, MPI_Count n)
     int rc = XB_OK, par = xb_coll_node_parity(), prev = -1;
     MPI_Count off = 0, m = n < g->per ? n : g->per, poff = 0, pm = 0;
     rc = copy_in(g, par, off, m);
+    xb_coll_node_sign(g->comm, par, n * g->ext, n * g->ext);   /* the whole vector */
     while (rc == XB_OK && m > 0) {
-        rc = xb_coll_sched_node_barrier(g->s);
+        /* the first round's barrier checks the signatures: every rank
+         * stops there alike when the vectors differ */
+        rc = off == 0 ? xb_coll_sched_node_barrier_check(g->s, par, NULL, NULL)
+                      : xb_coll_sched_node_barrier(g->s);
         if (rc == XB_OK && prev >= 0)
             rc = copy_out(g, prev, poff, pm);
         if (rc == XB_OK)

@@ -22,8 +22,10 @@ int xb_coll_alltoall_shm(xb_coll_sched_t *s, const xb_coll_args_t *a)
         rc = xb_coll_sched_copy(s, a->rbuf, a->rcount * p, a->rdt, mine, bytes * p, byte);
     else
         rc = xb_coll_sched_copy(s, a->sbuf, a->scount * p, a->sdt, mine, bytes * p, byte);
+    xb_coll_node_sign(a->comm, par, a->sbuf == MPI_IN_PLACE ? bytes
+                                    : a->scount * xb_dt_size(a->sdt), bytes);
     if (rc == XB_OK)
-        rc = xb_coll_sched_node_barrier(s);
+        rc = xb_coll_sched_node_barrier_check(s, par, NULL, NULL);
     for (int j = 0; j < p && rc == XB_OK; j++)
         rc = xb_coll_sched_copy(s, (char *)xb_coll_node_slot(a->comm, par, j) + me * bytes,
                                 bytes, byte, (char *)a->rbuf + j * rblock, a->rcount, a->rdt);

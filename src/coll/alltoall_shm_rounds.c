@@ -51,6 +51,7 @@ int xb_coll_alltoall_shm_rounds(xb_coll_sched_t *s, const xb_coll_args_t *a)
     int rc = inplace ? XB_OK : xb_coll_sched_copy(s, sb + me * b, b, byte, rb + me * b, b, byte);
     int par = xb_coll_node_parity(), prev = -1;
     MPI_Count off = 0, poff = 0, pn = 0;
+    xb_coll_node_sign(a->comm, par, inplace ? b : a->scount * xb_dt_size(a->sdt), b);
     while (rc == XB_OK && (off < b || prev >= 0)) {
         MPI_Count n = b - off < c ? b - off : c;
         /* write round k (its bytes [off, off + n) of every block) */
@@ -63,8 +64,11 @@ int xb_coll_alltoall_shm_rounds(xb_coll_sched_t *s, const xb_coll_args_t *a)
             if (i != me)
                 rc = xb_coll_sched_copy(s, (char *)xb_coll_node_slot(a->comm, prev, i) + me * c,
                                         pn, byte, rb + i * b + poff, pn, byte);
+        /* the first round's barrier checks the signatures: every rank
+         * stops there alike when the blocks differ */
         if (rc == XB_OK && mine != NULL)
-            rc = xb_coll_sched_node_barrier(s);
+            rc = off == 0 ? xb_coll_sched_node_barrier_check(s, par, NULL, NULL)
+                          : xb_coll_sched_node_barrier(s);
         prev = mine != NULL ? par : -1;
         poff = off, pn = n;
         off += n;

@@ -112,8 +112,24 @@ static inline bool xb_coll_node_complete(const xb_comm_t *comm)
 bool   xb_coll_node_fits(xb_coll_kind_t kind, const xb_coll_args_t *a);
 int    xb_coll_node_parity(void);               /* next area: 0 or 1        */
 void  *xb_coll_node_slot(const xb_comm_t *comm, int par, int rank);
-void  *xb_coll_node_area(int par);              /* all slots of one area    */
+char  *xb_coll_node_local_slot(int par, int local);  /* by node-local index     */
+/* Every rank's slot of area par by comm rank, cached with the
+ * communicator's local indices (node_flow.c), or NULL where that cache
+ * does not take comm (then xb_coll_node_slot). */
+char *const *xb_coll_node_slots(const xb_comm_t *comm, int par);
+void  *xb_coll_node_area(int par);              /* local rank 0's slot data */
 size_t xb_coll_node_slot_size(void);            /* 0: no node slots          */
+/* Counts that differ. Before a call's node barrier each rank signs its
+ * slot of that area with the bytes of its part (sent) and of each part it
+ * expects (want); after the barrier xb_coll_node_check compares every
+ * rank's signature with this rank's want (or, with counts, rank i's sent
+ * with counts[i] of dt). Every rank sees the same signatures, so where the
+ * rule is "all equal" (counts NULL) every rank fails alike, after the same
+ * barrier: a call of several barriers may stop there. XB_ERR_TRUNCATE with
+ * its sentence, or XB_OK. */
+void   xb_coll_node_sign(const xb_comm_t *comm, int par, MPI_Count sent, MPI_Count want);
+int    xb_coll_node_check(const xb_comm_t *comm, int par, int kind, const MPI_Count *counts,
+                          xb_datatype_t *dt);
 void   xb_coll_node_slot_forget(void);          /* at init and finalize      */
 /* Node phases, over the comm ranks of this node (ranks[n] ascending, or
  * NULL for a node-complete comm); see node_shm.c. */

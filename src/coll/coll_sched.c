@@ -195,10 +195,20 @@ void xb_coll_sched_local(xb_coll_sched_t *s, bool local)
 
 int xb_coll_sched_node_barrier(xb_coll_sched_t *s)
 {
+    return xb_coll_sched_node_barrier_check(s, -1, NULL, NULL);
+}
+
+int xb_coll_sched_node_barrier_check(xb_coll_sched_t *s, int par, const MPI_Count *counts,
+                                     xb_datatype_t *dt)
+{
     int rc = xb_coll_sched_fence(s);
-    if (rc == XB_OK && add(s, XB_CS_NODE_BARRIER) == NULL)
-        rc = XB_ERR_NO_MEM;
-    return rc;
+    xb_coll_step_t *st = rc == XB_OK ? add(s, XB_CS_NODE_BARRIER) : NULL;
+    if (st == NULL)
+        return rc != XB_OK ? rc : XB_ERR_NO_MEM;
+    st->scount = par + 1;          /* 0: no check */
+    st->src = counts;
+    st->sdt = dt;
+    return XB_OK;
 }
 
 int xb_coll_sched_node(xb_coll_sched_t *s, xb_coll_nbop_t *o)
@@ -468,7 +478,7 @@ static int reap(xb_coll_sched_t *s)
     return rc;
 }
 
-static int node_barrier(xb_coll_sched_t *s)
+static int node_barrier(xb_coll_sched_t *s, const xb_coll_step_t *st)
 {
     if (!s->arrived) {
         s->ticket = xb_method_node_arrive();
@@ -477,7 +487,9 @@ static int node_barrier(xb_coll_sched_t *s)
     if (!xb_method_node_released(s->ticket))
         return XB_INPROGRESS;
     s->arrived = false;
-    return XB_OK;
+    if (st->scount == 0)
+        return XB_OK;
+    return xb_coll_node_check(s->comm, (int)st->scount - 1, s->kind, st->src, st->sdt);
 }
 
 int xb_coll_sched_advance(xb_coll_sched_t *s)
@@ -487,7 +499,7 @@ int xb_coll_sched_advance(xb_coll_sched_t *s)
     while (s->pc < s->nsteps) {
         const xb_coll_step_t *st = &s->steps[s->pc];
         int rc = st->op == XB_CS_FENCE ? reap(s)
-               : st->op == XB_CS_NODE_BARRIER ? node_barrier(s)
+               : st->op == XB_CS_NODE_BARRIER ? node_barrier(s, st)
                : st->op == XB_CS_NODE ? xb_coll_nbn_step(st->dst)
                : do_step(s, st);
         if (rc == XB_INPROGRESS || rc == XB_COLL_USER_OP)

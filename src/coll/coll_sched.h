@@ -167,6 +167,10 @@ void  xb_coll_sched_local(xb_coll_sched_t *s, bool local);
  * intercommunicator collectives never match the local_comm's own. */
 enum { XB_COLL_LOCAL_TAG = 1 << 25 };
 int   xb_coll_sched_node_barrier(xb_coll_sched_t *s);
+/* ... that then checks the slot signatures of area par
+ * (xb_coll_node_check, coll_int.h): a mismatch ends the schedule there. */
+int   xb_coll_sched_node_barrier_check(xb_coll_sched_t *s, int par, const MPI_Count *counts,
+                                       xb_datatype_t *dt);
 /* A node step (node_nb.c: xb_coll_nbn_op builds it): dst is the call,
  * sdt and ddt the call's types, retained until the schedule goes. */
 struct xb_coll_nbop;

@@ -75,6 +75,7 @@ static struct {
     xb_group_t *group;
     bool        ok, whole;
     int         loc[XB_COLL_FLOW_MAXP];
+    char       *slot[2][XB_COLL_FLOW_MAXP];   /* xb_coll_node_slots, filled on use */
 } cache;
 
 /* What this process waits for now (the node watch), or NULL. */
@@ -164,6 +165,7 @@ static void look_up(const xb_comm_t *comm)
         xb_group_release(cache.group);
     xb_group_retain(comm->group);
     cache.group = comm->group;
+    memset(cache.slot, 0, sizeof cache.slot);
     cache.ok = comm->size <= XB_COLL_FLOW_MAXP && xb_method_has_node_barrier() &&
                xb_coll_one_node(comm);
     for (int r = 0; cache.ok && r < comm->size; r++) {
@@ -181,6 +183,23 @@ const int *xb_coll_node_locs(const xb_comm_t *comm)
         return NULL;
     look_up(comm);
     return cache.ok ? cache.loc : NULL;
+}
+
+__attribute__((noinline)) static char *const *fill_slots(const xb_comm_t *comm, int par)
+{
+    if (xb_coll_node_locs(comm) == NULL)
+        return NULL;
+    for (int r = 0; r < comm->size; r++)
+        cache.slot[par][r] = xb_coll_node_local_slot(par, cache.loc[r]);
+    return cache.slot[par];
+}
+
+char *const *xb_coll_node_slots(const xb_comm_t *comm, int par)
+{
+    if (XB_LIKELY(comm->group == cache.group && cache.slot[par][0] != NULL &&
+                  comm->remote == NULL))
+        return cache.slot[par];                  /* filled only where ok */
+    return fill_slots(comm, par);
 }
 
 static const int *comm_locs(const xb_comm_t *comm)

@@ -23,12 +23,18 @@
  * are totally ordered (each one waits for every rank of the node), the
  * same reason barrier_shm may share one barrier line.
  *
+ * Heads. A slot's first line is its head: the writer's signature of the
+ * call (xb_coll_node_sign), which every reader checks after the barrier
+ * (xb_coll_node_check), so counts that differ fail on every rank instead
+ * of reading the wrong bytes; the data follows the head.
+ *
  * Not under MPI_THREAD_MULTIPLE (two threads could run node collectives on
  * two communicators at once): the selection falls back to messages then,
  * on every rank of the job when one process runs with threads
  * (xb_coll_threads), so that all pick the same algorithm.
  */
 #include <stdlib.h>
+#include <string.h>
 #include "coll/coll_int.h"
 #include "method/method.h"
 #include "runtime/runtime.h"
@@ -78,16 +84,82 @@ int xb_coll_node_parity(void)
     return (int)(parity++ & 1u);
 }
 
+/* The head of each slot, its first line: what its writer's current call
+ * moves, which every reader checks after the call's node barrier
+ * (xb_coll_node_sign, xb_coll_node_check). The data follows it. */
+enum { SLOT_HEAD = 64 };
+typedef struct { uint64_t sent, want; } slot_head_t;
+
+/* Slot bases by area and local index, looked up once a job (the method's
+ * lookup was a call chain per slot per call). */
+static char *bases[2][XB_COLL_FLOW_MAXP];
+
+static char *base_of(int par, int local)
+{
+    char *b = local >= 0 && local < XB_COLL_FLOW_MAXP ? bases[par][local] : NULL;
+    if (XB_UNLIKELY(b == NULL)) {
+        size_t size;
+        b = xb_method_node_slot(par, local, &size);
+        if (local >= 0 && local < XB_COLL_FLOW_MAXP)
+            bases[par][local] = b;
+    }
+    return b;
+}
+
+char *xb_coll_node_local_slot(int par, int local)
+{
+    return base_of(par, local) + SLOT_HEAD;
+}
+
 void *xb_coll_node_slot(const xb_comm_t *comm, int par, int r)
 {
-    size_t size;
-    return xb_method_node_slot(par, local_of(comm, r), &size);
+    char *const *t = xb_coll_node_slots(comm, par);
+    return t != NULL ? t[r] : xb_coll_node_local_slot(par, local_of(comm, r));
 }
 
 void *xb_coll_node_area(int par)
 {
-    size_t size;
-    return xb_method_node_slot(par, 0, &size);
+    return base_of(par, 0) + SLOT_HEAD;
+}
+
+void xb_coll_node_sign(const xb_comm_t *comm, int par, MPI_Count sent, MPI_Count want)
+{
+    slot_head_t *h = (slot_head_t *)(void *)((char *)xb_coll_node_slot(comm, par, comm->rank) -
+                                             SLOT_HEAD);
+    h->sent = (uint64_t)sent;
+    h->want = (uint64_t)want;
+}
+
+int xb_coll_node_check(const xb_comm_t *comm, int par, int kind, const MPI_Count *counts,
+                       xb_datatype_t *dt)
+{
+    int p = comm->size, me = comm->rank;
+    char *const *t = xb_coll_node_slots(comm, par);
+#define HEAD(i) ((const slot_head_t *)(const void *)((t != NULL ? t[i] : \
+                 (const char *)xb_coll_node_slot(comm, par, (i))) - SLOT_HEAD))
+    uint64_t want = HEAD(me)->want;
+    for (int i = 0; i < p; i++) {
+        const slot_head_t *h = HEAD(i);
+        uint64_t w = counts != NULL ? (uint64_t)(counts[i] * xb_dt_size(dt)) : want;
+        if (XB_LIKELY(h->sent == w && (counts != NULL || h->want == want)))
+            continue;
+        /* the call stops after this barrier on every rank: the next
+         * phase takes the other area, though a call of several rounds
+         * took its rounds' parities when it was built */
+        parity = (unsigned)par + 1;
+        const char *what = xb_coll_kind_name((xb_coll_kind_t)kind);
+        if (h->sent != w)
+            return xb_err_set(XB_ERR_TRUNCATE, "rank %d's part of the %s holds %llu bytes "
+                              "where this rank expects %llu: the ranks' counts or types do "
+                              "not match", i, what, (unsigned long long)h->sent,
+                              (unsigned long long)w);
+        return xb_err_set(XB_ERR_TRUNCATE, "rank %d expects parts of %llu bytes in the %s "
+                          "where this rank expects %llu: the ranks' counts or types do not "
+                          "match", i, (unsigned long long)h->want, what,
+                          (unsigned long long)want);
+    }
+#undef HEAD
+    return XB_OK;
 }
 
 static size_t slot_bytes = SIZE_MAX;    /* SIZE_MAX: not looked up yet */
@@ -102,8 +174,9 @@ size_t xb_coll_node_slot_size(void)
          * algorithm asks on every call, and the lookup through the method
          * was a tenth of a 4-rank 8-byte MPI_Gatherv (callgrind, 2026-12-06) */
         size_t size = 0;
-        bool ok = xb_method_node_slot(0, 0, &size) != NULL && size > 2 * XB_COLL_FLOW_BYTES;
-        b = ok ? size - XB_COLL_FLOW_BYTES : 0;
+        bool ok = xb_method_node_slot(0, 0, &size) != NULL &&
+                  size > 2 * XB_COLL_FLOW_BYTES + SLOT_HEAD;
+        b = ok ? size - XB_COLL_FLOW_BYTES - SLOT_HEAD : 0;
         __atomic_store_n(&slot_bytes, b, __ATOMIC_RELAXED);   /* the same on every thread */
     }
     return b;
@@ -112,6 +185,7 @@ size_t xb_coll_node_slot_size(void)
 void xb_coll_node_slot_forget(void)
 {
     __atomic_store_n(&slot_bytes, SIZE_MAX, __ATOMIC_RELAXED);
+    memset(bases, 0, sizeof bases);
 }
 
 /* Bytes of a reduction's working vector of count elements of dt, or -1
@@ -226,8 +300,13 @@ int xb_coll_node_reduce(xb_coll_sched_t *s, const xb_comm_t *comm, const int *ra
 #define RANK(i) (ranks != NULL ? ranks[i] : (i))
     int rc = xb_coll_sched_copy(s, src, s->red.count, s->red.dt,
                                 xb_coll_node_slot(comm, par, comm->rank), w, s->red.wdt);
-    if (rc == XB_OK)
+    if (rc == XB_OK && xb_coll_node_complete(comm)) {   /* every rank wrote its slot */
+        MPI_Count bytes = w * xb_dt_extent(s->red.wdt);
+        xb_coll_node_sign(comm, par, bytes, bytes);
+        rc = xb_coll_sched_node_barrier_check(s, par, NULL, NULL);
+    } else if (rc == XB_OK) {
         rc = xb_coll_sched_node_barrier(s);
+    }
     if (rc != XB_OK || !combine)
         return rc;
     void *acc = acc_p != NULL && *acc_p != NULL ? *acc_p : xb_coll_sched_wtmp(s, -1);

@@ -30,8 +30,10 @@ static int build(xb_coll_sched_t *s, const xb_coll_args_t *a, const MPI_Count *c
     MPI_Count n = counts[me] * per;
     rc = xb_coll_sched_copy(s, a->sbuf == MPI_IN_PLACE ? a->rbuf : a->sbuf, total, a->rdt,
                             xb_coll_node_slot(a->comm, par, me), s->red.wcount, s->red.wdt);
+    MPI_Count bytes = s->red.wcount * xb_dt_extent(s->red.wdt);   /* the whole vector */
+    xb_coll_node_sign(a->comm, par, bytes, bytes);
     if (rc == XB_OK)
-        rc = xb_coll_sched_node_barrier(s);
+        rc = xb_coll_sched_node_barrier_check(s, par, NULL, NULL);
     if (rc != XB_OK || n == 0)
         return rc;
     void *acc = xb_coll_sched_wtmp(s, n);
