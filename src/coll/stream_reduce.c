@@ -18,10 +18,16 @@
 #include <string.h>
 #include "coll/coll_int.h"
 
-/* Where rank's published data of this call lies (after its await). */
-static void *read_ptr(xb_coll_flow_t *f, int rank)
+/* Rank j's operand (after its await): where its data lies in its ring,
+ * when its header word says it holds this rank's bytes (a writer of a
+ * flow reduce, whose count fit a cell, says its own: they differ); NULL
+ * and *rc else. */
+static const void *operand(xb_coll_flow_t *f, int j, size_t wb, int *rc)
 {
-    return xb_coll_stream_ptr(f, rank, *(const uint64_t *)xb_coll_flow_cell(f, rank));
+    xb_coll_flow_await(f, j);
+    *rc = xb_coll_flow_check(f, j, wb, XB_COLL_REDUCE);
+    return *rc == XB_OK ? xb_coll_stream_ptr(f, j, *(const uint64_t *)xb_coll_flow_cell(f, j))
+                        : NULL;
 }
 
 /* The root: acc = x_0 op (x_1 op (... op x_p-1)), its own operand `own`. */
@@ -30,15 +36,13 @@ static int reduce_root(xb_coll_flow_t *f, const xb_coll_red_t *red, const void *
     int last = f->p - 1, rc = XB_OK;
     xb_op_kernel_t k = xb_op_kernel(red->op, red->wdt);
     size_t wb = xb_coll_flow_wbytes(red);
-    if (last != f->me)
-        xb_coll_flow_await(f, last);
-    if (wb > 0)
-        memmove(acc, last == f->me ? own : read_ptr(f, last), wb);
+    const void *x = last == f->me ? own : operand(f, last, wb, &rc);
+    if (rc == XB_OK && wb > 0)
+        memmove(acc, x, wb);
     for (int j = last - 1; j >= 0 && rc == XB_OK; j--) {
-        if (j != f->me)
-            xb_coll_flow_await(f, j);
-        if (wb > 0)
-            rc = xb_coll_flow_apply_k(red, k, j == f->me ? own : read_ptr(f, j), acc);
+        x = j == f->me ? own : operand(f, j, wb, &rc);
+        if (rc == XB_OK && wb > 0)
+            rc = xb_coll_flow_apply_k(red, k, x, acc);
     }
     return rc;
 }
@@ -94,7 +98,8 @@ static int reduce_one(const xb_coll_args_t *a, int tag)
             rc = xb_coll_flow_wcopy(&red, (void *)a->sbuf, xb_coll_stream_ptr(&f, f.me, *off),
                                     true);
         }
-        xb_coll_flow_publish(&f, a->root, a->root + 1);
+        xb_coll_flow_publish_word(&f, a->root, a->root + 1,      /* its bytes: the root checks */
+                                  rc == XB_OK ? (uint32_t)wb : XB_COLL_FLOW_FAILED);
     } else {
         rc = reduce_at_root(&f, a, &red);
     }

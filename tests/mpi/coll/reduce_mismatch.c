@@ -13,8 +13,11 @@
  * follows (pair_cell.c); before 2026-12-06 10 against 200 ints hung, and
  * 10 against 12 read the writer's cell as the reader's count. From 3
  * ranks both counts fit a cell (the flow algorithms compare the writer's
- * byte count); counts on both sides of a cell's size there still meet
- * different algorithms (docs/design/coll.md, Checks). With the argument
+ * byte count), and a reduce's both lie beyond it, within a slot (the
+ * stream's writers publish their byte count in their cells' header words
+ * since 2026-12-07: 300 against 2000 doubles read the wrong bytes before);
+ * counts on both sides of a cell's size there still meet different
+ * algorithms (docs/design/coll.md, Checks). With the argument
  * "tree" (binomial reduce forced) a reduce's rank between the odd rank and
  * the root may fail too: it passes the mismatch up.
  */
@@ -70,6 +73,7 @@ int main(int argc, char **argv)
     static const int pair_counts[][2] = { { 10, 12 }, { 12, 10 }, { 10, 200 }, { 200, 10 },
                                           { 5000, 5001 }, { 64, 65 } };
     static const int node_counts[][2] = { { 10, 12 }, { 12, 10 }, { 63, 64 }, { 1, 2 } };
+    static const int stream_counts[][2] = { { 300, 2000 }, { 2000, 300 }, { 3000, 20000 } };
     int n = ct_size == 2 ? 6 : 4;
     for (int coll = REDUCE; coll <= EXSCAN; coll++)
         for (int i = 0; i < n; i++) {
@@ -78,5 +82,9 @@ int main(int argc, char **argv)
             if (coll == REDUCE)
                 one(coll, ct_size - 1, c[0], c[1]);
         }
+    for (int i = 0; ct_size > 2 && i < 3; i++) {
+        one(REDUCE, 0, stream_counts[i][0], stream_counts[i][1]);
+        one(REDUCE, ct_size - 1, stream_counts[i][0], stream_counts[i][1]);
+    }
     return ct_finish();
 }
