@@ -23,10 +23,10 @@
  * are totally ordered (each one waits for every rank of the node), the
  * same reason barrier_shm may share one barrier line.
  *
- * Heads. A slot's first line is its head: the writer's signature of the
- * call (xb_coll_node_sign), which every reader checks after the barrier
- * (xb_coll_node_check), so counts that differ fail on every rank instead
- * of reading the wrong bytes; the data follows the head.
+ * Heads. A slot's first 16 bytes are its head: the writer's signature of
+ * the call (xb_coll_node_sign), which every reader checks after the
+ * barrier (xb_coll_node_check), so counts that differ fail on every rank
+ * instead of reading the wrong bytes; the data follows the head.
  *
  * Not under MPI_THREAD_MULTIPLE (two threads could run node collectives on
  * two communicators at once): the selection falls back to messages then,
