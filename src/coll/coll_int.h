@@ -113,6 +113,10 @@ bool   xb_coll_node_fits(xb_coll_kind_t kind, const xb_coll_args_t *a);
 int    xb_coll_node_parity(void);               /* next area: 0 or 1        */
 void  *xb_coll_node_slot(const xb_comm_t *comm, int par, int rank);
 char  *xb_coll_node_local_slot(int par, int local);  /* by node-local index     */
+/* The start of local rank `local`'s slot of area par, before its head
+ * (the stream's rings, node_stream.c, use the slots from there); looked
+ * up once a job. */
+char  *xb_coll_node_base(int par, int local);
 /* Every rank's slot of area par by comm rank, cached with the
  * communicator's local indices (node_flow.c), or NULL where that cache
  * does not take comm (then xb_coll_node_slot). */

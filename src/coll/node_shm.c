@@ -99,7 +99,7 @@ typedef struct { uint64_t sent, want; } slot_head_t;
  * lookup was a call chain per slot per call). */
 static char *bases[2][XB_COLL_FLOW_MAXP];
 
-static char *base_of(int par, int local)
+char *xb_coll_node_base(int par, int local)
 {
     char *b = local >= 0 && local < XB_COLL_FLOW_MAXP ? bases[par][local] : NULL;
     if (XB_UNLIKELY(b == NULL)) {
@@ -113,7 +113,7 @@ static char *base_of(int par, int local)
 
 char *xb_coll_node_local_slot(int par, int local)
 {
-    return base_of(par, local) + SLOT_HEAD;
+    return xb_coll_node_base(par, local) + SLOT_HEAD;
 }
 
 void *xb_coll_node_slot(const xb_comm_t *comm, int par, int r)
@@ -124,7 +124,7 @@ void *xb_coll_node_slot(const xb_comm_t *comm, int par, int r)
 
 void *xb_coll_node_area(int par)
 {
-    return base_of(par, 0) + SLOT_HEAD;
+    return xb_coll_node_base(par, 0) + SLOT_HEAD;
 }
 
 void xb_coll_node_sign(const xb_comm_t *comm, int par, MPI_Count sent, MPI_Count want)

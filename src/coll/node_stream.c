@@ -42,7 +42,6 @@
  */
 #include <string.h>
 #include "coll/coll_int.h"
-#include "method/method.h"
 
 enum { LOGN = 1024 };   /* live allocations; one more waits for the front one */
 
@@ -58,12 +57,10 @@ static struct {
 } ring;
 static bool stream_used;  /* a stream call since the last barrier-phase */
 static bool phase_used;   /* a barrier-phase since the last stream call */
-static char *bases[2][XB_COLL_FLOW_MAXP];
 
 void xb_coll_stream_init(void)
 {
     memset(&ring, 0, sizeof ring);
-    memset(bases, 0, sizeof bases);
     stream_used = false;
     phase_used = false;
 }
@@ -107,13 +104,7 @@ void xb_coll_stream_phase(void)
 void *xb_coll_stream_ptr(const xb_coll_flow_t *f, int rank, uint64_t pos)
 {
     size_t s = xb_coll_node_slot_size();
-    int half = (int)((pos / s) & 1), local = f->loc[rank];
-    char *b = bases[half][local];
-    if (XB_UNLIKELY(b == NULL)) {
-        size_t size;
-        b = bases[half][local] = xb_method_node_slot(half, local, &size);
-    }
-    return b + pos % s;
+    return xb_coll_node_base((int)((pos / s) & 1), f->loc[rank]) + pos % s;
 }
 
 static bool is_free(const xb_coll_flow_t *f, const alloc_t *e)

@@ -112,9 +112,10 @@ static int direct(const xb_coll_args_t *a, int tag, bool exclusive)
     _Alignas(64) char x[XB_COLL_DIRECT_MAX], pre[XB_COLL_DIRECT_MAX];
     const void *src = a->sbuf == MPI_IN_PLACE ? a->rbuf : a->sbuf;
     int rc = xb_coll_flow_wcopy(&red, (void *)src, x, true);   /* x = x_r */
-    if (rc == XB_OK && r > 0) {
-        rc = xb_coll_recv_exact(pre, red.wcount, red.wdt, r - 1, tag, a->comm, -1, (int)kind,
-                                NULL);
+    if (r > 0) {                /* received even after an error: nothing stays queued */
+        int r1 = xb_coll_recv_exact(pre, red.wcount, red.wdt, r - 1, tag, a->comm, -1,
+                                    (int)kind, NULL);
+        rc = rc == XB_OK ? r1 : rc;
         if (rc == XB_OK && !(exclusive && r == p - 1))    /* x = prefix op x_r */
             rc = xb_coll_flow_apply_k(&red, xb_op_kernel(red.op, red.wdt), pre, x);
     }
