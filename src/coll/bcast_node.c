@@ -18,10 +18,6 @@
  *   word = RING             the data is in the root's ring; the cell holds
  *                           its position (word 0) and the whole broadcast's
  *                           bytes (word 1)
- *   word = RING | LATE      the same, but the root publishes the header
- *                           before the node barrier of xb_coll_stream_begin
- *                           (due after a slot collective) and the position
- *                           after it, with the cell's progress word
  *   word = DIRECT           "direct" (2 ranks, large): the data comes as one
  *                           point-to-point message of the call's tag, which
  *                           the receiver's single-copy get takes straight
@@ -29,10 +25,8 @@
  *                           bytes (word 1). One copy instead of the ring's
  *                           two (docs/PERFORMANCE.md, 2026-12-06)
  *
- * A receiver that learns of the ring takes the same xb_coll_stream_begin
- * as the root (its barrier is due on every local rank alike), so the state
- * that decides later node barriers stays the same on every rank; it follows
- * the root's segments (their number comes from the root's bytes). It copies
+ * A receiver that learns of the ring follows the root's segments (their
+ * number comes from the root's bytes). It copies
  * only when the root's bytes equal its own; otherwise it fails with
  * XB_ERR_TRUNCATE (coll_check.c) without writing its buffer. The check is a
  * compare of a word the receiver loads anyway. A DIRECT receiver receives
@@ -45,14 +39,7 @@
 #include "method/method.h"
 #include "pt2pt/pt2pt.h"
 
-enum { RING = 1u << 31, LATE = 1u << 30, DIRECT = 1u << 29 };
-
-/* Progress value of the position of call n: the scheme of stream_reduce.c
- * (above every value an earlier call on the cell stored). */
-static uint64_t late_prog(const xb_coll_flow_t *f)
-{
-    return ((f->n + 1) << 7) + 1;
-}
+enum { RING = 1u << 31, DIRECT = 1u << 29 };
 
 /* Bytes of segment `off` of a ring bcast of `total` bytes. */
 static size_t seg_len(uint64_t total, uint64_t off)
@@ -86,13 +73,9 @@ static int root_ring(const xb_coll_args_t *a, const char *data, size_t len, uint
     if (rc != XB_OK)
         return rc;
     uint64_t *cell = xb_coll_flow_cell(&f, f.me);
-    bool late = xb_coll_stream_barrier_due();
     xb_coll_flow_reserve(&f);
     cell[1] = total;
-    if (late)
-        xb_coll_flow_publish_word(&f, 0, f.p, RING | LATE);
-    xb_coll_stream_begin();
-    if (len > 0) {
+    if (len > 0) {                      /* one allocation a call: never FULL */
         cell[0] = xb_coll_stream_alloc(&f, len, -1);
         void *dst = xb_coll_stream_ptr(&f, f.me, cell[0]);
         if (data != NULL)
@@ -100,10 +83,7 @@ static int root_ring(const xb_coll_args_t *a, const char *data, size_t len, uint
         else
             rc = xb_coll_flow_copy(a->rbuf, a->rcount, a->rdt, dst, true);
     }
-    if (late)
-        xb_coll_flow_progress(&f, late_prog(&f), -1);
-    else
-        xb_coll_flow_publish_word(&f, 0, f.p, RING);
+    xb_coll_flow_publish_word(&f, 0, f.p, RING);
     xb_coll_flow_end(&f);
     return rc;
 }
@@ -180,9 +160,6 @@ static int reader(const xb_coll_args_t *a, int tag)
             xb_coll_flow_end(&f);
             break;
         }
-        xb_coll_stream_begin();                          /* as the root did */
-        if (w & LATE)
-            xb_coll_flow_await_progress(&f, a->root, late_prog(&f));
         total = cell[1];
         size_t len = seg_len(total, off);
         if (off == 0) {

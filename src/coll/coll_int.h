@@ -111,6 +111,7 @@ static inline bool xb_coll_node_complete(const xb_comm_t *comm)
 /* The call can take the node path: blocking, node-complete, fits a slot. */
 bool   xb_coll_node_fits(xb_coll_kind_t kind, const xb_coll_args_t *a);
 int    xb_coll_node_parity(void);               /* next area: 0 or 1        */
+int    xb_coll_node_last_parity(void);          /* the last phase's area     */
 void  *xb_coll_node_slot(const xb_comm_t *comm, int par, int rank);
 char  *xb_coll_node_local_slot(int par, int local);  /* by node-local index     */
 /* The start of local rank `local`'s slot of area par, before its head
@@ -177,6 +178,11 @@ void  xb_coll_flow_publish(xb_coll_flow_t *f, int lo, int hi);
 /* publish with a header word for the readers (xb_coll_flow_word) */
 void  xb_coll_flow_publish_word(xb_coll_flow_t *f, int lo, int hi, uint32_t word);
 uint32_t xb_coll_flow_word(const xb_coll_flow_t *f, int rank);
+/* Comm rank `rank` has published its cell of this call (no wait). */
+bool  xb_coll_flow_published(const xb_coll_flow_t *f, int rank);
+/* Wait until comm rank `rank` has published its cell of f's call (true)
+ * or ended that call without (false); f's call may have ended here. */
+bool  xb_coll_flow_await_or_end(xb_coll_flow_t *f, int rank);
 /* Header words above any byte count of a cell: the writer's data comes as
  * a message instead (the two-rank algorithms, pair_cell.c), or through the
  * node slots' rounds (a two-rank allreduce from 64 KiB, which a peer in
@@ -213,30 +219,32 @@ const int *xb_coll_flow_locs(const xb_comm_t *comm);   /* after comm_ok: cached 
  * XB_COLL_FLOW_MAXP ranks with local indices below it; else NULL. Valid
  * until a communicator over another group is looked at. */
 const int *xb_coll_node_locs(const xb_comm_t *comm);
-/* Wait until local rank `local` (-1: every other rank) finished call value - 1. */
-void  xb_coll_flow_wait_done(xb_coll_flow_t *f, int local, uint64_t value);
+/* Wait until local rank `local` has finished call value - 1. */
+void  xb_coll_flow_wait_local(int local, uint64_t value);
+/* Flow calls this process has made: the number its next one takes. */
+uint64_t xb_coll_flow_calls(void);
 /* The progress word of a cell (a call publishing its data in parts):
  * store value and wake comm rank reader (-1: all); wait for value or more. */
 void  xb_coll_flow_progress(xb_coll_flow_t *f, uint64_t value, int reader);
 void  xb_coll_flow_await_progress(xb_coll_flow_t *f, int rank, uint64_t value);
 /* Node collectives beyond a cell without a barrier: each local rank's slots
- * as a ring of the data it writes (node_stream.c). begin at the start of
- * every stream call; xb_coll_node_parity calls phase. alloc returns a
- * logical position (len <= xb_coll_stream_max(); reader: the one comm rank
- * that reads it, -1: all), ptr the address of rank's position. */
+ * as a ring of the data it writes (node_stream.c). A stream call is a flow
+ * call (xb_coll_flow_begin .. end); xb_coll_node_parity calls phase (it
+ * waits until every reader of this rank's ring has finished). alloc
+ * returns a logical position (len <= xb_coll_stream_max(); reader: the one
+ * comm rank that reads it, -1: all), or XB_COLL_STREAM_FULL where the ring
+ * has no room before this very call's readers finish (only a writer of
+ * several blocks in one call meets that: it sends the block as a message);
+ * ptr is the address of rank's position. */
+#define XB_COLL_STREAM_FULL UINT64_MAX
 void     xb_coll_stream_init(void);
 size_t   xb_coll_stream_max(void);
-void     xb_coll_stream_begin(void);
-/* xb_coll_stream_begin would take a node barrier now. */
-bool     xb_coll_stream_barrier_due(void);
 void     xb_coll_stream_phase(void);
 uint64_t xb_coll_stream_alloc(xb_coll_flow_t *f, size_t len, int reader);
+/* Take back the last allocation (at pos): its call stops unpublished. */
+void     xb_coll_stream_unalloc(uint64_t pos);
 void    *xb_coll_stream_ptr(const xb_coll_flow_t *f, int rank, uint64_t pos);
 bool     xb_coll_stream_fits(xb_coll_kind_t kind, const xb_coll_args_t *a);
-/* A stream call's start: the flow call's numbering (xb_coll_flow_begin),
- * then xb_coll_stream_begin (a node barrier when slot collectives used
- * the slots since the last stream call). */
-int      xb_coll_stream_call(xb_coll_flow_t *f, const xb_comm_t *comm);
 /* The progress value of block k (1-based, k < 128) of f's call, for the
  * calls that publish their blocks one by one (xb_coll_flow_progress). */
 static inline uint64_t xb_coll_stream_prog(const xb_coll_flow_t *f, int k)
@@ -248,15 +256,23 @@ static inline uint64_t xb_coll_stream_prog(const xb_coll_flow_t *f, int k)
 void  xb_coll_flow_wait(bool (*ready)(void *), void *arg, const char *what);
 /* Chains through the node's shared memory (node_chain.c): each local rank's
  * ring of SLOTS chunks in the tail of its area-1 slot, read by the next
- * comm rank. A call: begin (all ranks, the same number of chunks); a rank
+ * comm rank. A call is a flow call: begin .. end on every rank. A rank
  * that writes chunk k reserves it (waits for room), fills it, publishes
- * it; the next rank awaits it, reads it, releases it. */
+ * it with its head (its vector's bytes, or XB_COLL_CHAIN_FAILED, and its
+ * number of chunks); the next rank awaits it, reads it, releases it.
+ * Before chunk 0, a rank > 0 calls first: XB_OK when its predecessor's
+ * head says its own bytes `want`; else (the counts differ, or the
+ * predecessor failed) MPI_ERR_TRUNCATE, every chunk of the predecessor
+ * taken: the rank then publishes a chunk 0 of its own with FAILED (not
+ * the last rank) and no more. A flow scan's rank (scan_flow.c) waits for
+ * its predecessor's cell with await_cell, which does the same where the
+ * predecessor took the chain, and checks the cell otherwise. */
 enum { XB_COLL_CHAIN_SLOTS = 4,
        XB_COLL_CHAIN_CHUNK = ((XB_COLL_FLOW_BYTES - 2 * XB_COLL_CHAIN_SLOTS * XB_CACHELINE) /
                               XB_COLL_CHAIN_SLOTS) & ~(XB_CACHELINE - 1) };
+#define XB_COLL_CHAIN_FAILED UINT64_MAX
 typedef struct xb_coll_chain {
-    xb_coll_flow_t f;                      /* p, me, loc (no flow call)        */
-    uint64_t       g;                      /* chunk number of this call's first */
+    xb_coll_flow_t f;                      /* the flow call                    */
     char          *mine, *prev;            /* own ring (not the last rank), the */
                                            /* predecessor's (not rank 0)       */
 } xb_coll_chain_t;
@@ -266,10 +282,13 @@ bool  xb_coll_chain_fits(xb_coll_kind_t kind, const xb_coll_args_t *a);
  * its packed bytes are (chunks by xb_dt_pack/unpack). */
 bool  xb_coll_chain_direct(const xb_coll_red_t *red);
 bool  xb_coll_chain_packed(const xb_coll_red_t *red);
-int   xb_coll_chain_begin(xb_coll_chain_t *c, const xb_comm_t *comm, uint64_t nchunks);
+int   xb_coll_chain_begin(xb_coll_chain_t *c, const xb_comm_t *comm);
+void  xb_coll_chain_end(xb_coll_chain_t *c);
+int   xb_coll_chain_first(xb_coll_chain_t *c, size_t want, xb_coll_kind_t kind);
+int   xb_coll_chain_await_cell(xb_coll_flow_t *f, size_t want, xb_coll_kind_t kind);
 void *xb_coll_chain_reserve(xb_coll_chain_t *c, uint64_t k);
-void  xb_coll_chain_publish(xb_coll_chain_t *c, uint64_t k);
-const void *xb_coll_chain_await(xb_coll_chain_t *c, uint64_t k);
+void  xb_coll_chain_publish(xb_coll_chain_t *c, uint64_t k, uint64_t bytes, uint64_t nchunks);
+const void *xb_coll_chain_await(xb_coll_chain_t *c, uint64_t k, uint64_t *bytes);
 void  xb_coll_chain_release(xb_coll_chain_t *c, uint64_t k);
 /* The node barrier, waited for at once (direct node collectives). */
 void  xb_coll_node_barrier_now(const char *what);

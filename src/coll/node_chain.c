@@ -19,21 +19,30 @@
  * the flow cells, node_flow.c) is that rank's ring: a header of SLOTS
  * pairs of lines, then SLOTS chunks of CHUNK bytes.
  *
- *   line 2s      seq[s]: number + 1 of the last chunk written to slot s
- *                (written by the owner, release)
- *   line 2s + 1  ack[s]: number + 1 of the last chunk read from slot s
+ *   line 2s      seq[s]: the tag of the last chunk written to slot s, then
+ *                the writer's head for that call: its vector's bytes (or
+ *                XB_COLL_CHAIN_FAILED) and its number of chunks (written
+ *                by the owner; the seq with release, after the rest)
+ *   line 2s + 1  ack[s]: the tag of the last chunk read from slot s
  *                (written by its reader, release)
  *
- * Numbering. Chains run only on node-complete communicators in the
- * blocking form without MPI_THREAD_MULTIPLE, so every local rank makes the
- * same chain calls in the same order (node_shm.c's argument), with the
- * same number of chunks (count and datatype are equal on all ranks). Every
- * rank therefore counts the chunks of all chain calls alike (chain_pos):
- * chunk k of a call is chunk g = pos + k, written by its owner to slot
- * g mod SLOTS. The owner may write slot s when ack[s] == seq[s] (whoever
- * read it last has finished: the reader may differ from call to call, the
- * communicators order ranks differently); the reader of chunk g waits for
- * seq == g + 1 and stores ack = g + 1 when done.
+ * Numbering. A chain call is a flow call (xb_coll_flow_begin .. end): its
+ * number n is the same on every local rank whatever each one's count
+ * (node_flow.c). Chunk k of call n goes to slot (n + k) mod SLOTS with tag
+ * (n << 32 | k) + 1, so back-to-back calls of one chunk rotate through the
+ * slots (rank 0 runs ahead by the ring). The owner may write slot s when
+ * ack[s] == seq[s] (whoever read it last has finished: the reader may
+ * differ from call to call, the communicators order ranks differently);
+ * the reader of a chunk waits for its tag and stores it in ack when done.
+ *
+ * Counts that differ (an erroneous program). Rank i's first wait is for
+ * rank i-1's chunk 0 or its flow cell of the same call (rank i-1's count
+ * fit a cell: scan_flow.c), whichever comes (xb_coll_chain_first). The
+ * head of chunk 0 says how many chunks follow; a reader whose count
+ * differs takes them all without using them, so the writer never waits
+ * for room that nobody frees, fails with MPI_ERR_TRUNCATE and passes
+ * XB_COLL_CHAIN_FAILED on in a chunk 0 of its own, alone. A flow reader
+ * whose predecessor took the chain does the same (xb_coll_chain_await_cell).
  *
  * Deadlock. The last rank of a chain only reads; every other rank waits
  * for its successor (room) or its predecessor (data) in the same call or
@@ -54,12 +63,10 @@ enum { SLOTS = XB_COLL_CHAIN_SLOTS, HEAD = 2 * SLOTS * XB_CACHELINE,
 _Static_assert(HEAD + SLOTS * CHUNK <= XB_COLL_FLOW_BYTES, "the ring fits the slot's tail");
 _Static_assert(CHUNK % XB_CACHELINE == 0, "chunks start on a line");
 
-static uint64_t chain_pos;                      /* chunks of all chain calls so far */
-static char    *rings[XB_COLL_FLOW_MAXP];       /* by local index, looked up once */
+static char *rings[XB_COLL_FLOW_MAXP];       /* by local index, looked up once */
 
 void xb_coll_chain_init(void)
 {
-    chain_pos = 0;
     memset(rings, 0, sizeof rings);
 }
 
@@ -74,76 +81,161 @@ static char *ring(int local)
     return r;
 }
 
-static uint64_t *seq_of(char *r, uint64_t g)
+/* Where chunk k of call n lies, and its tag. */
+typedef struct { char *r; uint64_t s, tag; } at_t;
+
+static at_t at(char *r, uint64_t n, uint64_t k)
 {
-    return (uint64_t *)(void *)(r + 2 * (g % SLOTS) * XB_CACHELINE);
+    return (at_t){ r, (n + k) % SLOTS, (n << 32 | k) + 1 };
 }
 
-static uint64_t *ack_of(char *r, uint64_t g)
-{
-    return (uint64_t *)(void *)(r + (2 * (g % SLOTS) + 1) * XB_CACHELINE);
-}
+static uint64_t *seq_of(const at_t *w) { return (uint64_t *)(void *)(w->r + 2 * w->s * XB_CACHELINE); }
+static uint64_t *ack_of(const at_t *w) { return seq_of(w) + XB_CACHELINE / 8; }
+static void *chunk_of(const at_t *w) { return w->r + HEAD + w->s * CHUNK; }
 
-static void *chunk_of(char *r, uint64_t g)
-{
-    return r + HEAD + (g % SLOTS) * CHUNK;
-}
-
-int xb_coll_chain_begin(xb_coll_chain_t *c, const xb_comm_t *comm, uint64_t nchunks)
+int xb_coll_chain_begin(xb_coll_chain_t *c, const xb_comm_t *comm)
 {
     int rc = xb_coll_flow_begin(&c->f, comm);
     if (rc != XB_OK)
         return rc;
-    c->g = chain_pos;
-    chain_pos += nchunks;
     c->mine = c->f.me < c->f.p - 1 ? ring(c->f.loc[c->f.me]) : NULL;
     c->prev = c->f.me > 0 ? ring(c->f.loc[c->f.me - 1]) : NULL;
     return XB_OK;
 }
 
-typedef struct { char *r; uint64_t g; } at_t;
+void xb_coll_chain_end(xb_coll_chain_t *c)
+{
+    xb_coll_flow_end(&c->f);
+}
 
 static bool has_room(void *arg)
 {
     const at_t *w = arg;
-    return __atomic_load_n(ack_of(w->r, w->g), __ATOMIC_ACQUIRE) ==
-           __atomic_load_n(seq_of(w->r, w->g), __ATOMIC_RELAXED);
+    return __atomic_load_n(ack_of(w), __ATOMIC_ACQUIRE) ==
+           __atomic_load_n(seq_of(w), __ATOMIC_RELAXED);
 }
 
 static bool has_data(void *arg)
 {
     const at_t *w = arg;
-    return __atomic_load_n(seq_of(w->r, w->g), __ATOMIC_ACQUIRE) == w->g + 1;
+    return __atomic_load_n(seq_of(w), __ATOMIC_ACQUIRE) == w->tag;
 }
 
 void *xb_coll_chain_reserve(xb_coll_chain_t *c, uint64_t k)
 {
-    at_t w = { c->mine, c->g + k };
+    at_t w = at(c->mine, c->f.n, k);
     if (!has_room(&w))
         xb_coll_flow_wait(has_room, &w, "a node scan (room in this rank's ring)");
-    return chunk_of(c->mine, c->g + k);
+    return chunk_of(&w);
 }
 
-void xb_coll_chain_publish(xb_coll_chain_t *c, uint64_t k)
+void xb_coll_chain_publish(xb_coll_chain_t *c, uint64_t k, uint64_t bytes, uint64_t nchunks)
 {
-    __atomic_store_n(seq_of(c->mine, c->g + k), c->g + k + 1, __ATOMIC_RELEASE);
+    at_t w = at(c->mine, c->f.n, k);
+    uint64_t *seq = seq_of(&w);
+    seq[1] = bytes;
+    seq[2] = nchunks;
+    __atomic_store_n(seq, w.tag, __ATOMIC_RELEASE);
     xb_method_node_fence();
     xb_method_node_wake(c->f.loc[c->f.me + 1]);
 }
 
-const void *xb_coll_chain_await(xb_coll_chain_t *c, uint64_t k)
+static const void *await_at(const at_t *w)
 {
-    at_t w = { c->prev, c->g + k };
-    if (!has_data(&w))
-        xb_coll_flow_wait(has_data, &w, "a node scan (the previous rank's prefix)");
-    return chunk_of(c->prev, c->g + k);
+    if (!has_data((void *)w))
+        xb_coll_flow_wait(has_data, (void *)w, "a node scan (the previous rank's prefix)");
+    return chunk_of(w);
+}
+
+const void *xb_coll_chain_await(xb_coll_chain_t *c, uint64_t k, uint64_t *bytes)
+{
+    at_t w = at(c->prev, c->f.n, k);
+    const void *chunk = await_at(&w);
+    *bytes = seq_of(&w)[1];
+    return chunk;
+}
+
+static void release_at(const xb_coll_flow_t *f, const at_t *w)
+{
+    __atomic_store_n(ack_of(w), w->tag, __ATOMIC_RELEASE);
+    xb_method_node_fence();
+    xb_method_node_wake(f->loc[f->me - 1]);
 }
 
 void xb_coll_chain_release(xb_coll_chain_t *c, uint64_t k)
 {
-    __atomic_store_n(ack_of(c->prev, c->g + k), c->g + k + 1, __ATOMIC_RELEASE);
-    xb_method_node_fence();
-    xb_method_node_wake(c->f.loc[c->f.me - 1]);
+    at_t w = at(c->prev, c->f.n, k);
+    release_at(&c->f, &w);
+}
+
+/* Rank f->me - 1's first data of f's call: chunk 0 of its ring, or its
+ * flow cell. */
+typedef struct { const xb_coll_flow_t *f; at_t w; } first_t;
+
+static bool first_ready(void *arg)
+{
+    const first_t *a = arg;
+    return has_data((void *)&a->w) || xb_coll_flow_published(a->f, a->f->me - 1);
+}
+
+/* Wait for rank me - 1's first data of the call; true: its chain (its
+ * head in *bytes and *nchunks), false: its flow cell. */
+static bool first(const xb_coll_flow_t *f, uint64_t *bytes, uint64_t *nchunks)
+{
+    first_t a = { f, at(ring(f->loc[f->me - 1]), f->n, 0) };
+    if (!first_ready(&a))
+        xb_coll_flow_wait(first_ready, &a, "a node scan (the previous rank's prefix)");
+    if (!has_data(&a.w))
+        return false;
+    const uint64_t *seq = seq_of(&a.w);
+    *bytes = seq[1];
+    *nchunks = seq[2];
+    return true;
+}
+
+/* Take chunks [from, nchunks) of rank me - 1's ring without using them. */
+static void drain(const xb_coll_flow_t *f, uint64_t from, uint64_t nchunks)
+{
+    char *r = ring(f->loc[f->me - 1]);
+    for (uint64_t k = from; k < nchunks; k++) {
+        at_t w = at(r, f->n, k);
+        (void)await_at(&w);
+        release_at(f, &w);
+    }
+}
+
+/* The error for a predecessor whose head says `bytes` where this rank
+ * has `want` (XB_COLL_CHAIN_FAILED: it failed itself). */
+static int head_error(const xb_coll_flow_t *f, uint64_t bytes, size_t want, xb_coll_kind_t kind)
+{
+    if (bytes == XB_COLL_CHAIN_FAILED)
+        return xb_coll_flow_check_word(XB_COLL_FLOW_FAILED, f->me - 1, want, kind);
+    return xb_coll_mismatch((int)kind, -1, f->me - 1, (size_t)bytes, (MPI_Count)want, 0, NULL);
+}
+
+int xb_coll_chain_first(xb_coll_chain_t *c, size_t want, xb_coll_kind_t kind)
+{
+    uint64_t bytes, nchunks;
+    if (!first(&c->f, &bytes, &nchunks)) {        /* a flow cell: the counts differ */
+        int rc = xb_coll_flow_check(&c->f, c->f.me - 1, want, kind);
+        return rc != XB_OK ? rc
+             : xb_err_set(XB_ERR_TRUNCATE, "rank %d took the flow cells for this %s where "
+                          "this rank took the chain: the ranks' types do not match",
+                          c->f.me - 1, xb_coll_kind_name(kind));
+    }
+    if (bytes == want)
+        return XB_OK;
+    drain(&c->f, 0, nchunks);
+    return head_error(&c->f, bytes, want, kind);
+}
+
+int xb_coll_chain_await_cell(xb_coll_flow_t *f, size_t want, xb_coll_kind_t kind)
+{
+    uint64_t bytes, nchunks;
+    if (!first(f, &bytes, &nchunks))
+        return xb_coll_flow_check(f, f->me - 1, want, kind);
+    drain(f, 0, nchunks);
+    return head_error(f, bytes, want, kind);
 }
 
 /* The chain algorithms' condition (NEED_CHAIN in coll_select.c): blocking,

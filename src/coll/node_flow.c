@@ -295,28 +295,54 @@ bool xb_coll_flow_comm_ok(const xb_comm_t *comm)
            comm_locs(comm) != NULL;
 }
 
-/* What this rank waits for (its want line): every other rank (who = 0) or
- * local rank who - 1 alone has finished call want - 1. */
+/* What local rank `my` waits for (its want line): every other rank of f's
+ * comm (who = 0) or local rank who - 1 alone has finished call want - 1. */
+typedef struct { int my; const xb_coll_flow_t *f; } want_arg_t;
+
 static bool done_reached(void *arg)
 {
-    const xb_coll_flow_t *f = arg;
-    const uint64_t *w = want_of(f->loc[f->me]);
+    const want_arg_t *a = arg;
+    const uint64_t *w = want_of(a->my);
     uint64_t want = __atomic_load_n(&w[0], __ATOMIC_RELAXED);
     uint64_t who = __atomic_load_n(&w[1], __ATOMIC_RELAXED);
     if (who != 0)
         return __atomic_load_n(done_of((int)who - 1), __ATOMIC_ACQUIRE) >= want;
-    return all_reached(f, want, f->me, f->n);
+    return all_reached(a->f, want, a->f->me, a->f->n);
 }
 
-void xb_coll_flow_wait_done(xb_coll_flow_t *f, int local, uint64_t value)
+/* Local rank `my` (this process) waits until ready(arg), which comes
+ * with the end of call value - 1 by local rank `local` (-1: every other
+ * rank of the comm): the want line tells whoever ends that call to wake
+ * it (xb_coll_flow_end). */
+static void wait_wanting(int my, int local, uint64_t value, bool (*ready)(void *), void *arg,
+                         const char *what)
 {
-    uint64_t *want = want_of(f->loc[f->me]);
+    uint64_t *want = want_of(my);
     __atomic_store_n(&want[1], (uint64_t)(local + 1), __ATOMIC_RELAXED);
     __atomic_store_n(&want[0], value, __ATOMIC_RELEASE);   /* who with it */
     __atomic_fetch_add(waiters(), 1, __ATOMIC_SEQ_CST);
-    wait_for(done_reached, f, "a node collective (room for the next call)");
+    wait_for(ready, arg, what);
     __atomic_store_n(&want[0], 0, __ATOMIC_RELAXED);
     __atomic_fetch_sub(waiters(), 1, __ATOMIC_RELAXED);
+}
+
+/* ... until local rank `local` (-1: every other rank of f's comm) has
+ * finished call value - 1. */
+static void wait_done(int my, const xb_coll_flow_t *f, int local, uint64_t value)
+{
+    want_arg_t a = { my, f };
+    wait_wanting(my, local, value, done_reached, &a, "a node collective (room for the next call)");
+}
+
+void xb_coll_flow_wait_local(int local, uint64_t value)
+{
+    wait_done(xb_rt()->local_rank, NULL, local, value);
+}
+
+/* Flow calls this process has made: the number its next one takes. */
+uint64_t xb_coll_flow_calls(void)
+{
+    return flow_seq;
 }
 
 /* Wait until this rank's cell of this call may be written; when it must
@@ -325,7 +351,7 @@ void xb_coll_flow_reserve(xb_coll_flow_t *f)
 {
     if (room(f))
         return;
-    xb_coll_flow_wait_done(f, -1, f->n - NCELLS / 2 + 1);
+    wait_done(f->loc[f->me], f, -1, f->n - NCELLS / 2 + 1);
     (void)room(f);                              /* refresh room_below */
 }
 
@@ -359,11 +385,33 @@ static bool published(void *arg)
            (uint32_t)(w->f->n + 1);
 }
 
+bool xb_coll_flow_published(const xb_coll_flow_t *f, int rank)
+{
+    await_t w = { f, rank };
+    return published(&w);
+}
+
 /* Wait until comm rank `rank` has published its cell of this call. */
 void xb_coll_flow_await(xb_coll_flow_t *f, int rank)
 {
     await_t w = { f, rank };
     wait_for(published, &w, "a node collective (a peer's data)");
+}
+
+static bool published_or_ended(void *arg)
+{
+    const await_t *w = arg;
+    return published(arg) || __atomic_load_n(done_of(w->f->loc[w->rank]), __ATOMIC_ACQUIRE) >
+                             w->f->n;
+}
+
+bool xb_coll_flow_await_or_end(xb_coll_flow_t *f, int rank)
+{
+    await_t w = { f, rank };
+    if (!published_or_ended(&w))         /* a publish wakes this rank, and so does the end */
+        wait_wanting(f->loc[f->me], f->loc[rank], f->n + 1, published_or_ended, &w,
+                     "a node collective (the root's verdict)");
+    return published(&w);
 }
 
 /* The header word rank published with its cell of this call (after its

@@ -80,8 +80,15 @@ static int local_of(const xb_comm_t *comm, int r)
 
 int xb_coll_node_parity(void)
 {
-    xb_coll_stream_phase();     /* node_stream.c: a barrier after stream calls */
+    xb_coll_stream_phase();     /* node_stream.c: this rank's ring is read */
     return (int)(parity++ & 1u);
+}
+
+/* The area of the last phase this rank took (after a failed check: the one
+ * whose barrier it passed; xb_coll_node_check sets the parity back). */
+int xb_coll_node_last_parity(void)
+{
+    return (int)((parity - 1u) & 1u);
 }
 
 /* The head of each slot, its first 16 bytes: what its writer's current

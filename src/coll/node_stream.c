@@ -22,8 +22,8 @@
  * start, the one comm rank that reads it or every rank). An allocation is
  * free once its reader (every other rank) has finished its call (done >
  * n); the writer pops free allocations from the front and, when the ring
- * is full, waits for the front one (xb_coll_flow_wait_done: a wait on one
- * rank for a per-reader allocation). Where the data lies goes in the
+ * is full, waits for the front one (xb_coll_flow_wait_local, on one rank
+ * at a time). Where the data lies goes in the
  * writer's flow cell of the call (the cell's room is the flow cells' rule).
  *
  * Deadlock: a writer waits only for calls whose data is all published (an
@@ -32,16 +32,33 @@
  *
  * Sharing the slots with the write-barrier-read collectives (node_shm.c):
  * those reuse an area after a barrier that every reader passed once it
- * had read; a stream call has no barrier. So the first stream call after
- * a phase of theirs (xb_coll_node_parity) and the first phase after a
- * stream call start with one node barrier: every local rank then has
- * finished every earlier call, so nothing written before is still read.
- * All local ranks make the same node collectives in the same order (the
- * flow cells' argument), so all take the same barriers. Back-to-back calls
- * of one kind pay nothing.
+ * had read; a stream call has no barrier, and the ranks may not even agree
+ * on taking one (counts that differ: a rank whose count fits a cell takes
+ * the flow cells where another takes its ring). So neither switch is a
+ * collective step; each writer guards its own slots with waits on the
+ * others' done counters:
+ *
+ *   a phase after stream calls   (xb_coll_stream_phase, from
+ *                                xb_coll_node_parity) waits until every
+ *                                live allocation of the ring is free:
+ *                                nobody reads the ring any more;
+ *   a ring after a phase         the first allocation after a phase starts
+ *                                in the other area's slot, which nobody
+ *                                reads (every rank passed the last phase's
+ *                                barrier after it had read the one before);
+ *                                a fence in the log covers the last
+ *                                phase's slot until every other rank has
+ *                                finished the first flow call after that
+ *                                phase, and so the phase.
+ *
+ * A rank that takes the cells where another takes its ring finishes the
+ * call all the same, so the waits end. A writer that would wait on the
+ * fence of its own call (several blocks in one call, scatter) gets
+ * XB_COLL_STREAM_FULL instead: its readers may wait for those blocks.
  */
 #include <string.h>
 #include "coll/coll_int.h"
+#include "runtime/runtime.h"
 
 enum { LOGN = 1024 };   /* live allocations; one more waits for the front one */
 
@@ -55,50 +72,19 @@ static struct {
     unsigned first, count;           /* live: log[first .. + count) */
     alloc_t  log[LOGN];
 } ring;
-static bool stream_used;  /* a stream call since the last barrier-phase */
-static bool phase_used;   /* a barrier-phase since the last stream call */
+static bool     after_phase; /* a phase since the ring's last allocation */
+static uint64_t phase_call;  /* the first flow call after that phase      */
 
 void xb_coll_stream_init(void)
 {
     memset(&ring, 0, sizeof ring);
-    stream_used = false;
-    phase_used = false;
+    after_phase = false;
+    phase_call = 0;
 }
 
 size_t xb_coll_stream_max(void)
 {
     return xb_coll_node_slot_size();
-}
-
-void xb_coll_stream_begin(void)
-{
-    if (phase_used)
-        xb_coll_node_barrier_now("a node collective (switching to the stream algorithms)");
-    phase_used = false;
-    stream_used = true;
-}
-
-int xb_coll_stream_call(xb_coll_flow_t *f, const xb_comm_t *comm)
-{
-    int rc = xb_coll_flow_begin(f, comm);
-    if (rc == XB_OK)
-        xb_coll_stream_begin();
-    return rc;
-}
-
-bool xb_coll_stream_barrier_due(void)
-{
-    return phase_used;
-}
-
-void xb_coll_stream_phase(void)
-{
-    if (stream_used) {
-        xb_coll_node_barrier_now("a node collective (leaving the stream algorithms)");
-        ring.count = 0;                      /* every reader is done */
-    }
-    stream_used = false;
-    phase_used = true;
 }
 
 void *xb_coll_stream_ptr(const xb_coll_flow_t *f, int rank, uint64_t pos)
@@ -107,36 +93,88 @@ void *xb_coll_stream_ptr(const xb_coll_flow_t *f, int rank, uint64_t pos)
     return xb_coll_node_base((int)((pos / s) & 1), f->loc[rank]) + pos % s;
 }
 
-static bool is_free(const xb_coll_flow_t *f, const alloc_t *e)
+/* A local rank that has not finished call e->n though it reads e, or -1
+ * (e is free). Flow calls run on node-complete communicators only: "every
+ * rank" is every local rank. */
+static int busy_reader(const alloc_t *e)
 {
     if (e->reader >= 0)
-        return xb_coll_flow_done(e->reader) > e->n;
-    for (int r = 0; r < f->p; r++)
-        if (r != f->me && xb_coll_flow_done(f->loc[r]) <= e->n)
-            return false;
-    return true;
+        return xb_coll_flow_done(e->reader) > e->n ? -1 : e->reader;
+    const xb_rt_info_t *rt = xb_rt();
+    for (int r = 0; r < rt->local_size; r++)
+        if (r != rt->local_rank && xb_coll_flow_done(r) <= e->n)
+            return r;
+    return -1;
+}
+
+static void pop_free(void)
+{
+    while (ring.count > 0 && busy_reader(&ring.log[ring.first]) < 0) {
+        ring.first = (ring.first + 1) % LOGN;
+        ring.count--;
+    }
+}
+
+static void push(uint64_t n, uint64_t start, int reader)
+{
+    ring.log[(ring.first + ring.count) % LOGN] =
+        (alloc_t){ .n = n, .start = start, .reader = reader };
+    ring.count++;
+}
+
+void xb_coll_stream_phase(void)
+{
+    for (pop_free(); ring.count > 0; pop_free()) {
+        const alloc_t *e = &ring.log[ring.first];
+        int r = busy_reader(e);          /* -1: it finished since pop_free */
+        if (r >= 0)
+            xb_coll_flow_wait_local(r, e->n + 1);
+    }
+    after_phase = true;
+    phase_call = xb_coll_flow_calls();
+}
+
+/* The first allocation after a phase (the ring is empty): the head moves
+ * to a slot of the area the last phase did not use, and a fence covers the
+ * other slot until every rank has finished call phase_call. */
+static void leave_phase(void)
+{
+    uint64_t s = xb_coll_node_slot_size();
+    uint64_t x = (ring.head + s - 1) / s * s + s;     /* a slot's start, above s */
+    if ((int)((x / s) & 1) == xb_coll_node_last_parity())
+        x += s;
+    ring.head = x;
+    push(phase_call, x - s, -1);
+    after_phase = false;
 }
 
 uint64_t xb_coll_stream_alloc(xb_coll_flow_t *f, size_t len, int reader)
 {
+    if (XB_UNLIKELY(after_phase))
+        leave_phase();
     uint64_t s = xb_coll_node_slot_size(), pos = ring.head;
     if (pos % s + len > s)
         pos += s - pos % s;                  /* never straddle a slot */
     for (;;) {
-        while (ring.count > 0 && is_free(f, &ring.log[ring.first])) {
-            ring.first = (ring.first + 1) % LOGN;
-            ring.count--;
-        }
+        pop_free();
         const alloc_t *e = &ring.log[ring.first];
         if (ring.count == 0 || (pos + len <= e->start + 2 * s && ring.count < LOGN))
             break;
-        xb_coll_flow_wait_done(f, e->reader, e->n + 1);
+        if (e->reader < 0 && e->n >= f->n)
+            return XB_COLL_STREAM_FULL;      /* this call's readers: no wait */
+        int r = busy_reader(e);
+        if (r >= 0)
+            xb_coll_flow_wait_local(r, e->n + 1);
     }
-    ring.log[(ring.first + ring.count) % LOGN] =
-        (alloc_t){ .n = f->n, .start = pos, .reader = reader < 0 ? -1 : f->loc[reader] };
-    ring.count++;
+    push(f->n, pos, reader < 0 ? -1 : f->loc[reader]);
     ring.head = pos + len;
     return pos;
+}
+
+void xb_coll_stream_unalloc(uint64_t pos)
+{
+    ring.count--;
+    ring.head = pos;
 }
 
 /* A reduction's buffer beyond a slot can go in segments of half a slot:

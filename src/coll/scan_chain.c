@@ -36,10 +36,12 @@ typedef struct {
     xb_coll_chain_t c;
     xb_coll_red_t   red;
     bool            direct, inclusive, inplace;
+    xb_coll_kind_t  kind;
     void           *xbuf, *rbuf;      /* user buffers (xbuf: rbuf in place) */
     char           *x, *r;            /* direct: their working vectors      */
     size_t          ext;              /* of a working element               */
     MPI_Count       per;              /* working elements per chunk         */
+    uint64_t        bytes, nchunks;   /* of the working vector (this rank's) */
 } scan_t;
 
 static int apply(const scan_t *s, const void *in, void *inout, MPI_Count m)
@@ -94,7 +96,7 @@ static int last_scan(const scan_t *s, size_t off, size_t n, MPI_Count m, const v
 }
 
 /* Chunk k. After an error the chain still runs (the next rank waits),
- * without touching data. */
+ * without touching data, its chunks' heads saying FAILED. */
 static int one_chunk(scan_t *s, uint64_t k, int rc)
 {
     int me = s->c.f.me, last = s->c.f.p - 1;
@@ -109,12 +111,16 @@ static int one_chunk(scan_t *s, uint64_t k, int rc)
             rc = load(s, off, own, n);                                  /* x_i */
     }
     if (me > 0) {
-        prev = xb_coll_chain_await(&s->c, k);                           /* P_i-1 */
+        uint64_t head;
+        prev = xb_coll_chain_await(&s->c, k, &head);                    /* P_i-1 */
+        if (rc == XB_OK && head != s->bytes)          /* FAILED: chunk 0 had our bytes */
+            rc = xb_coll_flow_check_word(XB_COLL_FLOW_FAILED, me - 1, s->bytes, s->kind);
         if (me < last && rc == XB_OK)
             rc = apply(s, prev, own, m);                                /* P_i */
     }
     if (me < last)
-        xb_coll_chain_publish(&s->c, k);
+        xb_coll_chain_publish(&s->c, k, rc == XB_OK ? s->bytes : XB_COLL_CHAIN_FAILED,
+                              s->nchunks);
     if (rc == XB_OK) {
         if (!s->inclusive)
             rc = me > 0 ? store(s, off, prev, n) : XB_OK;
@@ -131,7 +137,7 @@ static int one_chunk(scan_t *s, uint64_t k, int rc)
 static int run(const xb_coll_args_t *a, bool inclusive)
 {
     scan_t s = { .inclusive = inclusive, .inplace = a->sbuf == MPI_IN_PLACE,
-                 .rbuf = a->rbuf };
+                 .rbuf = a->rbuf, .kind = inclusive ? XB_COLL_SCAN : XB_COLL_EXSCAN };
     int rc = xb_coll_flow_red(&s.red, a->rcount, a->rdt, a->op);
     if (rc != XB_OK)
         return rc;
@@ -143,15 +149,28 @@ static int run(const xb_coll_args_t *a, bool inclusive)
         s.x = (char *)s.xbuf + xb_dt_true_lb(s.red.dt);
         s.r = (char *)s.rbuf + xb_dt_true_lb(s.red.dt);
     }
-    uint64_t nchunks = (uint64_t)((s.red.wcount + s.per - 1) / s.per);
-    rc = xb_coll_chain_begin(&s.c, a->comm, nchunks);
+    s.bytes = xb_coll_flow_wbytes(&s.red);
+    s.nchunks = (uint64_t)((s.red.wcount + s.per - 1) / s.per);
+    s.nchunks += s.nchunks == 0;                      /* chunk 0 carries the head */
+    rc = xb_coll_chain_begin(&s.c, a->comm);
     if (rc != XB_OK)
         return rc;
-    if (s.c.f.p == 1)
-        return inclusive && !s.inplace
-             ? xb_dt_copy(a->sbuf, a->rcount, a->rdt, a->rbuf, a->rcount, a->rdt) : XB_OK;
-    for (uint64_t k = 0; k < nchunks; k++)
-        rc = one_chunk(&s, k, rc);
+    int me = s.c.f.me, last = s.c.f.p - 1;
+    if (me > 0)
+        rc = xb_coll_chain_first(&s.c, s.bytes, s.kind);
+    if (rc != XB_OK) {              /* the counts differ: FAILED on, alone */
+        if (me < last) {
+            (void)xb_coll_chain_reserve(&s.c, 0);
+            xb_coll_chain_publish(&s.c, 0, XB_COLL_CHAIN_FAILED, 1);
+        }
+    } else if (last == 0) {
+        if (inclusive && !s.inplace)
+            rc = xb_dt_copy(a->sbuf, a->rcount, a->rdt, a->rbuf, a->rcount, a->rdt);
+    } else {
+        for (uint64_t k = 0; k < s.nchunks; k++)
+            rc = one_chunk(&s, k, rc);
+    }
+    xb_coll_chain_end(&s.c);
     return rc;
 }
 

@@ -47,8 +47,7 @@ static int build(const xb_coll_args_t *a, bool inclusive)
     if (inclusive || !last)
         rc = xb_coll_flow_wcopy(&red, src, acc, true);                    /* x_i */
     void *prev = xb_coll_flow_cell(&f, f.me - 1);
-    xb_coll_flow_await(&f, f.me - 1);
-    int r = xb_coll_flow_check(&f, f.me - 1, bytes, inclusive ? XB_COLL_SCAN : XB_COLL_EXSCAN);
+    int r = xb_coll_chain_await_cell(&f, bytes, inclusive ? XB_COLL_SCAN : XB_COLL_EXSCAN);
     if (r == XB_ERR_AGAIN) {       /* two ranks: x_0 comes as a message (pair_cell.c) */
         xb_coll_flow_end(&f);
         return r;

@@ -32,8 +32,7 @@
  *               while the root writes the next); the root waits for its
  *               messages at the end.
  *
- * Every call is one stream call on every rank (xb_coll_stream_call: a
- * node barrier only when the slot collectives ran since the last one).
+ * Every call is one flow call on every rank (no barrier).
  */
 #include "coll/vblock.h"
 #include "progress/progress.h"
@@ -56,8 +55,9 @@ enum { PAIR_GATHER_RING_MAX = 32 * 1024 };
 
 /* Write block b (read by comm rank `reader`) where it fits: inline at
  * cell + *used when it fits the cell's `room` bytes (*used grows), else
- * the ring up to ring_max bytes (at most a slot), else a message (the
- * caller sends it). Its descriptor. */
+ * the ring up to ring_max bytes (at most a slot) where it has room in this
+ * call (xb_coll_stream_alloc), else a message (the caller sends it). Its
+ * descriptor. */
 static uint64_t write_block(xb_coll_flow_t *f, xb_a2a_blk_t b, int reader, char *cell,
                             size_t *used, size_t room, size_t ring_max, int *rc)
 {
@@ -65,8 +65,9 @@ static uint64_t write_block(xb_coll_flow_t *f, xb_a2a_blk_t b, int reader, char 
     uint64_t d = xb_vb_inline(b, cell, used, room, room, rc);
     if (d != 0)
         return d;
-    if ((size_t)bytes <= ring_max && (size_t)bytes <= xb_coll_stream_max()) {
-        uint64_t pos = xb_coll_stream_alloc(f, (size_t)bytes, reader);
+    uint64_t pos = (size_t)bytes <= ring_max && (size_t)bytes <= xb_coll_stream_max()
+                 ? xb_coll_stream_alloc(f, (size_t)bytes, reader) : XB_COLL_STREAM_FULL;
+    if (pos != XB_COLL_STREAM_FULL) {
         *rc = xb_coll_flow_copy(b.buf, b.n, b.dt, xb_coll_stream_ptr(f, f->me, pos), true);
         return xb_vb_desc(XB_VB_RING, bytes, pos % (2 * xb_coll_stream_max()));
     }
@@ -216,7 +217,7 @@ static int run(const xb_coll_args_t *a, xb_a2a_form_t form, xb_coll_kind_t kind,
 {
     bool gather = kind == XB_COLL_GATHER || kind == XB_COLL_GATHERV;
     xb_coll_flow_t f;
-    int rc = xb_coll_stream_call(&f, a->comm);
+    int rc = xb_coll_flow_begin(&f, a->comm);
     if (rc != XB_OK)
         return rc;
     if (f.me == a->root)

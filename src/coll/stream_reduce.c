@@ -7,7 +7,7 @@
  * root combines x_0 op (x_1 op (... op x_p-1)) in rank order
  * (non-commutative ops right), a user op without the lock, when it runs.
  * Where the data lies goes in the writer's flow cell of the call. Beyond a
- * slot, in segments of half a slot, each a call of its own.
+ * slot, in segments of half a slot, each a call of its own (segmented()).
  *
  * The ring holds packed bytes (xb_coll_flow_copy); reduce needs a
  * predefined working type. One allocation is at most a slot
@@ -18,29 +18,46 @@
 #include <string.h>
 #include "coll/coll_int.h"
 
+/* A segmented writer's header word: SEG | the segment's bytes; its cell
+ * holds the ring position (word 0) and its whole vector's bytes (word 1).
+ * The root's verdict after segment 0: GO in its own cell. */
+enum { SEG = 1u << 27, GO = 1u };
+
+/* Whether rank j's header word w is `want` (wb bytes, SEG with them in a
+ * segmented reduce); else the error: the counts differ, or j failed. */
+static int check(const xb_coll_flow_t *f, int j, uint32_t w, uint32_t want, size_t wb)
+{
+    if (XB_LIKELY(w == want))
+        return XB_OK;
+    const uint64_t *cell = xb_coll_flow_cell(f, j);
+    if (w & SEG)                                 /* j's whole vector: cell word 1 */
+        return xb_coll_mismatch(XB_COLL_REDUCE, -1, j, (size_t)cell[1], (MPI_Count)wb, 0, NULL);
+    return xb_coll_flow_check_word(w, j, wb, XB_COLL_REDUCE);
+}
+
 /* Rank j's operand (after its await): where its data lies in its ring,
- * when its header word says it holds this rank's bytes (a writer of a
- * flow reduce, whose count fit a cell, says its own: they differ); NULL
- * and *rc else. */
-static const void *operand(xb_coll_flow_t *f, int j, size_t wb, int *rc)
+ * when its header word is `want` (a writer of a flow reduce, whose count
+ * fit a cell, says its own bytes: they differ); NULL and *rc else. */
+static const void *operand(xb_coll_flow_t *f, int j, uint32_t want, size_t wb, int *rc)
 {
     xb_coll_flow_await(f, j);
-    *rc = xb_coll_flow_check(f, j, wb, XB_COLL_REDUCE);
+    *rc = check(f, j, xb_coll_flow_word(f, j), want, wb);
     return *rc == XB_OK ? xb_coll_stream_ptr(f, j, *(const uint64_t *)xb_coll_flow_cell(f, j))
                         : NULL;
 }
 
 /* The root: acc = x_0 op (x_1 op (... op x_p-1)), its own operand `own`. */
-static int reduce_root(xb_coll_flow_t *f, const xb_coll_red_t *red, const void *own, void *acc)
+static int reduce_root(xb_coll_flow_t *f, const xb_coll_red_t *red, uint32_t want,
+                       const void *own, void *acc)
 {
     int last = f->p - 1, rc = XB_OK;
     xb_op_kernel_t k = xb_op_kernel(red->op, red->wdt);
     size_t wb = xb_coll_flow_wbytes(red);
-    const void *x = last == f->me ? own : operand(f, last, wb, &rc);
+    const void *x = last == f->me ? own : operand(f, last, want, wb, &rc);
     if (rc == XB_OK && wb > 0)
         memmove(acc, x, wb);
     for (int j = last - 1; j >= 0 && rc == XB_OK; j--) {
-        x = j == f->me ? own : operand(f, j, wb, &rc);
+        x = j == f->me ? own : operand(f, j, want, wb, &rc);
         if (rc == XB_OK && wb > 0)
             rc = xb_coll_flow_apply_k(red, k, x, acc);
     }
@@ -50,7 +67,8 @@ static int reduce_root(xb_coll_flow_t *f, const xb_coll_red_t *red, const void *
 /* The root's reduce: straight into rbuf when the user's type is the
  * working type and contiguous and the call is not in place; else through
  * working copies. */
-static int reduce_at_root(xb_coll_flow_t *f, const xb_coll_args_t *a, const xb_coll_red_t *red)
+static int reduce_at_root(xb_coll_flow_t *f, const xb_coll_args_t *a, const xb_coll_red_t *red,
+                          uint32_t want)
 {
     bool in_place = a->sbuf == MPI_IN_PLACE, plain = red->dt == red->wdt &&
                     xb_dt_is_contig(red->dt, red->count);
@@ -72,61 +90,109 @@ static int reduce_at_root(xb_coll_flow_t *f, const xb_coll_args_t *a, const xb_c
         rc = xb_coll_flow_wcopy(red, (void *)(in_place ? a->rbuf : a->sbuf), own, true);
     }
     if (rc == XB_OK)
-        rc = reduce_root(f, red, own, acc);
+        rc = reduce_root(f, red, want, own, acc);
     if (rc == XB_OK && tmp != NULL)
         rc = xb_coll_flow_wcopy(red, a->rbuf, acc, false);
     free(tmp);
     return rc;
 }
 
-static int reduce_one(const xb_coll_args_t *a, int tag)
+/* The root of a segmented reduce, segment 0: every writer's word must say
+ * a segment (`want`: SEG | its bytes) of a vector of `total` bytes, as
+ * the root's (the ranks make as many calls as the root). Then GO in the
+ * root's cell; otherwise none, and the writers stop after this call
+ * (xb_coll_flow_await_or_end), the root too. */
+static int verdict(xb_coll_flow_t *f, uint64_t total, uint32_t want)
 {
-    (void)tag;
-    xb_coll_flow_t f;
+    for (int j = 0; j < f->p; j++) {
+        if (j == f->me)
+            continue;
+        xb_coll_flow_await(f, j);
+        uint32_t w = xb_coll_flow_word(f, j);
+        const uint64_t *cell = xb_coll_flow_cell(f, j);
+        if (w == want && cell[1] == total)
+            continue;
+        return w == want ? xb_coll_mismatch(XB_COLL_REDUCE, -1, j, (size_t)cell[1],
+                                            (MPI_Count)total, 0, NULL)
+                         : check(f, j, w, want, total);
+    }
+    xb_coll_flow_reserve(f);
+    xb_coll_flow_publish_word(f, 0, f->p, GO);
+    return XB_OK;
+}
+
+/* One call: the whole reduce (seg 0), or one segment of a segmented one
+ * (seg: the whole vector's bytes). At the root, with go (segment 0): the
+ * verdict. At a writer, with prev (segment 1; prev: segment 0's call):
+ * whether the root gave GO in prev, waited for after this segment's copy
+ * (which thus overlaps the root's checks); without GO the call stops
+ * there unpublished, its flow number unused, and *go is false. */
+static int reduce_one(const xb_coll_args_t *a, uint64_t seg, xb_coll_flow_t *f,
+                      xb_coll_flow_t *prev, bool *go)
+{
     xb_coll_red_t red;
     int rc = xb_coll_flow_red(&red, a->rcount, a->rdt, a->op);
     if (rc == XB_OK)
-        rc = xb_coll_stream_call(&f, a->comm);
+        rc = xb_coll_flow_begin(f, a->comm);
     if (rc != XB_OK)
         return rc;
-    if (f.me != a->root) {
-        size_t wb = xb_coll_flow_wbytes(&red);
-        uint64_t *off = xb_coll_flow_cell(&f, f.me);
-        xb_coll_flow_reserve(&f);
+    size_t wb = xb_coll_flow_wbytes(&red);
+    uint32_t want = seg != 0 ? SEG | (uint32_t)wb : (uint32_t)wb;
+    if (f->me != a->root) {
+        uint64_t *cell = xb_coll_flow_cell(f, f->me);
+        xb_coll_flow_reserve(f);
         if (wb > 0) {
-            *off = xb_coll_stream_alloc(&f, wb, a->root);
-            rc = xb_coll_flow_wcopy(&red, (void *)a->sbuf, xb_coll_stream_ptr(&f, f.me, *off),
+            cell[0] = xb_coll_stream_alloc(f, wb, a->root);    /* one a call: never FULL */
+            rc = xb_coll_flow_wcopy(&red, (void *)a->sbuf, xb_coll_stream_ptr(f, f->me, cell[0]),
                                     true);
         }
-        xb_coll_flow_publish_word(&f, a->root, a->root + 1,      /* its bytes: the root checks */
-                                  rc == XB_OK ? (uint32_t)wb : XB_COLL_FLOW_FAILED);
+        if (prev != NULL && !(*go = xb_coll_flow_await_or_end(prev, a->root))) {
+            if (wb > 0)
+                xb_coll_stream_unalloc(cell[0]);
+            return xb_err_set(XB_ERR_TRUNCATE, "the root (rank %d) of this MPI_Reduce stopped "
+                              "after its first segment: the ranks' counts or types do not "
+                              "match", a->root);
+        }
+        cell[1] = seg;
+        xb_coll_flow_publish_word(f, a->root, a->root + 1,      /* its bytes: the root checks */
+                                  rc == XB_OK ? want : XB_COLL_FLOW_FAILED);
     } else {
-        rc = reduce_at_root(&f, a, &red);
+        if (go != NULL)
+            *go = (rc = verdict(f, seg, want)) == XB_OK;
+        if (rc == XB_OK)
+            rc = reduce_at_root(f, a, &red, want);
     }
-    xb_coll_flow_end(&f);
+    xb_coll_flow_end(f);
     return rc;
 }
 
 /* A buffer beyond a slot (xb_coll_stream_fits: contiguous, a predefined
  * type) goes as consecutive stream calls of half a slot each: every call
  * is a whole flow call (numbered, done counters), so a writer runs up to a
- * ring's worth of segments ahead and nothing else is needed. All ranks
- * make the same calls (the segments depend on the count only); after an
- * error the other segments still run, so they stay in step. */
-static int segmented(const xb_coll_args_t *a, int tag)
+ * ring's worth of segments ahead of the root's reads. Every rank must make
+ * as many calls as the root, and a writer knows only its own count: it
+ * publishes segment 1 only after the root's verdict on segment 0 (GO:
+ * every writer's whole vector has the root's bytes); the root's end of
+ * segment 0 without GO (its count fit one call, or the counts differ)
+ * stops it. After any later error the segments still run. */
+static int segmented(const xb_coll_args_t *a)
 {
     MPI_Aint ext = xb_dt_extent(a->rdt);
     MPI_Count per = (MPI_Count)(xb_coll_stream_max() / 2) / ext;
-    bool root = a->comm->rank == a->root;
+    uint64_t total = (uint64_t)(a->rcount * ext);
+    bool root = a->comm->rank == a->root, go = true;
     xb_coll_args_t s = *a;
+    xb_coll_flow_t f[2];
     int rc = XB_OK;
-    for (MPI_Count off = 0; off < a->rcount; off += per) {
+    for (MPI_Count off = 0, i = 0; off < a->rcount && go; off += per, i++) {
         s.rcount = a->rcount - off < per ? a->rcount - off : per;
         if (root)
             s.rbuf = (char *)a->rbuf + off * ext;
         if (a->sbuf != MPI_IN_PLACE)
             s.sbuf = (const char *)a->sbuf + off * ext;
-        int r = reduce_one(&s, tag);
+        bool check = root ? i == 0 : i == 1;
+        int r = reduce_one(&s, total, &f[i > 0], check && !root ? &f[0] : NULL,
+                           check ? &go : NULL);
         rc = rc == XB_OK ? r : rc;
     }
     return rc;
@@ -134,6 +200,8 @@ static int segmented(const xb_coll_args_t *a, int tag)
 
 int xb_coll_reduce_stream(const xb_coll_args_t *a, int tag)
 {
+    (void)tag;
+    xb_coll_flow_t f;
     bool beyond_slot = (size_t)(a->rcount * xb_dt_size(a->rdt)) > xb_coll_stream_max();
-    return beyond_slot ? segmented(a, tag) : reduce_one(a, tag);
+    return beyond_slot ? segmented(a) : reduce_one(a, 0, &f, NULL, NULL);
 }

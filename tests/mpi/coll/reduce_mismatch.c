@@ -12,14 +12,20 @@
  * the writer decides between its cell and a message and the reader
  * follows (pair_cell.c); before 2026-12-06 10 against 200 ints hung, and
  * 10 against 12 read the writer's cell as the reader's count. From 3
- * ranks both counts fit a cell (the flow algorithms compare the writer's
- * byte count), and a reduce's both lie beyond it, within a slot (the
- * stream's writers publish their byte count in their cells' header words
- * since 2026-12-07: 300 against 2000 doubles read the wrong bytes before);
- * counts on both sides of a cell's size there still meet different
- * algorithms (docs/design/coll.md, Checks). With the argument
- * "tree" (binomial reduce forced) a reduce's rank between the odd rank and
- * the root may fail too: it passes the mismatch up.
+ * ranks: counts within a cell (the flow algorithms compare the writer's
+ * byte count); on both sides of the cell's 512 bytes (the flow cells
+ * against the stream or the chain: a hang before 2026-12-07, the writer
+ * alone took a node barrier or the reader waited in the wrong ring); a
+ * reduce's both beyond a cell within a slot (the stream's writers publish
+ * their byte counts: 300 against 2000 doubles read the wrong bytes
+ * before); a scan's in the chain (each chain call numbered its chunks by
+ * the counts, so 5000 against 6000 doubles read the wrong chunks with
+ * success, and differing chunk counts hung); a reduce's beyond a slot (in
+ * segments: the writers follow the root's verdict on its counts, so a
+ * writer fails too there). With the argument "tree" (binomial reduce and
+ * linear scans forced) a reduce's rank between the odd rank and the root
+ * may fail too: it passes the mismatch up; count 0 against others is left
+ * out there (the message algorithms return at once on a count of 0).
  */
 #include "ctest.h"
 
@@ -42,7 +48,8 @@ static void one(int coll, int root, int n, int odd_n)
            : coll == SCAN   ? MPI_Scan(s, r, count, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD)
                             : MPI_Exscan(s, r, count, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
     int fails = coll == REDUCE ? me == root : me >= odd;
-    if (tree && coll == REDUCE && !fails)   /* a rank on the way up may fail too */
+    int segments = p > 2 && (size_t)max * sizeof(double) > (512 << 10);
+    if ((tree || segments) && coll == REDUCE && !fails)   /* on the way up, or no GO */
         CHECK(rc == MPI_SUCCESS || ct_class(rc) == MPI_ERR_TRUNCATE, "%s, %d doubles on rank "
               "%d, %d elsewhere (root %d): rank %d got class %d", names[coll], odd_n, odd, n,
               root, me, ct_class(rc));
@@ -74,6 +81,11 @@ int main(int argc, char **argv)
                                           { 5000, 5001 }, { 64, 65 } };
     static const int node_counts[][2] = { { 10, 12 }, { 12, 10 }, { 63, 64 }, { 1, 2 } };
     static const int stream_counts[][2] = { { 300, 2000 }, { 2000, 300 }, { 3000, 20000 } };
+    static const int cross_counts[][2] = { { 60, 70 }, { 70, 60 }, { 0, 100 } };
+    static const int chain_counts[][2] = { { 5000, 6000 }, { 2000, 2100 }, { 3000, 100000 },
+                                           { 100000, 3000 } };
+    static const int segment_counts[][2] = { { 100000, 130000 }, { 130000, 100000 },
+                                             { 130000, 140000 }, { 300000, 200000 } };
     int n = ct_size == 2 ? 6 : 4;
     for (int coll = REDUCE; coll <= EXSCAN; coll++)
         for (int i = 0; i < n; i++) {
@@ -82,9 +94,16 @@ int main(int argc, char **argv)
             if (coll == REDUCE)
                 one(coll, ct_size - 1, c[0], c[1]);
         }
-    for (int i = 0; ct_size > 2 && i < 3; i++) {
-        one(REDUCE, 0, stream_counts[i][0], stream_counts[i][1]);
-        one(REDUCE, ct_size - 1, stream_counts[i][0], stream_counts[i][1]);
+    for (int i = 0; ct_size > 2 && i < 4; i++) {
+        for (int coll = REDUCE; coll <= EXSCAN && i < 3 - tree; coll++)
+            one(coll, 0, cross_counts[i][0], cross_counts[i][1]);    /* tree: not count 0 */
+        one(SCAN, 0, chain_counts[i][0], chain_counts[i][1]);
+        one(EXSCAN, 0, chain_counts[i][0], chain_counts[i][1]);
+        one(REDUCE, ct_size - 1, segment_counts[i][0], segment_counts[i][1]);
+        if (i < 3) {
+            one(REDUCE, 0, stream_counts[i][0], stream_counts[i][1]);
+            one(REDUCE, ct_size - 1, stream_counts[i][0], stream_counts[i][1]);
+        }
     }
     return ct_finish();
 }
