@@ -56,8 +56,6 @@ static int combine(const xb_coll_red_t *red, const xb_comm_t *comm, int par, voi
 int xb_coll_allreduce_shm_direct(const xb_coll_args_t *a, int tag)
 {
     (void)tag;
-    if (a->rcount == 0)         /* every rank: nothing to combine, no barrier */
-        return XB_OK;
     xb_coll_red_t red;
     int rc = xb_coll_flow_red(&red, a->rcount, a->rdt, a->op);
     if (rc != XB_OK)
@@ -70,7 +68,7 @@ int xb_coll_allreduce_shm_direct(const xb_coll_args_t *a, int tag)
     xb_coll_node_barrier_now("MPI_Allreduce (the node barrier)");   /* even after an error */
     if (rc == XB_OK)
         rc = xb_coll_node_check(a->comm, par, XB_COLL_ALLREDUCE, NULL, NULL);
-    if (rc != XB_OK)
+    if (rc != XB_OK || bytes == 0)   /* a count of 0 takes the barrier too: others may not */
         return rc;
     if (red.dt == red.wdt && xb_dt_is_contig(red.dt, red.count))
         return combine(&red, a->comm, par, (char *)a->rbuf + xb_dt_true_lb(red.dt));

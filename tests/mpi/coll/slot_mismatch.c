@@ -14,7 +14,10 @@
  * after their first barrier on every rank). Before 2026-12-07 the slots
  * carried no byte count: every case but the rounds' read the wrong bytes
  * and reported success, and the rounds' took parities of their own
- * number of rounds, so that the next call read the wrong area.
+ * number of rounds, so that the next call read the wrong area. A count of
+ * 0 against 10 is one too (an allreduce of 0, and alltoall's rounds,
+ * returned before their barrier until the second session of 2026-12-07,
+ * and the others waited there).
  *
  * Not covered: alltoall blocks on both sides of 16 KiB at 3-4 ranks (the
  * slots against messages, which meet nowhere), and the rooted calls and
@@ -85,7 +88,7 @@ int main(int argc, char **argv)
     /* ints: within a slot; allreduce also across 32 KiB and beyond it
      * (rsag's rounds); alltoall's blocks stay below 16 KiB */
     static const int small[][2] = { { 10, 12 }, { 12, 10 }, { 10, 300 }, { 300, 2000 },
-                                    { 2000, 3000 } };
+                                    { 2000, 3000 }, { 0, 10 }, { 10, 0 } };
     static const int large[][2] = { { 1000, 20000 }, { 20000, 1000 }, { 50000, 60000 },
                                     { 300000, 200000 } };
     for (int coll = 0; coll < NCOLL; coll++) {
