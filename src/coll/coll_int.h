@@ -256,16 +256,17 @@ static inline uint64_t xb_coll_stream_prog(const xb_coll_flow_t *f, int k)
 void  xb_coll_flow_wait(bool (*ready)(void *), void *arg, const char *what);
 /* Chains through the node's shared memory (node_chain.c): each local rank's
  * ring of SLOTS chunks in the tail of its area-1 slot, read by the next
- * comm rank. A call is a flow call: begin .. end on every rank. A rank
+ * comm rank. A call is a flow call: begin .. end on every rank. start
+ * (every rank, before chunk 0) waits for the predecessor's flow cell, and
+ * announces this rank's chunks in its own (not the last rank): XB_OK when
+ * the predecessor's bytes are this rank's; else MPI_ERR_TRUNCATE (the
+ * counts differ, or the predecessor failed), every chunk of the
+ * predecessor taken, and this rank announces FAILED and no chunks. A rank
  * that writes chunk k reserves it (waits for room), fills it, publishes
- * it with its head (its vector's bytes, or XB_COLL_CHAIN_FAILED, and its
- * number of chunks); the next rank awaits it, reads it, releases it.
- * Before chunk 0, a rank > 0 calls first: XB_OK when its predecessor's
- * head says its own bytes `want`; else (the counts differ, or the
- * predecessor failed) MPI_ERR_TRUNCATE, every chunk of the predecessor
- * taken: the rank then publishes a chunk 0 of its own with FAILED (not
- * the last rank) and no more. A flow scan's rank (scan_flow.c) waits for
- * its predecessor's cell with await_cell, which does the same where the
+ * it with its head (its vector's bytes, or XB_COLL_CHAIN_FAILED after an
+ * error); the next rank awaits it (and its head), reads it, releases it.
+ * A flow scan's rank (scan_flow.c) waits for its predecessor's cell with
+ * await_cell, which takes a chain's chunks and fails where the
  * predecessor took the chain, and checks the cell otherwise. */
 enum { XB_COLL_CHAIN_SLOTS = 4,
        XB_COLL_CHAIN_CHUNK = ((XB_COLL_FLOW_BYTES - 2 * XB_COLL_CHAIN_SLOTS * XB_CACHELINE) /
@@ -275,6 +276,8 @@ typedef struct xb_coll_chain {
     xb_coll_flow_t f;                      /* the flow call                    */
     char          *mine, *prev;            /* own ring (not the last rank), the */
                                            /* predecessor's (not rank 0)       */
+    uint64_t       g, pg;                  /* where the call's chunks start in  */
+                                           /* them                             */
 } xb_coll_chain_t;
 void  xb_coll_chain_init(void);
 bool  xb_coll_chain_fits(xb_coll_kind_t kind, const xb_coll_args_t *a);
@@ -284,10 +287,11 @@ bool  xb_coll_chain_direct(const xb_coll_red_t *red);
 bool  xb_coll_chain_packed(const xb_coll_red_t *red);
 int   xb_coll_chain_begin(xb_coll_chain_t *c, const xb_comm_t *comm);
 void  xb_coll_chain_end(xb_coll_chain_t *c);
-int   xb_coll_chain_first(xb_coll_chain_t *c, size_t want, xb_coll_kind_t kind);
+int   xb_coll_chain_start(xb_coll_chain_t *c, uint64_t bytes, uint64_t nchunks,
+                          xb_coll_kind_t kind);
 int   xb_coll_chain_await_cell(xb_coll_flow_t *f, size_t want, xb_coll_kind_t kind);
 void *xb_coll_chain_reserve(xb_coll_chain_t *c, uint64_t k);
-void  xb_coll_chain_publish(xb_coll_chain_t *c, uint64_t k, uint64_t bytes, uint64_t nchunks);
+void  xb_coll_chain_publish(xb_coll_chain_t *c, uint64_t k, uint64_t bytes);
 const void *xb_coll_chain_await(xb_coll_chain_t *c, uint64_t k, uint64_t *bytes);
 void  xb_coll_chain_release(xb_coll_chain_t *c, uint64_t k);
 /* The node barrier, waited for at once (direct node collectives). */

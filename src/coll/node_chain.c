@@ -19,30 +19,34 @@
  * the flow cells, node_flow.c) is that rank's ring: a header of SLOTS
  * pairs of lines, then SLOTS chunks of CHUNK bytes.
  *
- *   line 2s      seq[s]: the tag of the last chunk written to slot s, then
- *                the writer's head for that call: its vector's bytes (or
- *                XB_COLL_CHAIN_FAILED) and its number of chunks (written
- *                by the owner; the seq with release, after the rest)
+ *   line 2s      seq[s]: the tag of the last chunk written to slot s,
+ *                then whether that chunk's writer failed (its head:
+ *                XB_COLL_CHAIN_FAILED, else its vector's bytes; written by
+ *                the owner, the seq with release after it)
  *   line 2s + 1  ack[s]: the tag of the last chunk read from slot s
  *                (written by its reader, release)
  *
- * Numbering. A chain call is a flow call (xb_coll_flow_begin .. end): its
- * number n is the same on every local rank whatever each one's count
- * (node_flow.c). Chunk k of call n goes to slot (n + k) mod SLOTS with tag
- * (n << 32 | k) + 1, so back-to-back calls of one chunk rotate through the
- * slots (rank 0 runs ahead by the ring). The owner may write slot s when
- * ack[s] == seq[s] (whoever read it last has finished: the reader may
- * differ from call to call, the communicators order ranks differently);
- * the reader of a chunk waits for its tag and stores it in ack when done.
+ * Numbering. Every owner numbers the chunks it writes itself (chain_pos,
+ * private): chunk k of a call that starts at g goes to slot (g + k) mod
+ * SLOTS with tag g + k + 1, so back-to-back calls rotate through the
+ * slots (rank 0 runs ahead by the ring). A chain call is a flow call
+ * (xb_coll_flow_begin .. end, the same number on every local rank
+ * whatever its count), and each writer's flow cell of the call says where
+ * its chunks start (g), its vector's bytes (or FAILED) and its number of
+ * chunks, with the header word CHAIN; its reader learns them there
+ * (xb_coll_chain_start). The owner may write slot s when ack[s] == seq[s]
+ * (whoever read it last has finished: the reader may differ from call to
+ * call, the communicators order ranks differently); the reader of a chunk
+ * waits for its tag and stores it in ack when done.
  *
- * Counts that differ (an erroneous program). Rank i's first wait is for
- * rank i-1's chunk 0 or its flow cell of the same call (rank i-1's count
- * fit a cell: scan_flow.c), whichever comes (xb_coll_chain_first). The
- * head of chunk 0 says how many chunks follow; a reader whose count
- * differs takes them all without using them, so the writer never waits
- * for room that nobody frees, fails with MPI_ERR_TRUNCATE and passes
- * XB_COLL_CHAIN_FAILED on in a chunk 0 of its own, alone. A flow reader
- * whose predecessor took the chain does the same (xb_coll_chain_await_cell).
+ * Counts that differ (an erroneous program). A reader whose count differs
+ * from its predecessor's takes every chunk the predecessor's cell
+ * announces without using them, so the writer never waits for room that
+ * nobody frees, fails with MPI_ERR_TRUNCATE, and announces FAILED and no
+ * chunks in its own cell. A predecessor that took the flow cells (its
+ * count fit one) says its bytes in its cell's header word instead, and a
+ * flow reader whose predecessor took the chain takes its chunks and fails
+ * the same way (xb_coll_chain_await_cell).
  *
  * Deadlock. The last rank of a chain only reads; every other rank waits
  * for its successor (room) or its predecessor (data) in the same call or
@@ -63,11 +67,13 @@ enum { SLOTS = XB_COLL_CHAIN_SLOTS, HEAD = 2 * SLOTS * XB_CACHELINE,
 _Static_assert(HEAD + SLOTS * CHUNK <= XB_COLL_FLOW_BYTES, "the ring fits the slot's tail");
 _Static_assert(CHUNK % XB_CACHELINE == 0, "chunks start on a line");
 
-static char *rings[XB_COLL_FLOW_MAXP];       /* by local index, looked up once */
+static char    *rings[XB_COLL_FLOW_MAXP];    /* by local index, looked up once */
+static uint64_t chain_pos;                   /* chunks this rank has written */
 
 void xb_coll_chain_init(void)
 {
     memset(rings, 0, sizeof rings);
+    chain_pos = 0;
 }
 
 static char *ring(int local)
@@ -81,17 +87,22 @@ static char *ring(int local)
     return r;
 }
 
-/* Where chunk k of call n lies, and its tag. */
+/* Where chunk k of a call that starts at g lies, and its tag. */
 typedef struct { char *r; uint64_t s, tag; } at_t;
 
-static at_t at(char *r, uint64_t n, uint64_t k)
+static at_t at(char *r, uint64_t g, uint64_t k)
 {
-    return (at_t){ r, (n + k) % SLOTS, (n << 32 | k) + 1 };
+    return (at_t){ r, (g + k) % SLOTS, g + k + 1 };
 }
 
 static uint64_t *seq_of(const at_t *w) { return (uint64_t *)(void *)(w->r + 2 * w->s * XB_CACHELINE); }
 static uint64_t *ack_of(const at_t *w) { return seq_of(w) + XB_CACHELINE / 8; }
 static void *chunk_of(const at_t *w) { return w->r + HEAD + w->s * CHUNK; }
+
+/* A chain writer's flow cell: where its chunks start, its bytes, its
+ * number of chunks; its header word CHAIN (no byte count of a flow cell). */
+enum { CHAIN = 1u << 31 };
+typedef struct { uint64_t g, bytes, nchunks; } head_t;
 
 int xb_coll_chain_begin(xb_coll_chain_t *c, const xb_comm_t *comm)
 {
@@ -123,18 +134,17 @@ static bool has_data(void *arg)
 
 void *xb_coll_chain_reserve(xb_coll_chain_t *c, uint64_t k)
 {
-    at_t w = at(c->mine, c->f.n, k);
+    at_t w = at(c->mine, c->g, k);
     if (!has_room(&w))
         xb_coll_flow_wait(has_room, &w, "a node scan (room in this rank's ring)");
     return chunk_of(&w);
 }
 
-void xb_coll_chain_publish(xb_coll_chain_t *c, uint64_t k, uint64_t bytes, uint64_t nchunks)
+void xb_coll_chain_publish(xb_coll_chain_t *c, uint64_t k, uint64_t bytes)
 {
-    at_t w = at(c->mine, c->f.n, k);
+    at_t w = at(c->mine, c->g, k);
     uint64_t *seq = seq_of(&w);
     seq[1] = bytes;
-    seq[2] = nchunks;
     __atomic_store_n(seq, w.tag, __ATOMIC_RELEASE);
     xb_method_node_fence();
     xb_method_node_wake(c->f.loc[c->f.me + 1]);
@@ -149,7 +159,7 @@ static const void *await_at(const at_t *w)
 
 const void *xb_coll_chain_await(xb_coll_chain_t *c, uint64_t k, uint64_t *bytes)
 {
-    at_t w = at(c->prev, c->f.n, k);
+    at_t w = at(c->prev, c->pg, k);
     const void *chunk = await_at(&w);
     *bytes = seq_of(&w)[1];
     return chunk;
@@ -164,78 +174,73 @@ static void release_at(const xb_coll_flow_t *f, const at_t *w)
 
 void xb_coll_chain_release(xb_coll_chain_t *c, uint64_t k)
 {
-    at_t w = at(c->prev, c->f.n, k);
+    at_t w = at(c->prev, c->pg, k);
     release_at(&c->f, &w);
 }
 
-/* Rank f->me - 1's first data of f's call: chunk 0 of its ring, or its
- * flow cell. */
-typedef struct { const xb_coll_flow_t *f; at_t w; } first_t;
-
-static bool first_ready(void *arg)
+/* Rank me - 1's cell of f's call (after its await): a chain writer's head
+ * (true), or a flow writer's (false). */
+static bool pred_head(const xb_coll_flow_t *f, head_t *h)
 {
-    const first_t *a = arg;
-    return has_data((void *)&a->w) || xb_coll_flow_published(a->f, a->f->me - 1);
-}
-
-/* Wait for rank me - 1's first data of the call; true: its chain (its
- * head in *bytes and *nchunks), false: its flow cell. */
-static bool first(const xb_coll_flow_t *f, uint64_t *bytes, uint64_t *nchunks)
-{
-    first_t a = { f, at(ring(f->loc[f->me - 1]), f->n, 0) };
-    if (!first_ready(&a))
-        xb_coll_flow_wait(first_ready, &a, "a node scan (the previous rank's prefix)");
-    if (!has_data(&a.w))
+    if (xb_coll_flow_word(f, f->me - 1) != CHAIN)
         return false;
-    const uint64_t *seq = seq_of(&a.w);
-    *bytes = seq[1];
-    *nchunks = seq[2];
+    *h = *(const head_t *)xb_coll_flow_cell(f, f->me - 1);
     return true;
 }
 
-/* Take chunks [from, nchunks) of rank me - 1's ring without using them. */
-static void drain(const xb_coll_flow_t *f, uint64_t from, uint64_t nchunks)
+/* Take the chunks rank me - 1's head announces without using them; the
+ * error for its bytes where this rank has `want`. */
+static int drain(const xb_coll_flow_t *f, const head_t *h, size_t want, xb_coll_kind_t kind)
 {
     char *r = ring(f->loc[f->me - 1]);
-    for (uint64_t k = from; k < nchunks; k++) {
-        at_t w = at(r, f->n, k);
+    for (uint64_t k = 0; k < h->nchunks; k++) {
+        at_t w = at(r, h->g, k);
         (void)await_at(&w);
         release_at(f, &w);
     }
-}
-
-/* The error for a predecessor whose head says `bytes` where this rank
- * has `want` (XB_COLL_CHAIN_FAILED: it failed itself). */
-static int head_error(const xb_coll_flow_t *f, uint64_t bytes, size_t want, xb_coll_kind_t kind)
-{
-    if (bytes == XB_COLL_CHAIN_FAILED)
+    if (h->bytes == XB_COLL_CHAIN_FAILED)
         return xb_coll_flow_check_word(XB_COLL_FLOW_FAILED, f->me - 1, want, kind);
-    return xb_coll_mismatch((int)kind, -1, f->me - 1, (size_t)bytes, (MPI_Count)want, 0, NULL);
+    return xb_coll_mismatch((int)kind, -1, f->me - 1, (size_t)h->bytes, (MPI_Count)want, 0,
+                            NULL);
 }
 
-int xb_coll_chain_first(xb_coll_chain_t *c, size_t want, xb_coll_kind_t kind)
+int xb_coll_chain_start(xb_coll_chain_t *c, uint64_t bytes, uint64_t nchunks,
+                        xb_coll_kind_t kind)
 {
-    uint64_t bytes, nchunks;
-    if (!first(&c->f, &bytes, &nchunks)) {        /* a flow cell: the counts differ */
-        int rc = xb_coll_flow_check(&c->f, c->f.me - 1, want, kind);
-        return rc != XB_OK ? rc
-             : xb_err_set(XB_ERR_TRUNCATE, "rank %d took the flow cells for this %s where "
-                          "this rank took the chain: the ranks' types do not match",
-                          c->f.me - 1, xb_coll_kind_name(kind));
+    int rc = XB_OK;
+    if (c->f.me > 0) {
+        head_t h;
+        xb_coll_flow_await(&c->f, c->f.me - 1);
+        if (!pred_head(&c->f, &h)) {              /* a flow cell: the counts differ */
+            rc = xb_coll_flow_check(&c->f, c->f.me - 1, (size_t)bytes, kind);
+            if (rc == XB_OK)
+                rc = xb_err_set(XB_ERR_TRUNCATE, "rank %d took the flow cells for this %s "
+                                "where this rank took the chain: the ranks' types do not match",
+                                c->f.me - 1, xb_coll_kind_name(kind));
+        } else if (h.bytes != bytes) {
+            rc = drain(&c->f, &h, (size_t)bytes, kind);
+        }
+        c->pg = h.g;
     }
-    if (bytes == want)
-        return XB_OK;
-    drain(&c->f, 0, nchunks);
-    return head_error(&c->f, bytes, want, kind);
+    if (c->f.me < c->f.p - 1) {
+        head_t *mine = xb_coll_flow_cell(&c->f, c->f.me);
+        xb_coll_flow_reserve(&c->f);
+        c->g = chain_pos;
+        *mine = (head_t){ chain_pos, rc == XB_OK ? bytes : XB_COLL_CHAIN_FAILED,
+                          rc == XB_OK ? nchunks : 0 };
+        if (rc == XB_OK)
+            chain_pos += nchunks;
+        xb_coll_flow_publish_word(&c->f, c->f.me + 1, c->f.me + 2, CHAIN);
+    }
+    return rc;
 }
 
 int xb_coll_chain_await_cell(xb_coll_flow_t *f, size_t want, xb_coll_kind_t kind)
 {
-    uint64_t bytes, nchunks;
-    if (!first(f, &bytes, &nchunks))
-        return xb_coll_flow_check(f, f->me - 1, want, kind);
-    drain(f, 0, nchunks);
-    return head_error(f, bytes, want, kind);
+    head_t h;
+    xb_coll_flow_await(f, f->me - 1);
+    return pred_head(f, &h) ? drain(f, &h, want, kind)
+                            : xb_coll_flow_check(f, f->me - 1, want, kind);
 }
 
 /* The chain algorithms' condition (NEED_CHAIN in coll_select.c): blocking,

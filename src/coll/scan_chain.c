@@ -113,14 +113,13 @@ static int one_chunk(scan_t *s, uint64_t k, int rc)
     if (me > 0) {
         uint64_t head;
         prev = xb_coll_chain_await(&s->c, k, &head);                    /* P_i-1 */
-        if (rc == XB_OK && head != s->bytes)          /* FAILED: chunk 0 had our bytes */
+        if (rc == XB_OK && head != s->bytes)      /* FAILED: the cell said our bytes */
             rc = xb_coll_flow_check_word(XB_COLL_FLOW_FAILED, me - 1, s->bytes, s->kind);
         if (me < last && rc == XB_OK)
             rc = apply(s, prev, own, m);                                /* P_i */
     }
     if (me < last)
-        xb_coll_chain_publish(&s->c, k, rc == XB_OK ? s->bytes : XB_COLL_CHAIN_FAILED,
-                              s->nchunks);
+        xb_coll_chain_publish(&s->c, k, rc == XB_OK ? s->bytes : XB_COLL_CHAIN_FAILED);
     if (rc == XB_OK) {
         if (!s->inclusive)
             rc = me > 0 ? store(s, off, prev, n) : XB_OK;
@@ -151,19 +150,13 @@ static int run(const xb_coll_args_t *a, bool inclusive)
     }
     s.bytes = xb_coll_flow_wbytes(&s.red);
     s.nchunks = (uint64_t)((s.red.wcount + s.per - 1) / s.per);
-    s.nchunks += s.nchunks == 0;                      /* chunk 0 carries the head */
     rc = xb_coll_chain_begin(&s.c, a->comm);
     if (rc != XB_OK)
         return rc;
-    int me = s.c.f.me, last = s.c.f.p - 1;
-    if (me > 0)
-        rc = xb_coll_chain_first(&s.c, s.bytes, s.kind);
-    if (rc != XB_OK) {              /* the counts differ: FAILED on, alone */
-        if (me < last) {
-            (void)xb_coll_chain_reserve(&s.c, 0);
-            xb_coll_chain_publish(&s.c, 0, XB_COLL_CHAIN_FAILED, 1);
-        }
-    } else if (last == 0) {
+    rc = xb_coll_chain_start(&s.c, s.bytes, s.nchunks, s.kind);
+    if (rc != XB_OK) {
+        /* the counts differ: FAILED and no chunks announced */
+    } else if (s.c.f.p == 1) {
         if (inclusive && !s.inplace)
             rc = xb_dt_copy(a->sbuf, a->rcount, a->rdt, a->rbuf, a->rcount, a->rdt);
     } else {
