@@ -4,7 +4,7 @@
  * coll.c - collective benchmarks: microseconds per collective on all ranks,
  * median over batches, the slowest rank's view of each batch. Plain MPI:
  * builds with any mpicc.
- *   mpiexec -n 4 ./coll -c NAME [-q] [-m MAXSIZE] [-s MINSIZE] [-z SIZE] [-H] [-P N] [-T]
+ *   mpiexec -n 4 ./coll -c NAME [-q] [-m MAXSIZE] [-s MINSIZE] [-z SIZE] [-H] [-P N] [-T] [-A]
  * NAME and what the size (8 B .. 4 MiB) is:
  *   barrier                      -
  *   bcast, reduce, allreduce,    the message (reductions: MPI_SUM on
@@ -31,6 +31,9 @@
  * it), to find where two algorithms cross.
  * -T: MPI_Init_thread with MPI_THREAD_MULTIPLE (one thread still makes the
  * calls): what a threaded program, or one under mpi4py, pays.
+ * -A: an 8-byte MPI_Allreduce (MPI_SUM on a double) before each call on the
+ * same communicator, timed with it: programs mix small allreduces with
+ * other collectives, and an implementation may pay for switching.
  */
 #include "bench.h"
 
@@ -42,7 +45,7 @@ static const char *const names[NCOLL] = {
     "gatherv", "scatterv",
 };
 
-static int which, nranks, nonblocking, active = 1;
+static int which, nranks, nonblocking, active = 1, alternate;
 static MPI_Comm comm;
 static char *sbuf, *rbuf;
 static int *vcounts, *vdispls;       /* allgatherv: n bytes from every rank */
@@ -145,8 +148,12 @@ static double batch(long size, int k)
 {
     MPI_Barrier(MPI_COMM_WORLD);
     double t0 = MPI_Wtime();
-    for (int i = 0; i < k && active; i++)
+    double x = 1, y;
+    for (int i = 0; i < k && active; i++) {
+        if (alternate)
+            MPI_Allreduce(&x, &y, 1, MPI_DOUBLE, MPI_SUM, comm);
         one(size, 0);
+    }
     return bench_slowest(t0, k);
 }
 
@@ -167,6 +174,7 @@ int main(int argc, char **argv)
     long exact = 0;
     for (int i = 1; i < argc; i++) {
         halves |= !strcmp(argv[i], "-H");
+        alternate |= !strcmp(argv[i], "-A");
         if (!strcmp(argv[i], "-z") && i + 1 < argc)
             exact = atol(argv[i + 1]);
         if (!strcmp(argv[i], "-P") && i + 1 < argc)
@@ -198,8 +206,8 @@ int main(int argc, char **argv)
         which = -1;                           /* no nonblocking form */
     if (which < 0) {
         if (rank == 0)
-            fprintf(stderr, "usage: coll -c NAME [-q] [-m MAX] [-s MIN] [-z SIZE] [-H] [-P N] [-T] (NAME: see "
-                    "coll.c)\n");
+            fprintf(stderr, "usage: coll -c NAME [-q] [-m MAX] [-s MIN] [-z SIZE] [-H] [-P N] [-T] "
+                    "[-A] (NAME: see coll.c)\n");
         MPI_Abort(MPI_COMM_WORLD, 2);
     }
     /* the blocks of all ranks, in the send or the receive buffer */
@@ -209,8 +217,9 @@ int main(int argc, char **argv)
     vcounts = malloc(sizeof(int) * (size_t)nranks);
     vdispls = malloc(sizeof(int) * (size_t)nranks);
     if (rank == 0)
-        printf("# %s%s-%dr%s%s us lower\n", nonblocking ? "i" : "", names[which], nranks,
-               halves ? "-halves" : part > 0 ? "-part" : "", mt ? "-mt" : "");
+        printf("# %s%s-%dr%s%s%s us lower\n", nonblocking ? "i" : "", names[which], nranks,
+               halves ? "-halves" : part > 0 ? "-part" : "", mt ? "-mt" : "",
+               alternate ? "-after-allreduce" : "");
     static const long table[] = { 8, 64, 512, 4096, 32768, 262144, 1L << 20, 4L << 20 };
     const long *sizes = exact > 0 ? &exact : table;
     size_t nsizes = exact > 0 ? 1 : sizeof table / sizeof table[0];
