@@ -35,10 +35,19 @@ static int scan(xb_coll_sched_t *s, const xb_coll_args_t *a, bool exclusive)
     const char *src;
     char *acc;       /* src holds x_r; acc: the result forms */
     int rc = xb_coll_red_bufs(s, a, &src, &acc);
-    if (rc != XB_OK || s->red.wcount == 0)   /* 0: every rank has nothing */
+    if (rc != XB_OK)
         return rc;
     MPI_Count n = s->red.wcount;
     xb_datatype_t *wdt = s->red.wdt;
+    if (n == 0) {   /* nothing to combine, but the chain runs: another rank's count may not be 0 */
+        if (r > 0)
+            rc = xb_coll_sched_recv(s, NULL, 0, wdt, r - 1);
+        if (rc == XB_OK)
+            rc = xb_coll_sched_fence(s);
+        if (rc == XB_OK && r < p - 1)
+            rc = xb_coll_sched_send(s, NULL, 0, wdt, r + 1);
+        return rc;
+    }
     MPI_Aint ext = xb_dt_extent(wdt);
     bool last = r == p - 1;
     MPI_Count seg = SEG / (ext > 0 ? ext : 1);
