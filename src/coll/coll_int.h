@@ -178,8 +178,6 @@ void  xb_coll_flow_publish(xb_coll_flow_t *f, int lo, int hi);
 /* publish with a header word for the readers (xb_coll_flow_word) */
 void  xb_coll_flow_publish_word(xb_coll_flow_t *f, int lo, int hi, uint32_t word);
 uint32_t xb_coll_flow_word(const xb_coll_flow_t *f, int rank);
-/* Comm rank `rank` has published its cell of this call (no wait). */
-bool  xb_coll_flow_published(const xb_coll_flow_t *f, int rank);
 /* Wait until comm rank `rank` has published its cell of f's call (true)
  * or ended that call without (false); f's call may have ended here. */
 bool  xb_coll_flow_await_or_end(xb_coll_flow_t *f, int rank);
