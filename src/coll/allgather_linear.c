@@ -10,6 +10,12 @@
  * single-copy get the receiver makes, so with more ranks than CPUs a rank
  * moves whatever peer is ready instead of waiting for one. p - 1 sends of
  * the same block: the rules keep it to one node and small p.
+ *
+ * On a whole node (blocking, 3+ ranks) the slots (allgather_shm.c) take
+ * the blocks that fit one, so this runs beyond a slot's bytes a block,
+ * where a rank whose count differs may be in the slots' barrier: it takes
+ * that barrier with its signature first (xb_coll_node_agree; a barrier on
+ * a call that moves p slots' worth, nothing measurable).
  */
 #include "coll/coll_int.h"
 
@@ -17,13 +23,18 @@ static int linear(xb_coll_sched_t *s, const xb_coll_args_t *a, bool v)
 {
     int p = a->comm->size, r = a->comm->rank, rc = XB_OK;
     MPI_Aint ext = xb_dt_extent(a->rdt);
+    bool inplace = a->sbuf == MPI_IN_PLACE;
 #define BLK(i) ((char *)a->rbuf + (v ? a->rdispls[i] : (i) * a->rcount) * ext)
 #define CNT(i) (v ? a->rcounts[i] : a->rcount)
+    if (xb_coll_node_slots_elsewhere(a)) {        /* as allgather_shm.c signs */
+        MPI_Count mine = CNT(r) * xb_dt_size(a->rdt);
+        rc = xb_coll_node_agree(s, a, inplace ? mine : a->scount * xb_dt_size(a->sdt), mine,
+                                v ? a->rcounts : NULL);
+    }
     for (int k = 1; k < p && rc == XB_OK; k++) {
         int src = (r - k + p) % p;
         rc = xb_coll_sched_recv(s, BLK(src), CNT(src), a->rdt, src);
     }
-    bool inplace = a->sbuf == MPI_IN_PLACE;
     for (int k = 1; k < p && rc == XB_OK; k++) {
         int dst = (r + k) % p;
         rc = inplace ? xb_coll_sched_send(s, BLK(r), CNT(r), a->rdt, dst)

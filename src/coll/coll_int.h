@@ -110,6 +110,16 @@ static inline bool xb_coll_node_complete(const xb_comm_t *comm)
 }
 /* The call can take the node path: blocking, node-complete, fits a slot. */
 bool   xb_coll_node_fits(xb_coll_kind_t kind, const xb_coll_args_t *a);
+/* A message algorithm's call that the slot algorithms take at other
+ * counts (blocking, node-complete, 3+ ranks): a rank whose count differs
+ * may be in the slots' node barrier, where messages never meet it. Such a
+ * call first takes that barrier with its signature (xb_coll_node_agree:
+ * a parity, the sign, the checked barrier as a schedule step; counts as
+ * for xb_coll_node_check), so that counts that differ fail every rank
+ * alike there. */
+bool   xb_coll_node_slots_elsewhere(const xb_coll_args_t *a);
+int    xb_coll_node_agree(xb_coll_sched_t *s, const xb_coll_args_t *a, MPI_Count sent,
+                          MPI_Count want, const MPI_Count *counts);
 int    xb_coll_node_parity(void);               /* next area: 0 or 1        */
 int    xb_coll_node_last_parity(void);          /* the last phase's area     */
 void  *xb_coll_node_slot(const xb_comm_t *comm, int par, int rank);

@@ -252,6 +252,20 @@ static MPI_Count slot_need(xb_coll_kind_t kind, const xb_coll_args_t *a, int p)
     }
 }
 
+bool xb_coll_node_slots_elsewhere(const xb_coll_args_t *a)
+{
+    return a->form == XB_COLL_BLOCKING && !xb_coll_threads && a->comm->size >= 3 &&
+           xb_coll_node_complete(a->comm) && xb_coll_node_slot_size() != 0;
+}
+
+int xb_coll_node_agree(xb_coll_sched_t *s, const xb_coll_args_t *a, MPI_Count sent,
+                       MPI_Count want, const MPI_Count *counts)
+{
+    int par = xb_coll_node_parity();
+    xb_coll_node_sign(a->comm, par, sent, want);
+    return xb_coll_sched_node_barrier_check(s, par, counts, a->rdt);
+}
+
 bool xb_coll_node_fits(xb_coll_kind_t kind, const xb_coll_args_t *a)
 {
     if (a->form != XB_COLL_BLOCKING || xb_coll_threads || !xb_coll_node_complete(a->comm))
