@@ -35,11 +35,9 @@ int xb_coll_alltoall_shm_rounds(xb_coll_sched_t *s, const xb_coll_args_t *a)
     bool inplace = a->sbuf == MPI_IN_PLACE;
     MPI_Count b = a->rcount * xb_dt_size(a->rdt);
     MPI_Count c = (MPI_Count)(xb_coll_node_slot_size() / (size_t)p) & ~(MPI_Count)63;
-    if (b == 0) {   /* nothing to move, but the first round's barrier and check: */
-        int par = xb_coll_node_parity();                  /* the others' may differ */
-        xb_coll_node_sign(a->comm, par, inplace ? 0 : a->scount * xb_dt_size(a->sdt), 0);
-        return xb_coll_sched_node_barrier_check(s, par, NULL, NULL);
-    }
+    if (b == 0)     /* nothing to move, but the first round's checked barrier: */
+        return xb_coll_node_agree(s, a, inplace ? 0 : a->scount * xb_dt_size(a->sdt), 0,
+                                  NULL);                  /* the others' may differ */
     if (c == 0)
         return xb_err_set(XB_ERR_INTERN, "node slots of %zu bytes are too small for "
                           "an alltoall in rounds on %d ranks", xb_coll_node_slot_size(), p);
