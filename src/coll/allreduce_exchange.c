@@ -25,7 +25,7 @@ int xb_coll_allreduce_exchange(xb_coll_sched_t *s, const xb_coll_args_t *a)
     const char *src;
     char *acc;       /* src: read by the first round; acc: the result forms */
     int rc = xb_coll_red_bufs(s, a, &src, &acc);
-    if (rc != XB_OK || s->red.wcount == 0)   /* 0: every rank has nothing */
+    if (rc != XB_OK)
         return rc;
     MPI_Count n = s->red.wcount;
     xb_datatype_t *wdt = s->red.wdt;
@@ -39,14 +39,18 @@ int xb_coll_allreduce_exchange(xb_coll_sched_t *s, const xb_coll_args_t *a)
         off[j] = xb_coll_chunk_off(n, p, j);
         len[j] = xb_coll_chunk_off(n, p, j + 1) - off[j];
     }
-    char *mine = acc + off[r] * ext;
-    rc = xb_coll_exchange_reduce(s, a, src, off, len, mine, src == acc);
+    char *mine = n > 0 ? acc + off[r] * ext : acc;       /* acc: NULL at 0 */
+    /* Every pair exchanges a message in both rounds, empty ones included:
+     * the rules take this algorithm only for vectors of many elements
+     * (every piece holds some), and a rank whose count differs (0 among
+     * them: forced by name) then gets a block of the wrong size where it
+     * would wait for good (xb_coll_exchange_reduce's every). */
+    rc = xb_coll_exchange_reduce(s, a, src, off, len, mine, src == acc, true);
     for (int j = 0; j < p && rc == XB_OK; j++) {
         if (j == r)
             continue;
-        if (len[j] > 0)
-            rc = xb_coll_sched_recv(s, acc + off[j] * ext, len[j], wdt, j);
-        if (rc == XB_OK && len[r] > 0)
+        rc = xb_coll_sched_recv(s, n > 0 ? acc + off[j] * ext : acc, len[j], wdt, j);
+        if (rc == XB_OK)
             rc = xb_coll_sched_send(s, mine, len[r], wdt, j);
     }
     if (rc == XB_OK)

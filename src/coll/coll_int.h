@@ -732,11 +732,16 @@ static inline MPI_Count xb_coll_chunk_off(MPI_Count n, int parts, int c)
  * rank, all posted at once; after a fence the p pieces are combined in
  * rank order, x_0 op (x_1 op (... op x_{p-1})), into out (len[rank]
  * elements; any op, the same bits wherever it is computed). own_moves: out
- * overlaps src's own piece, which is copied aside first. Used by
- * reduce_scatter=pairwise and allreduce=exchange. */
+ * overlaps src's own piece, which is copied aside first. every: a message
+ * goes both ways between every pair, empty pieces included, so counts that
+ * differ between ranks (all of them 0 on one rank) meet as a block of the
+ * wrong size instead of a receive that nothing answers; without it a piece
+ * of 0 elements is not sent (reduce_scatter's counts of 0, the same on
+ * every rank). Used by reduce_scatter(_block)=pairwise and
+ * allreduce=exchange. */
 int xb_coll_exchange_reduce(xb_coll_sched_t *s, const xb_coll_args_t *a, const char *src,
                             const MPI_Count *off, const MPI_Count *len, char *out,
-                            bool own_moves);
+                            bool own_moves, bool every);
 
 /* ---- the fold of non-power-of-two sizes (coll_util.c) -------------------
  * With pof2 the largest power of two <= p and rem = p - pof2, ranks below

@@ -146,7 +146,7 @@ MPI_Count *xb_coll_equal_counts(xb_coll_sched_t *s, int p, MPI_Count count)
 
 int xb_coll_exchange_reduce(xb_coll_sched_t *s, const xb_coll_args_t *a, const char *src,
                             const MPI_Count *off, const MPI_Count *len, char *out,
-                            bool own_moves)
+                            bool own_moves, bool every)
 {
     int p = a->comm->size, r = a->comm->rank, rc = XB_OK;
     xb_datatype_t *wdt = s->red.wdt;
@@ -156,7 +156,8 @@ int xb_coll_exchange_reduce(xb_coll_sched_t *s, const xb_coll_args_t *a, const c
     if (piece == NULL)
         return XB_ERR_NO_MEM;
 #define PIECE(j) (piece + (MPI_Count)(j) * n * ext)
-    const char *own = src + off[r] * ext;
+#define AT(j) (len[j] > 0 ? src + off[j] * ext : src)     /* src: NULL at 0 */
+    const char *own = AT(r);
     if (own_moves) {
         rc = xb_coll_sched_copy(s, own, n, wdt, PIECE(r), n, wdt);
         own = PIECE(r);
@@ -164,10 +165,10 @@ int xb_coll_exchange_reduce(xb_coll_sched_t *s, const xb_coll_args_t *a, const c
     for (int j = 0; j < p && rc == XB_OK; j++) {
         if (j == r)
             continue;
-        if (n > 0)
+        if (n > 0 || every)
             rc = xb_coll_sched_recv(s, PIECE(j), n, wdt, j);
-        if (rc == XB_OK && len[j] > 0)
-            rc = xb_coll_sched_send(s, src + off[j] * ext, len[j], wdt, j);
+        if (rc == XB_OK && (len[j] > 0 || every))
+            rc = xb_coll_sched_send(s, AT(j), len[j], wdt, j);
     }
     if (rc == XB_OK)
         rc = xb_coll_sched_fence(s);
@@ -177,6 +178,7 @@ int xb_coll_exchange_reduce(xb_coll_sched_t *s, const xb_coll_args_t *a, const c
                         : xb_coll_sched_reduce(s, x, out, n);
     }
 #undef PIECE
+#undef AT
     return rc;
 }
 

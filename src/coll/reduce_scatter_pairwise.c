@@ -17,8 +17,16 @@ static int build(xb_coll_sched_t *s, const xb_coll_args_t *a,
 {
     int p = a->comm->size, r = a->comm->rank, rc;
     MPI_Count total = 0;
-    for (int i = 0; i < p; i++)
+    /* Equal counts (reduce_scatter_block's always): every pair exchanges a
+     * message, empty ones too, so a rank whose count differs (0 among them)
+     * meets the others with a block of the wrong size instead of leaving
+     * them waiting (xb_coll_exchange_reduce's every). Counts that differ
+     * (every rank's array the same) skip the empty pieces. */
+    bool every = true;
+    for (int i = 0; i < p; i++) {
         total += counts[i];
+        every &= counts[i] == counts[0];
+    }
     rc = xb_coll_sched_red(s, total, a->rdt, a->op);
     if (rc != XB_OK)
         return rc;
@@ -34,12 +42,12 @@ static int build(xb_coll_sched_t *s, const xb_coll_args_t *a,
     }
     /* the user's buffers are working buffers: straight into rbuf */
     if (s->red.direct && a->sbuf != MPI_IN_PLACE)
-        return xb_coll_exchange_reduce(s, a, a->sbuf, off, len, a->rbuf, false);
+        return xb_coll_exchange_reduce(s, a, a->sbuf, off, len, a->rbuf, false, every);
     char *w = xb_coll_red_load(s, a->sbuf == MPI_IN_PLACE ? a->rbuf : a->sbuf);
     if (w == NULL)
         return XB_ERR_NO_MEM;
     char *out = w + off[r] * xb_dt_extent(s->red.wdt);
-    rc = xb_coll_exchange_reduce(s, a, w, off, len, out, true);
+    rc = xb_coll_exchange_reduce(s, a, w, off, len, out, true, every);
     if (rc == XB_OK)
         rc = xb_coll_sched_copy(s, out, len[r], s->red.wdt, a->rbuf, counts[r], a->rdt);
     return rc;

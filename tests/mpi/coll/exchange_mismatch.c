@@ -7,6 +7,10 @@
  * count differs from rank 0's (an erroneous program), under
  * MPI_ERRORS_RETURN: both ranks fail with MPI_ERR_TRUNCATE (each receives
  * a block of the wrong size), nobody hangs, and a correct call follows.
+ * With the argument "direct" (any number of ranks, the direct exchanges
+ * forced: allreduce=exchange, reduce_scatter(_block)=pairwise) rank 1's
+ * count differs from every other rank's, 0 among them: before 2026-12-07 a
+ * rank with 0 sent nothing and the others waited for its pieces for good.
  * The counts lie on both sides of a 512-byte flow cell too: a rank whose
  * data does not fit its cell announces a message in a flow call of its
  * own and the peer, which chose its cell, follows it to pair's messages
@@ -28,28 +32,35 @@ static int call(int coll, const int *s, int *r, int n)
     case ALLTOALL:  return MPI_Alltoall(s, n, MPI_INT, r, n, MPI_INT, MPI_COMM_WORLD);
     case RSB:       return MPI_Reduce_scatter_block(s, r, n, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
     default: {      /* every rank's recvcounts say n for each rank */
-        int counts[2] = { n, n };
-        return MPI_Reduce_scatter(s, r, counts, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+        int *counts = ct_malloc((size_t)ct_size * sizeof(int));
+        for (int i = 0; i < ct_size; i++)
+            counts[i] = n;
+        int rc = MPI_Reduce_scatter(s, r, counts, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+        free(counts);
+        return rc;
     }
     }
 }
 
 static void one(int coll, int n0, int n1)
 {
-    int me = ct_rank, n = me == 0 ? n0 : n1, max = n0 > n1 ? n0 : n1;
-    int *s = ct_malloc((size_t)(2 * max) * sizeof(int));
-    int *r = ct_malloc((size_t)(2 * max) * sizeof(int));
-    for (int k = 0; k < 2 * max; k++)
+    int me = ct_rank, p = ct_size, n = me == 1 ? n1 : n0, max = n0 > n1 ? n0 : n1;
+    size_t len = (size_t)p * (size_t)(max > 2 ? max : 2);
+    int *s = ct_malloc(len * sizeof(int));
+    int *r = ct_malloc(len * sizeof(int));
+    for (size_t k = 0; k < len; k++)
         s[k] = me + 1, r[k] = -1;
     int rc = call(coll, s, r, n);
-    CHECK(ct_class(rc) == MPI_ERR_TRUNCATE, "%s, %d ints on rank 0 and %d on rank 1: rank %d "
-          "got class %d, want MPI_ERR_TRUNCATE", names[coll], n0, n1, me, ct_class(rc));
-    /* a correct call afterwards: 2 ints each */
-    for (int k = 0; k < 4; k++)
+    CHECK(ct_class(rc) == MPI_ERR_TRUNCATE, "%s, %d ints on rank 1 and %d on the others: "
+          "rank %d got class %d, want MPI_ERR_TRUNCATE", names[coll], n1, n0, me,
+          ct_class(rc));
+    /* a correct call afterwards: 2 ints each, s[k] = 10 me + k */
+    for (int k = 0; k < 2 * p; k++)
         s[k] = 10 * me + k;
     CHECK_RC(call(coll, s, r, 2));
-    int want0 = coll == ALLREDUCE ? 10 : coll == ALLGATHER ? 0 : coll == ALLTOALL ? 2 * me
-              : 2 * me + 10 + 2 * me;
+    int ranks = 10 * p * (p - 1) / 2;               /* the sum of 10 j over ranks */
+    int want0 = coll == ALLREDUCE ? ranks : coll == ALLGATHER ? 0 : coll == ALLTOALL ? 2 * me
+              : ranks + 2 * me * p;
     CHECK(r[0] == want0, "%s after the mismatch: rank %d got %d, want %d", names[coll], me,
           r[0], want0);
     free(s);
@@ -60,6 +71,14 @@ int main(int argc, char **argv)
 {
     ct_init(&argc, &argv);
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+    if (argc > 1 && !strcmp(argv[1], "direct")) {
+        static const int direct[][2] = { { 0, 100 }, { 100, 0 }, { 10, 200 }, { 4000, 3000 } };
+        static const int colls[] = { ALLREDUCE, RSB, RS };
+        for (int c = 0; c < 3; c++)
+            for (int i = 0; i < (int)(sizeof direct / sizeof direct[0]); i++)
+                one(colls[c], direct[i][0], direct[i][1]);
+        return ct_finish();
+    }
     if (ct_size != 2) {
         CHECK(0, "runs at 2 ranks, not %d", ct_size);
         return ct_finish();
