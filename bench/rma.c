@@ -13,12 +13,15 @@
  *                of longs) of the size, unlock (a lock-protected update)
  *   fop          every rank: MPI_Fetch_and_op (SUM) on one long at rank 0,
  *                then MPI_Win_flush (a shared counter); size: 8
+ *   idle         rank 0 only: lock exclusive on rank 1, MPI_Get of the size,
+ *                unlock, while the other ranks wait in a collective (a
+ *                passive target that went to sleep there)
  * Sizes 8 B to MAXSIZE (default 1 MiB; fop: 8 B only).
  */
 #include "bench.h"
 
-enum { PUT, GET, FENCE, ACC, FOP, NKIND };
-static const char *const kinds[NKIND] = { "put", "get", "fence", "acc", "fop" };
+enum { PUT, GET, FENCE, ACC, FOP, IDLE, NKIND };
+static const char *const kinds[NKIND] = { "put", "get", "fence", "acc", "fop", "idle" };
 
 static int rank, nranks, kind;
 static MPI_Win win;
@@ -46,9 +49,16 @@ static void one(long size)
         MPI_Accumulate(obuf, n / 8, MPI_LONG, 0, 0, n / 8, MPI_LONG, MPI_SUM, win);
         MPI_Win_unlock(0, win);
         break;
-    default:
+    case FOP:
         MPI_Fetch_and_op(&one, &old, MPI_LONG, 0, 0, MPI_SUM, win);
         MPI_Win_flush(0, win);
+        break;
+    default:
+        if (rank == 0) {
+            MPI_Win_lock(MPI_LOCK_EXCLUSIVE, 1, 0, win);
+            MPI_Get(obuf, n, MPI_BYTE, 1, 0, n, MPI_BYTE, win);
+            MPI_Win_unlock(1, win);
+        }
         break;
     }
 }
@@ -56,9 +66,16 @@ static void one(long size)
 static double batch(long size, int k)
 {
     MPI_Barrier(MPI_COMM_WORLD);
+    if (kind == IDLE && rank == 0) {    /* 2 ms: the others fall asleep in */
+        double t = MPI_Wtime();         /* bench_slowest's MPI_Allreduce  */
+        while (MPI_Wtime() - t < 2e-3)
+            ;
+    }
     double t0 = MPI_Wtime();
     for (int i = 0; i < k; i++)
         one(size);
+    if (kind == IDLE && rank != 0)
+        t0 = MPI_Wtime();               /* idle: rank 0's time */
     return bench_slowest(t0, k);
 }
 
@@ -77,9 +94,10 @@ int main(int argc, char **argv)
                 if (!strcmp(argv[i + 1], kinds[k]))
                     kind = k;
     }
-    if (kind < 0) {
+    if (kind < 0 || (kind == IDLE && nranks < 2)) {
         if (rank == 0)
-            fprintf(stderr, "usage: rma -k put|get|fence|acc|fop [-q] [-m MAX] [-c]\n");
+            fprintf(stderr, "usage: rma -k put|get|fence|acc|fop|idle [-q] [-m MAX] [-c] "
+                    "(idle: 2 ranks or more)\n");
         MPI_Abort(MPI_COMM_WORLD, 2);
     }
     long maxsize = kind == FOP ? 8 : o.maxsize;

@@ -270,8 +270,14 @@ bool xb_progress_mt_wait(xb_progress_t *pc, bool (*ready)(void *), void *arg,
             bump_seq(pc);   /* what they wait for may not be a request (Probe) */
         if (ready(arg))
             break;
-        if (n > 0)
+        if (n > 0) {
             sp.moved = true;
+            if (slept) {            /* woken to work: spin again first */
+                slept = false;      /* (progress.c, sleep_until) */
+                i = 0;
+                sp = (xb_spin_t){ 0, 0, true };
+            }
+        }
         bool spent = slept ? n == 0 : xb_progress_spin_done(pc, i++, &sp);
         if (spent && pc->chan != 0 && main_poll_from_lane(pc) > 0) {
             sp.moved = true;                /* something else moved: look again */
