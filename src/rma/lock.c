@@ -9,7 +9,11 @@
  * the lock is free for that type (exclusive: nobody holds it; shared: no
  * exclusive holder and nobody queued before), otherwise the request waits
  * in a FIFO. UNLOCK is sent once every operation of the epoch is answered
- * (so applied), and UNLOCKED answers it; then the next waiters are granted.
+ * (so applied), and nothing answers it: the epoch is complete at the target
+ * already, and whatever this process sends the target later (a LOCK, a
+ * window barrier) arrives after it, since methods deliver in order per
+ * peer; the target then grants the next waiters. Waiting for an answer
+ * cost every epoch one more round trip (and a wake-up of a target asleep).
  * MPI_Win_lock returns once granted. MPI_MODE_NOCHECK skips the messages.
  * Flushes wait for answers only: every operation is remote-complete when
  * answered, so the local variants are the same.
@@ -73,18 +77,14 @@ void xb_rma_lock_arrived(xb_win_t *w, const xb_rma_hdr_t *h)
     case XB_RMA_GRANT:
         if (w->lk_state[r] == XB_LK_WAIT)
             w->lk_state[r] = XB_LK_HELD;
-        w->unlock_wait--;       /* also counts grants awaited */
+        w->grant_wait--;
         break;
     case XB_RMA_UNLOCK:
         if (w->lk_excl == r)
             w->lk_excl = -1;
         else if (w->lk_shared > 0)
             w->lk_shared--;
-        xb_rma_ctl(w, r, XB_RMA_UNLOCKED, 0);
         grant_waiters(w);
-        break;
-    case XB_RMA_UNLOCKED:
-        w->unlock_wait--;
         break;
     }
 }
@@ -106,7 +106,7 @@ static int lock_one(xb_win_t *w, int type, int rank, bool nocheck)
         return XB_OK;
     }
     w->lk_state[rank] = XB_LK_WAIT;
-    w->unlock_wait++;
+    w->grant_wait++;
     return xb_rma_ctl(w, rank, XB_RMA_LOCK, (uint64_t)type);
 }
 
@@ -130,7 +130,7 @@ int xb_impl_win_lock(int lock_type, int rank, int assert, xb_win_t *win)
         return xb_err_set(XB_RMA_ERR_SYNC, "a lock inside a MPI_Win_start epoch");
     rc = lock_one(win, lock_type, rank, assert & MPI_MODE_NOCHECK);
     if (rc == XB_OK)
-        rc = xb_rma_wait_zero(&win->unlock_wait, "MPI_Win_lock (the lock is held "
+        rc = xb_rma_wait_zero(&win->grant_wait, "MPI_Win_lock (the lock is held "
                               "by another process)");
     return rc;
 }
@@ -141,7 +141,6 @@ static int unlock_one(xb_win_t *w, int rank)
     w->nlocked--;
     if (w->lk_nocheck[rank])
         return XB_OK;
-    w->unlock_wait++;
     return xb_rma_ctl(w, rank, XB_RMA_UNLOCK, 0);
 }
 
@@ -157,8 +156,6 @@ int xb_impl_win_unlock(int rank, xb_win_t *win)
                           "MPI_Win_lock here", rank);
     rc = xb_rma_flush(win, rank);
     int urc = unlock_one(win, rank);
-    if (urc == XB_OK)
-        urc = xb_rma_wait_zero(&win->unlock_wait, "MPI_Win_unlock");
     return rc != XB_OK ? rc : urc;
 }
 
@@ -175,7 +172,7 @@ int xb_impl_win_lock_all(int assert, xb_win_t *win)
     for (int r = 0; r < win->size && rc == XB_OK; r++)
         rc = lock_one(win, MPI_LOCK_SHARED, r, assert & MPI_MODE_NOCHECK);
     win->lock_all = true;
-    int wrc = xb_rma_wait_zero(&win->unlock_wait, "MPI_Win_lock_all");
+    int wrc = xb_rma_wait_zero(&win->grant_wait, "MPI_Win_lock_all");
     return rc != XB_OK ? rc : wrc;
 }
 
@@ -191,8 +188,7 @@ int xb_impl_win_unlock_all(xb_win_t *win)
         if (urc == XB_OK)
             urc = x;
     }
-    int wrc = xb_rma_wait_zero(&win->unlock_wait, "MPI_Win_unlock_all");
-    return rc != XB_OK ? rc : urc != XB_OK ? urc : wrc;
+    return rc != XB_OK ? rc : urc;
 }
 
 static int passive(xb_win_t *w, int rank)

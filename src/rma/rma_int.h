@@ -54,7 +54,7 @@ enum { XB_RMA_TAG = 0x7a5f };
 typedef enum xb_rma_kind {
     XB_RMA_PUT = 1, XB_RMA_ACC, XB_RMA_GET, XB_RMA_GACC, XB_RMA_CAS,
     XB_RMA_ACK, XB_RMA_REPLY,
-    XB_RMA_LOCK, XB_RMA_GRANT, XB_RMA_UNLOCK, XB_RMA_UNLOCKED,
+    XB_RMA_LOCK, XB_RMA_GRANT, XB_RMA_UNLOCK,
     XB_RMA_BARRIER, XB_RMA_POST, XB_RMA_COMPLETE,
 } xb_rma_kind_t;
 
@@ -134,7 +134,7 @@ struct xb_win {
     uint8_t         *lk_nocheck; /* [size]                                 */
     int              nlocked;    /* targets in XB_LK_HELD/WAIT              */
     bool             lock_all;
-    int              unlock_wait; /* UNLOCKED answers expected               */
+    int              grant_wait; /* GRANT answers expected                   */
     /* passive target, target side */
     int              lk_excl;    /* rank holding it exclusively, or -1     */
     int              lk_shared;  /* shared holders                         */
