@@ -148,6 +148,12 @@ typedef struct xb_method_ops {
      * refused (the caller falls back to the pipelined protocol). */
     int  (*get)(xb_ep_t *ep, const struct iovec *local, int local_cnt,
                 uint64_t remote_addr, size_t len);
+    /* Optional (NULL if absent): get()'s mirror, the local iovec's `len`
+     * bytes copied to remote_addr in the peer (one-sided MPI_Put on a
+     * window of the user's memory). Same returns; available where get() is
+     * (process_vm_writev asks the kernel for the same permission). */
+    int  (*put)(xb_ep_t *ep, const struct iovec *local, int local_cnt,
+                uint64_t remote_addr, size_t len);
     /* Poll for arrivals; returns the number of events handled (>= 0). */
     int  (*progress)(xb_method_t *m);
     /* Optional. Sleep until a message may have arrived for this process, or

@@ -243,6 +243,8 @@ int  xb_shm_cma_check_peer(xb_shm_t *st, int pid, uint64_t addr);   /* ready */
 int  xb_shm_cma_probe(const char **why);             /* fork-based, no job   */
 int  xb_shm_cma_get(pid_t pid, const struct iovec *local, int local_cnt,
                     uint64_t remote_addr, size_t len);
+int  xb_shm_cma_put(pid_t pid, const struct iovec *local, int local_cnt,
+                    uint64_t remote_addr, size_t len);   /* process_vm_writev */
 int  xb_shm_read_ptrace_scope(void);                 /* -1: no Yama          */
 
 /* shm_help.c: single copy split between receiver and sender */

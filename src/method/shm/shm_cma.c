@@ -167,12 +167,13 @@ int xb_shm_cma_probe(const char **why)
     return XB_OK;
 }
 
-/* Copy len bytes at remote_addr of pid into the local iovec; loops on
- * partial transfers (the kernel stops at page faults it cannot serve in one
- * go, and at IOV_MAX entries). */
-int xb_shm_cma_get(pid_t pid, const struct iovec *local, int local_cnt,
-                   uint64_t remote_addr, size_t len)
+/* Copy len bytes at remote_addr of pid into the local iovec (write: from
+ * it, to remote_addr); loops on partial transfers (the kernel stops at page
+ * faults it cannot serve in one go, and at IOV_MAX entries). */
+static int cma_xfer(pid_t pid, const struct iovec *local, int local_cnt,
+                    uint64_t remote_addr, size_t len, bool write)
 {
+    const char *call = write ? "process_vm_writev" : "process_vm_readv";
     struct iovec iov[64];
     int i = 0;
     size_t skip = 0;                  /* bytes of local[i] already filled */
@@ -190,19 +191,20 @@ int xb_shm_cma_get(pid_t pid, const struct iovec *local, int local_cnt,
             n++;
         }
         if (want == 0)
-            return xb_err_set(XB_ERR_INTERN, "single-copy get: the local buffer "
+            return xb_err_set(XB_ERR_INTERN, "single copy: the local buffer "
                               "holds %zu bytes fewer than asked", len);
         struct iovec r = { (void *)(uintptr_t)remote_addr, want };
-        ssize_t got = process_vm_readv(pid, iov, (unsigned long)n, &r, 1, 0);
+        ssize_t got = write ? process_vm_writev(pid, iov, (unsigned long)n, &r, 1, 0)
+                            : process_vm_readv(pid, iov, (unsigned long)n, &r, 1, 0);
         if (got < 0) {
             if (errno == EINTR)
                 continue;
-            return xb_err_sys(XB_ERR_OTHER, errno, "process_vm_readv of %zu bytes "
-                              "from pid %d", want, (int)pid);
+            return xb_err_sys(XB_ERR_OTHER, errno, "%s of %zu bytes with pid %d", call,
+                              want, (int)pid);
         }
         if (got == 0)
-            return xb_err_set(XB_ERR_OTHER, "process_vm_readv from pid %d made no "
-                              "progress", (int)pid);
+            return xb_err_set(XB_ERR_OTHER, "%s with pid %d made no progress", call,
+                              (int)pid);
         remote_addr += (uint64_t)got;
         len -= (size_t)got;
         /* advance the local cursor by got bytes */
@@ -222,4 +224,16 @@ int xb_shm_cma_get(pid_t pid, const struct iovec *local, int local_cnt,
             i++;
     }
     return XB_OK;
+}
+
+int xb_shm_cma_get(pid_t pid, const struct iovec *local, int local_cnt,
+                   uint64_t remote_addr, size_t len)
+{
+    return cma_xfer(pid, local, local_cnt, remote_addr, len, false);
+}
+
+int xb_shm_cma_put(pid_t pid, const struct iovec *local, int local_cnt,
+                   uint64_t remote_addr, size_t len)
+{
+    return cma_xfer(pid, local, local_cnt, remote_addr, len, true);
 }

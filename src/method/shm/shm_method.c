@@ -326,6 +326,16 @@ static int shm_get(xb_ep_t *ep, const struct iovec *local, int local_cnt,
     return xb_shm_help_get(ep, local, local_cnt, remote_addr, len);
 }
 
+static int shm_put(xb_ep_t *ep, const struct iovec *local, int local_cnt,
+                   uint64_t remote_addr, size_t len)
+{
+    if (!ep->st->cma || ep->pid <= 0)
+        return xb_err_set(XB_ERR_OTHER, "single copy to rank %d is off (%s)",
+                          ep->st->local_ranks[ep->peer_local],
+                          ep->st->cma_why ? ep->st->cma_why : "no pid");
+    return xb_shm_cma_put(ep->pid, local, local_cnt, remote_addr, len);
+}
+
 /* Handle up to xb_am_batch records of one ring (method.h: XB_AM_BATCH,
  * so one busy peer cannot starve the others and the handlers' work stays
  * bounded per call, or fewer when a handler yields); *more when some are
@@ -513,6 +523,7 @@ const xb_method_ops_t xb_shm_ops = {
     .ep_close = shm_ep_close,
     .send_am = shm_send_am,
     .get = shm_get,
+    .put = shm_put,
     .crowded = shm_crowded,
     .progress = shm_progress,
     .block = shm_block,

@@ -12,7 +12,14 @@
  * the run sets XB_RMA_ALLOC_SHARED=off, or spreads the ranks over several
  * "hosts", so Put and Get must send messages, with the same results.
  * A window with a part of size 0 gets a base that is not NULL.
+ * MPI_Win_create (the user's memory): a contiguous Put and Get of 2 KiB to
+ * a process of this node, and a Put to the origin's own part, are copies
+ * by the origin too (process_vm_writev/readv, XB_RMA_COPY_MIN); with
+ * XB_RMA_COPY_MIN above that size they must send messages; the data is
+ * right either way (not counted across "hosts").
  */
+#include <sys/uio.h>
+#include <unistd.h>
 #include "../tools/mpit_util.h"
 
 enum { K = 64 };
@@ -111,6 +118,80 @@ static void counters(void)
     MPI_Win_free(&win);
 }
 
+/* Whether this kernel lets a rank read its neighbour's memory
+ * (process_vm_readv: Yama's ptrace_scope, seccomp, XB_SHM_CMA=0 for the
+ * library), as the library's own probe finds: else Put and Get on
+ * MPI_Win_create send messages. Every rank agrees. */
+static bool single_copy(int right)
+{
+    static const unsigned long magic = 0x5eedc0de5eedc0deUL;
+    unsigned long mine[2] = { (unsigned long)getpid(), (unsigned long)(uintptr_t)&magic }, peer[2];
+    int left = (ct_rank + ct_size - 1) % ct_size;
+    MPI_Sendrecv(mine, 2, MPI_UNSIGNED_LONG, left, 5, peer, 2, MPI_UNSIGNED_LONG, right, 5,
+                 MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    unsigned long v = 0;
+    struct iovec l = { &v, sizeof(v) }, r = { (void *)(uintptr_t)peer[1], sizeof(v) };
+    const char *off = getenv("XB_SHM_CMA");
+    int ok = process_vm_readv((pid_t)peer[0], &l, 1, &r, 1, 0) == (ssize_t)sizeof(v) &&
+             v == magic && !(off != NULL && (!strcmp(off, "0") || !strcmp(off, "off")));
+    int all = 0;
+    MPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_LAND, MPI_COMM_WORLD);
+    return all != 0;
+}
+
+/* Put and Get on a window of the user's memory (see the top). */
+static void created(void)
+{
+    enum { N = 512, R = 20 };
+    int *mem = ct_malloc(2 * N * sizeof(int)), src[N], got[N];
+    for (int i = 0; i < 2 * N; i++)
+        mem[i] = -1;
+    for (int i = 0; i < N; i++)
+        src[i] = ct_rank * 100000 + i;
+    MPI_Win win;
+    CHECK_RC(MPI_Win_create(mem, 2 * N * sizeof(int), sizeof(int), MPI_INFO_NULL,
+                            MPI_COMM_WORLD, &win));
+    int right = (ct_rank + 1) % ct_size, left = (ct_rank + ct_size - 1) % ct_size;
+    const char *min = getenv("XB_RMA_COPY_MIN");
+    bool sends = (min != NULL && atol(min) > (long)sizeof(src)) || !single_copy(right);
+    MPI_Barrier(MPI_COMM_WORLD);
+    MPI_Win_lock_all(0, win);
+    MPI_Barrier(MPI_COMM_WORLD);          /* every lock granted */
+    unsigned long long before = am_sent();
+    for (int r = 0; r < R; r++) {
+        CHECK_RC(MPI_Put(src, N, MPI_INT, right, 0, N, MPI_INT, win));
+        CHECK_RC(MPI_Put(src, N, MPI_INT, ct_rank, N, N, MPI_INT, win));
+        CHECK_RC(MPI_Win_flush_all(win));
+        for (int i = 0; i < N; i++)
+            got[i] = -7;
+        CHECK_RC(MPI_Get(got, N, MPI_INT, right, 0, N, MPI_INT, win));
+        CHECK_RC(MPI_Win_flush(right, win));
+    }
+    unsigned long long moved = am_sent() - before;
+    if (getenv("MPIEXEC_HOSTS") != NULL)
+        ;                                 /* some neighbours are on another "host" */
+    else if (sends)
+        CHECK(moved >= (unsigned long long)(2 * R), "Put and Get on MPI_Win_create with "
+              "XB_RMA_COPY_MIN=%s or no single copy sent %llu messages in %d rounds",
+              min != NULL ? min : "(unset)", moved, R);
+    else
+        CHECK(moved < R, "Put and Get on MPI_Win_create on one node sent %llu messages in %d "
+              "rounds", moved, R);
+    for (int i = 0; i < N; i++)
+        CHECK(got[i] == ct_rank * 100000 + i, "get from MPI_Win_create: got[%d] = %d, want %d",
+              i, got[i], ct_rank * 100000 + i);
+    MPI_Win_unlock_all(win);
+    MPI_Barrier(MPI_COMM_WORLD);
+    for (int i = 0; i < N; i++) {
+        CHECK(mem[i] == left * 100000 + i, "put to MPI_Win_create: mem[%d] = %d, want %d", i,
+              mem[i], left * 100000 + i);
+        CHECK(mem[N + i] == ct_rank * 100000 + i, "put to this rank's own part: mem[%d] = %d, "
+              "want %d", N + i, mem[N + i], ct_rank * 100000 + i);
+    }
+    MPI_Win_free(&win);
+    free(mem);
+}
+
 int main(int argc, char **argv)
 {
     int provided;
@@ -190,6 +271,7 @@ int main(int argc, char **argv)
     MPI_Win_free(&win);
 
     counters();
+    created();
 
     /* a part of size 0 (every odd rank) still has a base */
     int *m0 = NULL;
