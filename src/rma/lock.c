@@ -17,6 +17,21 @@
  * MPI_Win_lock returns once granted. MPI_MODE_NOCHECK skips the messages.
  * Flushes wait for answers only: every operation is remote-complete when
  * answered, so the local variants are the same.
+ *
+ * A mapped window (every part in one shared mapping, win_shared.c) of at
+ * most XB_RMA_EPOCH_MAX processes takes the lock in the mapping instead,
+ * without the target: a word per part, XB_RMA_EPOCH_EXCL or the count of
+ * shared holders, changed by compare-and-swap (acquire) and released by a
+ * store or a decrement (release), which also publishes the epoch's
+ * copies. A process that finds it taken sets its bit in the part's
+ * waiters mask, tries again, and waits (polling, then asleep in the
+ * method); whoever releases the word then sends a WAKE message to every
+ * rank in the mask. The two sides fence between their store and their
+ * load (the mask, the word), so either the releaser sees the bit or the
+ * waiter sees the word free: no wake-up is lost. Every member maps the
+ * window or none does, so all take one kind of lock. No order among
+ * waiters (the standard asks none): a stream of shared holders may keep an
+ * exclusive one waiting.
  */
 #include <stdlib.h>
 #include "rma/rma_int.h"
@@ -86,7 +101,65 @@ void xb_rma_lock_arrived(xb_win_t *w, const xb_rma_hdr_t *h)
             w->lk_shared--;
         grant_waiters(w);
         break;
+    case XB_RMA_WAKE:           /* its arrival woke the wait: nothing to do */
+        break;
     }
+}
+
+/* ---- the lock in the mapping (see the top) ------------------------------- */
+
+static bool in_mapping(const xb_win_t *w)
+{
+    return w->shm_map != NULL && w->size <= XB_RMA_EPOCH_MAX;
+}
+
+typedef struct { uint32_t *word; int type; } take_t;
+
+static bool take(void *arg)
+{
+    const take_t *k = arg;
+    uint32_t v = __atomic_load_n(k->word, __ATOMIC_RELAXED);
+    if (k->type == MPI_LOCK_EXCLUSIVE)
+        return v == 0 && __atomic_compare_exchange_n(k->word, &v, XB_RMA_EPOCH_EXCL, false,
+                                                     __ATOMIC_ACQUIRE, __ATOMIC_RELAXED);
+    return !(v & XB_RMA_EPOCH_EXCL) &&
+           __atomic_compare_exchange_n(k->word, &v, v + 1, false, __ATOMIC_ACQUIRE,
+                                       __ATOMIC_RELAXED);
+}
+
+static int take_in_mapping(xb_win_t *w, int type, int rank)
+{
+    take_t k = { xb_rma_epoch_word(w, rank), type };
+    if (take(&k))
+        return XB_OK;
+    uint64_t *waiters = xb_rma_epoch_waiters(w, rank), bit = (uint64_t)1 << w->rank;
+    __atomic_fetch_or(waiters, bit, __ATOMIC_SEQ_CST);
+    __atomic_thread_fence(__ATOMIC_SEQ_CST);        /* then look at the word */
+    int rc = xb_progress_wait_until(xb_progress_default(), take, &k,
+                                    "MPI_Win_lock (the lock is held by another process)");
+    __atomic_fetch_and(waiters, ~bit, __ATOMIC_RELAXED);
+    return rc;
+}
+
+static int give_in_mapping(xb_win_t *w, int rank, bool excl)
+{
+    uint32_t *word = xb_rma_epoch_word(w, rank);
+    if (excl)
+        __atomic_store_n(word, 0, __ATOMIC_RELEASE);
+    else
+        __atomic_fetch_sub(word, 1, __ATOMIC_RELEASE);
+    __atomic_thread_fence(__ATOMIC_SEQ_CST);        /* then look at the mask */
+    uint64_t m = __atomic_load_n(xb_rma_epoch_waiters(w, rank), __ATOMIC_RELAXED);
+    int rc = XB_OK;
+    for (int r = 0; m != 0 && r < w->size; r++) {
+        if (!(m & ((uint64_t)1 << r)))
+            continue;
+        m &= ~((uint64_t)1 << r);
+        int x = xb_rma_ctl(w, r, XB_RMA_WAKE, 0);
+        if (rc == XB_OK)
+            rc = x;
+    }
+    return rc;
 }
 
 static int check_rank(const xb_win_t *w, int rank)
@@ -99,12 +172,14 @@ static int check_rank(const xb_win_t *w, int rank)
 
 static int lock_one(xb_win_t *w, int type, int rank, bool nocheck)
 {
-    w->lk_nocheck[rank] = nocheck;
     w->nlocked++;
-    if (nocheck) {
+    if (nocheck || in_mapping(w)) {
+        w->lk_how[rank] = nocheck ? XB_LKH_NOCHECK : type == MPI_LOCK_EXCLUSIVE
+                        ? XB_LKH_WORD_EXCL : XB_LKH_WORD_SHARED;
         w->lk_state[rank] = XB_LK_HELD;
-        return XB_OK;
+        return nocheck ? XB_OK : take_in_mapping(w, type, rank);
     }
+    w->lk_how[rank] = XB_LKH_MSG;
     w->lk_state[rank] = XB_LK_WAIT;
     w->grant_wait++;
     return xb_rma_ctl(w, rank, XB_RMA_LOCK, (uint64_t)type);
@@ -139,9 +214,12 @@ static int unlock_one(xb_win_t *w, int rank)
 {
     w->lk_state[rank] = XB_LK_NONE;
     w->nlocked--;
-    if (w->lk_nocheck[rank])
-        return XB_OK;
-    return xb_rma_ctl(w, rank, XB_RMA_UNLOCK, 0);
+    switch (w->lk_how[rank]) {
+    case XB_LKH_NOCHECK:     return XB_OK;
+    case XB_LKH_WORD_SHARED: return give_in_mapping(w, rank, false);
+    case XB_LKH_WORD_EXCL:   return give_in_mapping(w, rank, true);
+    default:                 return xb_rma_ctl(w, rank, XB_RMA_UNLOCK, 0);
+    }
 }
 
 int xb_impl_win_unlock(int rank, xb_win_t *win)

@@ -54,7 +54,7 @@ enum { XB_RMA_TAG = 0x7a5f };
 typedef enum xb_rma_kind {
     XB_RMA_PUT = 1, XB_RMA_ACC, XB_RMA_GET, XB_RMA_GACC, XB_RMA_CAS,
     XB_RMA_ACK, XB_RMA_REPLY,
-    XB_RMA_LOCK, XB_RMA_GRANT, XB_RMA_UNLOCK,
+    XB_RMA_LOCK, XB_RMA_GRANT, XB_RMA_UNLOCK, XB_RMA_WAKE,
     XB_RMA_BARRIER, XB_RMA_POST, XB_RMA_COMPLETE,
 } xb_rma_kind_t;
 
@@ -97,6 +97,9 @@ typedef struct xb_rma_region {
 } xb_rma_region_t;
 
 enum { XB_LK_NONE = 0, XB_LK_WAIT = 1, XB_LK_HELD = 2 };
+/* How a held lock was taken: by messages to the target's lock manager,
+ * not at all (MPI_MODE_NOCHECK), or in the mapping's word (lock.c). */
+enum { XB_LKH_MSG = 0, XB_LKH_NOCHECK, XB_LKH_WORD_SHARED, XB_LKH_WORD_EXCL };
 
 /* A message that came before this process finished creating the window. */
 typedef struct xb_rma_early {
@@ -131,7 +134,7 @@ struct xb_win {
     bool             fence_open;
     /* passive target, origin side */
     uint8_t         *lk_state;   /* [size] XB_LK_*                         */
-    uint8_t         *lk_nocheck; /* [size]                                 */
+    uint8_t         *lk_how;     /* [size] XB_LKH_*: how it was taken      */
     int              nlocked;    /* targets in XB_LK_HELD/WAIT              */
     bool             lock_all;
     int              grant_wait; /* GRANT answers expected                   */
@@ -263,6 +266,14 @@ void xb_rma_shared_unmap(xb_win_t *w);
 enum { XB_RMA_LOCK_STRIDE = 64 };
 void xb_rma_part_lock(const xb_win_t *w, int r);
 void xb_rma_part_unlock(const xb_win_t *w, int r);
+/* The same line of part r also holds the MPI_Win_lock state of a mapped
+ * window of at most 64 processes (lock.c): a word (XB_RMA_EPOCH_EXCL, or
+ * the number of shared holders) and the mask of the window ranks that
+ * wait for it (bit = rank). */
+enum { XB_RMA_EPOCH_MAX = 64 };
+#define XB_RMA_EPOCH_EXCL (1u << 31)
+uint32_t *xb_rma_epoch_word(const xb_win_t *w, int r);
+uint64_t *xb_rma_epoch_waiters(const xb_win_t *w, int r);
 /* MPI_Win_allocate on one node: every part in one shared mapping (base,
  * shm_map and shm_off set) and true on every member, or false on every
  * member with nothing mapped (the caller allocates privately). Collective

@@ -260,7 +260,7 @@ static void dispatch(xb_win_t *w, const xb_rma_hdr_t *hp, const void *payload,
     case XB_RMA_ACK: case XB_RMA_REPLY:
         xb_rma_answer(w, &h, payload, len);
         break;
-    case XB_RMA_LOCK: case XB_RMA_GRANT: case XB_RMA_UNLOCK:
+    case XB_RMA_LOCK: case XB_RMA_GRANT: case XB_RMA_UNLOCK: case XB_RMA_WAKE:
         xb_rma_lock_arrived(w, &h);
         break;
     case XB_RMA_BARRIER:

@@ -87,7 +87,7 @@ int xb_rma_win_new(xb_comm_t *comm, void *base, MPI_Aint size, MPI_Aint disp_uni
     w->gpid = calloc((size_t)n, sizeof(*w->gpid));
     w->pending = calloc((size_t)n, sizeof(int));
     w->lk_state = calloc((size_t)n, 1);
-    w->lk_nocheck = calloc((size_t)n, 1);
+    w->lk_how = calloc((size_t)n, 1);
     w->post_seen = calloc((size_t)n, sizeof(int));
     w->magic = XB_RMA_MAGIC;
     w->handle = (MPI_Win)w;
@@ -103,7 +103,7 @@ int xb_rma_win_new(xb_comm_t *comm, void *base, MPI_Aint size, MPI_Aint disp_uni
     w->lk_excl = -1;
     w->errh = xb_errhandler_fatal();
     if (w->peers == NULL || w->gpid == NULL || w->pending == NULL ||
-        w->lk_state == NULL || w->lk_nocheck == NULL || w->post_seen == NULL) {
+        w->lk_state == NULL || w->lk_how == NULL || w->post_seen == NULL) {
         rc = xb_err_set(XB_ERR_NO_MEM, "no memory for a window of %d processes", n);
         goto fail_destroy;
     }
@@ -215,7 +215,7 @@ void xb_rma_win_destroy(xb_win_t *w)
     free(w->gpid);
     free(w->pending);
     free(w->lk_state);
-    free(w->lk_nocheck);
+    free(w->lk_how);
     free(w->post_seen);
     free(w->start_rank);
     free(w->lk_queue);

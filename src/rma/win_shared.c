@@ -214,6 +214,16 @@ void xb_rma_part_unlock(const xb_win_t *w, int r)
     __atomic_store_n(lock_word(w, r), 0, __ATOMIC_RELEASE);
 }
 
+uint32_t *xb_rma_epoch_word(const xb_win_t *w, int r)
+{
+    return lock_word(w, r) + 2;                         /* byte 8 of the line */
+}
+
+uint64_t *xb_rma_epoch_waiters(const xb_win_t *w, int r)
+{
+    return (uint64_t *)(void *)(lock_word(w, r) + 4);   /* byte 16 */
+}
+
 /* Whether every member says yes: rank 0 hears all, then tells all. */
 static bool all_agree(xb_win_t *w, bool yes)
 {

@@ -12,12 +12,18 @@
  * the run sets XB_RMA_ALLOC_SHARED=off, or spreads the ranks over several
  * "hosts", so Put and Get must send messages, with the same results.
  * A window with a part of size 0 gets a base that is not NULL.
+ * MPI_Win_lock on such a window takes the lock in the mapping: no message
+ * leaves for an epoch nobody contends (they do with arg=messages); every
+ * rank increments rank 0's counter under an exclusive lock by Get and Put
+ * with a yield between them (no increment lost), and shared holders never
+ * see an exclusive holder's two words half written.
  * MPI_Win_create (the user's memory): a contiguous Put and Get of 2 KiB to
  * a process of this node, and a Put to the origin's own part, are copies
  * by the origin too (process_vm_writev/readv, XB_RMA_COPY_MIN); with
  * XB_RMA_COPY_MIN above that size they must send messages; the data is
  * right either way (not counted across "hosts").
  */
+#include <sched.h>
 #include <sys/uio.h>
 #include <unistd.h>
 #include "../tools/mpit_util.h"
@@ -115,6 +121,74 @@ static void counters(void)
         free(all);
     }
     free(seen);
+    MPI_Win_free(&win);
+}
+
+/* MPI_Win_lock on a window of one node (see the top). */
+static void epochs(void)
+{
+    enum { R = 50, INC = 200, READS = 100 };
+    int *mem;
+    MPI_Win win;
+    CHECK_RC(MPI_Win_allocate(4 * sizeof(int), sizeof(int), MPI_INFO_NULL, MPI_COMM_WORLD,
+                              &mem, &win));
+    for (int i = 0; i < 4; i++)
+        mem[i] = 0;
+    int right = (ct_rank + 1) % ct_size, v = ct_rank;
+    MPI_Barrier(MPI_COMM_WORLD);
+    /* nobody else locks `right`'s part here */
+    unsigned long long before = am_sent();
+    for (int r = 0; r < R; r++) {
+        CHECK_RC(MPI_Win_lock(MPI_LOCK_EXCLUSIVE, right, 0, win));
+        CHECK_RC(MPI_Put(&v, 1, MPI_INT, right, 3, 1, MPI_INT, win));
+        CHECK_RC(MPI_Win_unlock(right, win));
+    }
+    unsigned long long moved = am_sent() - before;
+    if (messages)
+        CHECK(moved >= 2 * R, "%d lock epochs sent %llu messages", R, moved);
+    else
+        CHECK(moved < R, "%d lock epochs on a window of one node sent %llu messages", R,
+              moved);
+    MPI_Barrier(MPI_COMM_WORLD);
+    CHECK(mem[3] == (ct_rank + ct_size - 1) % ct_size, "put under lock: mem[3] = %d", mem[3]);
+
+    /* mutual exclusion: a non-atomic increment of rank 0's mem[0] */
+    for (int k = 0; k < INC; k++) {
+        int x = -1;
+        CHECK_RC(MPI_Win_lock(MPI_LOCK_EXCLUSIVE, 0, 0, win));
+        CHECK_RC(MPI_Get(&x, 1, MPI_INT, 0, 0, 1, MPI_INT, win));
+        CHECK_RC(MPI_Win_flush(0, win));
+        sched_yield();                    /* let a rank that ignores the lock in */
+        x++;
+        CHECK_RC(MPI_Put(&x, 1, MPI_INT, 0, 0, 1, MPI_INT, win));
+        CHECK_RC(MPI_Win_unlock(0, win));
+    }
+    /* shared against exclusive: odd ranks write mem[1] and mem[2] of rank 0
+     * (the same value) under an exclusive lock, even ranks read both under
+     * a shared one */
+    int torn = 0;
+    for (int k = 0; k < READS; k++) {
+        int pair[2] = { k, k };
+        if (ct_rank % 2) {
+            CHECK_RC(MPI_Win_lock(MPI_LOCK_EXCLUSIVE, 0, 0, win));
+            CHECK_RC(MPI_Put(&pair[0], 1, MPI_INT, 0, 1, 1, MPI_INT, win));
+            CHECK_RC(MPI_Win_flush(0, win));
+            sched_yield();
+            CHECK_RC(MPI_Put(&pair[1], 1, MPI_INT, 0, 2, 1, MPI_INT, win));
+            CHECK_RC(MPI_Win_unlock(0, win));
+        } else {
+            CHECK_RC(MPI_Win_lock(MPI_LOCK_SHARED, 0, 0, win));
+            CHECK_RC(MPI_Get(pair, 2, MPI_INT, 0, 1, 2, MPI_INT, win));
+            CHECK_RC(MPI_Win_unlock(0, win));
+            torn += pair[0] != pair[1];
+        }
+    }
+    CHECK(torn == 0, "%d of %d reads under a shared lock saw an exclusive holder's words "
+          "half written", torn, READS);
+    MPI_Barrier(MPI_COMM_WORLD);
+    if (ct_rank == 0)
+        CHECK(mem[0] == INC * ct_size, "increments under an exclusive lock: %d, want %d",
+              mem[0], INC * ct_size);
     MPI_Win_free(&win);
 }
 
@@ -271,6 +345,7 @@ int main(int argc, char **argv)
     MPI_Win_free(&win);
 
     counters();
+    epochs();
     created();
 
     /* a part of size 0 (every odd rank) still has a base */
