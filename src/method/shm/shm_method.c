@@ -316,24 +316,29 @@ static int shm_send_am(xb_ep_t *ep, uint8_t am_id, const void *hdr, size_t hdr_l
     return send_refused(ep, hdr_len, pl, rc);
 }
 
+/* Why a single copy with ep's peer cannot be made (the caller falls back
+ * to messages); XB_OK when it can. */
+static int cma_refused(const xb_ep_t *ep, const char *dir)
+{
+    if (ep->st->cma && ep->pid > 0)
+        return XB_OK;
+    return xb_err_set(XB_ERR_OTHER, "single copy %s rank %d is off (%s)", dir,
+                      ep->st->local_ranks[ep->peer_local],
+                      ep->st->cma_why ? ep->st->cma_why : "no pid");
+}
+
 static int shm_get(xb_ep_t *ep, const struct iovec *local, int local_cnt,
                    uint64_t remote_addr, size_t len)
 {
-    if (!ep->st->cma || ep->pid <= 0)
-        return xb_err_set(XB_ERR_OTHER, "single copy from rank %d is off (%s)",
-                          ep->st->local_ranks[ep->peer_local],
-                          ep->st->cma_why ? ep->st->cma_why : "no pid");
-    return xb_shm_help_get(ep, local, local_cnt, remote_addr, len);
+    int rc = cma_refused(ep, "from");
+    return rc != XB_OK ? rc : xb_shm_help_get(ep, local, local_cnt, remote_addr, len);
 }
 
 static int shm_put(xb_ep_t *ep, const struct iovec *local, int local_cnt,
                    uint64_t remote_addr, size_t len)
 {
-    if (!ep->st->cma || ep->pid <= 0)
-        return xb_err_set(XB_ERR_OTHER, "single copy to rank %d is off (%s)",
-                          ep->st->local_ranks[ep->peer_local],
-                          ep->st->cma_why ? ep->st->cma_why : "no pid");
-    return xb_shm_cma_put(ep->pid, local, local_cnt, remote_addr, len);
+    int rc = cma_refused(ep, "to");
+    return rc != XB_OK ? rc : xb_shm_cma_put(ep->pid, local, local_cnt, remote_addr, len);
 }
 
 /* Handle up to xb_am_batch records of one ring (method.h: XB_AM_BATCH,
