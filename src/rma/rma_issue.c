@@ -20,12 +20,12 @@
  * lie in two blocks). The epoch's synchronisation messages, which leave
  * after the copies, make them visible to the target.
  *
- * On a window of the user's memory (MPI_Win_create) a Put or Get of
- * XB_RMA_COPY_MIN bytes or more to a process of this node is one copy by
- * the origin too (issue_copy): the method's single copy (shm:
- * process_vm_writev/readv) between contiguous regions, or a plain copy
- * when the target is this process. The target takes no part, so a target
- * busy outside MPI does not hold the origin's flush up either.
+ * On a window of the user's memory (MPI_Win_create) a Put or Get to the
+ * origin's own part is a plain copy, and one of XB_RMA_COPY_MIN bytes or
+ * more to another process of this node is one copy by the origin too
+ * (issue_copy): the method's single copy (shm: process_vm_writev/readv)
+ * between contiguous regions. The target takes no part, so a target busy
+ * outside MPI does not hold the origin's flush up either.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -207,10 +207,11 @@ static int issue_direct(xb_win_t *w, const xb_rma_xfer_t *x, xb_request_t **req_
 }
 
 /* A Put or Get on a window of the target's private memory, by one copy
- * (see the top); XB_ERR_AGAIN where that does not apply: the target on
- * another node, or a region or origin buffer that is not contiguous, or a
- * kernel that refuses the single copy (then the operation goes as
- * messages, which also fill in whatever a refused copy left). */
+ * (see the top); XB_ERR_AGAIN where that does not apply: another process
+ * and fewer than XB_RMA_COPY_MIN bytes, the target on another node, a
+ * region or origin buffer that is not contiguous, or a kernel that refuses
+ * the single copy (then the operation goes as messages, which also fill in
+ * whatever a refused copy left). */
 static int issue_copy(xb_win_t *w, const xb_rma_xfer_t *x, xb_request_t **req_p)
 {
     bool put = x->kind == XB_RMA_PUT;
@@ -223,14 +224,15 @@ static int issue_copy(xb_win_t *w, const xb_rma_xfer_t *x, xb_request_t **req_p)
     } else {
         const xb_datatype_t *odt = put ? x->sdt : x->ddt;
         MPI_Count ocount = put ? x->scount : x->dcount;
+        size_t bytes = (size_t)(x->tcount * xb_dt_size(x->tdt));
         xb_method_t *m = xb_peer_method(w->gpid[x->target]);
         xb_ep_t *ep;
-        if (m == NULL || !(m->caps.flags & XB_METHOD_CAP_GET) ||
+        if (bytes < xb_tn_RMA_COPY_MIN.v.size || m == NULL ||
+            !(m->caps.flags & XB_METHOD_CAP_GET) ||
             (put ? m->ops->put : m->ops->get) == NULL ||
             !xb_dt_is_contig(x->tdt, x->tcount) || !xb_dt_is_contig(odt, ocount) ||
             xb_peer_ep(w->gpid[x->target], &ep) != XB_OK)
             return XB_ERR_AGAIN;
-        size_t bytes = (size_t)(x->tcount * xb_dt_size(x->tdt));
         char *obuf = (char *)(put ? (void *)(uintptr_t)x->src : x->dst) + xb_dt_true_lb(odt);
         struct iovec l = { obuf, bytes };
         uint64_t remote = (uint64_t)(uintptr_t)(at + xb_dt_true_lb(x->tdt));
@@ -311,8 +313,7 @@ int xb_rma_issue(xb_win_t *w, const xb_rma_xfer_t *x, xb_request_t **req_p)
         if (x->kind == XB_RMA_CAS || !gapped_basic(x->basic))
             return acc_direct(w, x, req_p);
     } else if (w->flavor == MPI_WIN_FLAVOR_CREATE &&
-               ((x->kind == XB_RMA_PUT && x->sdt != NULL) || x->kind == XB_RMA_GET) &&
-               (size_t)(x->tcount * xb_dt_size(x->tdt)) >= xb_tn_RMA_COPY_MIN.v.size) {
+               ((x->kind == XB_RMA_PUT && x->sdt != NULL) || x->kind == XB_RMA_GET)) {
         int rc = issue_copy(w, x, req_p);
         if (rc != XB_ERR_AGAIN)
             return rc;
