@@ -18,8 +18,10 @@
  * Flushes wait for answers only: every operation is remote-complete when
  * answered, so the local variants are the same.
  *
- * A mapped window (every part in one shared mapping, win_shared.c) of at
- * most XB_RMA_EPOCH_MAX processes takes the lock in the mapping instead,
+ * A window with lock lines (a mapped one: every part in one shared
+ * mapping; or an MPI_Win_create one whose processes all run on this node:
+ * win_shared.c) of at most XB_RMA_EPOCH_MAX processes takes the lock in
+ * the mapping instead,
  * without the target: a word per part, XB_RMA_EPOCH_EXCL or the count of
  * shared holders, changed by compare-and-swap (acquire) and released by a
  * store or a decrement (release), which also publishes the epoch's
@@ -29,7 +31,7 @@
  * rank in the mask. The two sides fence between their store and their
  * load (the mask, the word), so either the releaser sees the bit or the
  * waiter sees the word free: no wake-up is lost. Every member maps the
- * window or none does, so all take one kind of lock. No order among
+ * lines or none does, so all take one kind of lock. No order among
  * waiters (the standard asks none): a stream of shared holders may keep an
  * exclusive one waiting.
  */
@@ -110,7 +112,7 @@ void xb_rma_lock_arrived(xb_win_t *w, const xb_rma_hdr_t *h)
 
 static bool in_mapping(const xb_win_t *w)
 {
-    return w->shm_map != NULL && w->size <= XB_RMA_EPOCH_MAX;
+    return w->lk_lines != NULL && w->size <= XB_RMA_EPOCH_MAX;
 }
 
 typedef struct { uint32_t *word; int type; } take_t;

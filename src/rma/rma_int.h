@@ -160,6 +160,10 @@ struct xb_win {
     void            *shm_map;    /* the whole node mapping (munmap)        */
     size_t           shm_len;
     size_t          *shm_off;    /* [size] offset of each rank's part      */
+    void            *lk_lines;   /* the parts' lock lines: shm_map's first
+                                    bytes, or (an MPI_Win_create window of
+                                    one node) a mapping of their own       */
+    size_t           lk_len;     /* that own mapping's length, else 0      */
     /* objects */
     xb_errhandler_t *errh;
     struct xb_info  *info;
@@ -266,14 +270,18 @@ void xb_rma_shared_unmap(xb_win_t *w);
 enum { XB_RMA_LOCK_STRIDE = 64 };
 void xb_rma_part_lock(const xb_win_t *w, int r);
 void xb_rma_part_unlock(const xb_win_t *w, int r);
-/* The same line of part r also holds the MPI_Win_lock state of a mapped
- * window of at most 64 processes (lock.c): a word (XB_RMA_EPOCH_EXCL, or
- * the number of shared holders) and the mask of the window ranks that
- * wait for it (bit = rank). */
+/* The same line of part r also holds the MPI_Win_lock state of a window of
+ * at most 64 processes with lock lines (lock.c): a word (XB_RMA_EPOCH_EXCL,
+ * or the number of shared holders) and the mask of the window ranks that
+ * wait for it (bit = rank). A mapped window has the lines in its mapping;
+ * an MPI_Win_create window whose processes all run on this node gets a
+ * mapping of lock lines only (xb_rma_lock_lines: collective, on every
+ * member or on none). */
 enum { XB_RMA_EPOCH_MAX = 64 };
 #define XB_RMA_EPOCH_EXCL (1u << 31)
 uint32_t *xb_rma_epoch_word(const xb_win_t *w, int r);
 uint64_t *xb_rma_epoch_waiters(const xb_win_t *w, int r);
+void xb_rma_lock_lines(xb_win_t *w);
 /* MPI_Win_allocate on one node: every part in one shared mapping (base,
  * shm_map and shm_off set) and true on every member, or false on every
  * member with nothing mapped (the caller allocates privately). Collective

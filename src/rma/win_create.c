@@ -148,6 +148,7 @@ int xb_impl_win_create(void *base, MPI_Aint size, MPI_Aint disp_unit, xb_info_t 
         rc = xb_rma_win_new(comm, base, size, disp_unit, MPI_WIN_FLAVOR_CREATE, info, &w);
     if (rc != XB_OK)
         return rc;
+    xb_rma_lock_lines(w);       /* MPI_Win_lock without the target, on a node */
     xb_rma_set_ready(w);
     *win = w->handle;
     return XB_OK;

@@ -53,6 +53,10 @@ void xb_rma_shared_unmap(xb_win_t *w)
     if (w->shm_map != NULL)
         munmap(w->shm_map, w->shm_len);
     w->shm_map = NULL;
+    if (w->lk_len > 0)
+        munmap(w->lk_lines, w->lk_len);
+    w->lk_lines = NULL;
+    w->lk_len = 0;
 }
 
 /* The first rank of comm that runs on another node than this process, or
@@ -108,17 +112,17 @@ static void *part_base(const xb_win_t *w, int r)
     return (char *)w->shm_map + w->shm_off[r];
 }
 
-/* Rank 0: the memfd, sent to the others; the others: open it. */
-static int map_shared(xb_win_t *w, int *own_fd)
+/* Rank 0: a memfd of len bytes, sent to the others; the others: open it;
+ * everyone maps it at *map. Collective over the window's processes. */
+static int map_memfd(xb_win_t *w, size_t len, void **map, int *own_fd)
 {
     fd_msg_t m = { getpid(), -1 };
     xb_datatype_t *byte = xb_dt_from_handle(MPI_BYTE);
     int fd = -1, rc = XB_OK;
     if (w->rank == 0) {
         fd = memfd_create("crossbar-win", MFD_CLOEXEC);
-        if (fd < 0 || ftruncate(fd, (off_t)w->shm_len) != 0)
-            rc = xb_err_sys(XB_ERR_NO_MEM, errno, "a shared window of %zu bytes",
-                            w->shm_len);
+        if (fd < 0 || ftruncate(fd, (off_t)len) != 0)
+            rc = xb_err_sys(XB_ERR_NO_MEM, errno, "a shared window of %zu bytes", len);
         m.fd = rc == XB_OK ? fd : -1;
         for (int r = 1; r < w->size; r++) {
             int x = xb_pt2pt_send(&m, sizeof(m), byte, r, XB_RMA_TAG, w->comm, 1);
@@ -138,17 +142,26 @@ static int map_shared(xb_win_t *w, int *own_fd)
                             "memory of rank 0 at %s", path);
     }
     if (rc == XB_OK) {
-        void *p = mmap(NULL, w->shm_len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+        void *p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
         if (p == MAP_FAILED)
             rc = xb_err_sys(XB_ERR_NO_MEM, errno, "mapping a shared window of %zu bytes",
-                            w->shm_len);
+                            len);
         else
-            w->shm_map = p;
+            *map = p;
     }
-    if (rc == XB_OK)
-        w->base = part_base(w, w->rank);
     if (w->rank != 0 && fd >= 0)
         close(fd);
+    return rc;
+}
+
+/* The window's whole mapping (its lock lines, then the parts). */
+static int map_shared(xb_win_t *w, int *own_fd)
+{
+    int rc = map_memfd(w, w->shm_len, &w->shm_map, own_fd);
+    if (rc == XB_OK) {
+        w->base = part_base(w, w->rank);
+        w->lk_lines = w->shm_map;
+    }
     return rc;
 }
 
@@ -192,7 +205,7 @@ int xb_impl_win_allocate_shared(MPI_Aint size, MPI_Aint disp_unit, xb_info_t *in
 
 static uint32_t *lock_word(const xb_win_t *w, int r)
 {
-    return (uint32_t *)(void *)((char *)w->shm_map + (size_t)r * XB_RMA_LOCK_STRIDE);
+    return (uint32_t *)(void *)((char *)w->lk_lines + (size_t)r * XB_RMA_LOCK_STRIDE);
 }
 
 void xb_rma_part_lock(const xb_win_t *w, int r)
@@ -272,6 +285,28 @@ bool xb_rma_allocate_on_node(xb_win_t *w)
         w->shm_off = NULL;
     }
     return ok;
+}
+
+void xb_rma_lock_lines(xb_win_t *w)
+{
+    if (w->size > XB_RMA_EPOCH_MAX || off_node(w->comm) >= 0)
+        return;
+    size_t page = (size_t)sysconf(_SC_PAGESIZE);
+    size_t len = ((size_t)w->size * XB_RMA_LOCK_STRIDE + page - 1) / page * page;
+    void *map = NULL;
+    int fd = -1;
+    bool ok = map_memfd(w, len, &map, &fd) == XB_OK;
+    if (!ok)
+        xb_err_clear();
+    ok = all_agree(w, ok);      /* after it, every member has mapped (or failed) */
+    if (fd >= 0)
+        close(fd);
+    if (ok) {
+        w->lk_lines = map;
+        w->lk_len = len;
+    } else if (map != NULL) {
+        munmap(map, len);
+    }
 }
 
 int xb_impl_win_shared_query(xb_win_t *win, int rank, MPI_Aint *size, MPI_Aint *disp_unit,

@@ -12,8 +12,9 @@
  * the run sets XB_RMA_ALLOC_SHARED=off, or spreads the ranks over several
  * "hosts", so Put and Get must send messages, with the same results.
  * A window with a part of size 0 gets a base that is not NULL.
- * MPI_Win_lock on such a window takes the lock in the mapping: no message
- * leaves for an epoch nobody contends (they do with arg=messages); every
+ * MPI_Win_lock on such a window, and on an MPI_Win_create window of one
+ * node, takes the lock in shared memory: no message leaves for an epoch
+ * nobody contends (they do with arg=messages, or across "hosts"); every
  * rank increments rank 0's counter under an exclusive lock by Get and Put
  * with a yield between them (no increment lost), and shared holders never
  * see an exclusive holder's two words half written.
@@ -124,33 +125,47 @@ static void counters(void)
     MPI_Win_free(&win);
 }
 
-/* MPI_Win_lock on a window of one node (see the top). */
-static void epochs(void)
+/* MPI_Win_lock on a window of one node (see the top): MPI_Win_allocate,
+ * or MPI_Win_create (create) on the user's memory. sends: the uncontended
+ * epochs must send messages. */
+static void epochs(bool create, bool sends)
 {
-    enum { R = 50, INC = 200, READS = 100 };
+    enum { R = 50, INC = 200, READS = 100, B = 512 };
     int *mem;
     MPI_Win win;
-    CHECK_RC(MPI_Win_allocate(4 * sizeof(int), sizeof(int), MPI_INFO_NULL, MPI_COMM_WORLD,
-                              &mem, &win));
-    for (int i = 0; i < 4; i++)
+    MPI_Aint bytes = (4 + B) * sizeof(int);
+    if (create) {
+        mem = ct_malloc((size_t)bytes);
+        CHECK_RC(MPI_Win_create(mem, bytes, sizeof(int), MPI_INFO_NULL, MPI_COMM_WORLD, &win));
+    } else {
+        CHECK_RC(MPI_Win_allocate(bytes, sizeof(int), MPI_INFO_NULL, MPI_COMM_WORLD, &mem,
+                                  &win));
+    }
+    const char *what = create ? "MPI_Win_create" : "MPI_Win_allocate";
+    for (int i = 0; i < 4 + B; i++)
         mem[i] = 0;
-    int right = (ct_rank + 1) % ct_size, v = ct_rank;
+    int right = (ct_rank + 1) % ct_size, left = (ct_rank + ct_size - 1) % ct_size, v[B];
+    for (int i = 0; i < B; i++)
+        v[i] = ct_rank * 1000 + i;
     MPI_Barrier(MPI_COMM_WORLD);
-    /* nobody else locks `right`'s part here */
+    /* nobody else locks `right`'s part here; 2 KiB: a single copy on
+     * MPI_Win_create (XB_RMA_COPY_MIN) */
     unsigned long long before = am_sent();
     for (int r = 0; r < R; r++) {
         CHECK_RC(MPI_Win_lock(MPI_LOCK_EXCLUSIVE, right, 0, win));
-        CHECK_RC(MPI_Put(&v, 1, MPI_INT, right, 3, 1, MPI_INT, win));
+        CHECK_RC(MPI_Put(v, B, MPI_INT, right, 4, B, MPI_INT, win));
         CHECK_RC(MPI_Win_unlock(right, win));
     }
     unsigned long long moved = am_sent() - before;
-    if (messages)
-        CHECK(moved >= 2 * R, "%d lock epochs sent %llu messages", R, moved);
+    if (sends)
+        CHECK(moved >= 2 * R, "%d lock epochs on %s sent %llu messages", R, what, moved);
     else
-        CHECK(moved < R, "%d lock epochs on a window of one node sent %llu messages", R,
+        CHECK(moved < R, "%d lock epochs on %s on one node sent %llu messages", R, what,
               moved);
     MPI_Barrier(MPI_COMM_WORLD);
-    CHECK(mem[3] == (ct_rank + ct_size - 1) % ct_size, "put under lock: mem[3] = %d", mem[3]);
+    for (int i = 0; i < B; i++)
+        CHECK(mem[4 + i] == left * 1000 + i, "put under lock on %s: mem[%d] = %d, want %d",
+              what, 4 + i, mem[4 + i], left * 1000 + i);
 
     /* mutual exclusion: a non-atomic increment of rank 0's mem[0] */
     for (int k = 0; k < INC; k++) {
@@ -183,13 +198,15 @@ static void epochs(void)
             torn += pair[0] != pair[1];
         }
     }
-    CHECK(torn == 0, "%d of %d reads under a shared lock saw an exclusive holder's words "
-          "half written", torn, READS);
+    CHECK(torn == 0, "%d of %d reads under a shared lock on %s saw an exclusive holder's "
+          "words half written", torn, READS, what);
     MPI_Barrier(MPI_COMM_WORLD);
     if (ct_rank == 0)
-        CHECK(mem[0] == INC * ct_size, "increments under an exclusive lock: %d, want %d",
-              mem[0], INC * ct_size);
+        CHECK(mem[0] == INC * ct_size, "increments under an exclusive lock on %s: %d, want %d",
+              what, mem[0], INC * ct_size);
     MPI_Win_free(&win);
+    if (create)
+        free(mem);
 }
 
 /* Whether this kernel lets a rank read its neighbour's memory
@@ -213,8 +230,9 @@ static bool single_copy(int right)
     return all != 0;
 }
 
-/* Put and Get on a window of the user's memory (see the top). */
-static void created(void)
+/* Put and Get on a window of the user's memory (see the top). sends:
+ * they must send messages. */
+static void created(bool sends)
 {
     enum { N = 512, R = 20 };
     int *mem = ct_malloc(2 * N * sizeof(int)), src[N], got[N];
@@ -227,7 +245,6 @@ static void created(void)
                             MPI_COMM_WORLD, &win));
     int right = (ct_rank + 1) % ct_size, left = (ct_rank + ct_size - 1) % ct_size;
     const char *min = getenv("XB_RMA_COPY_MIN");
-    bool sends = (min != NULL && atol(min) > (long)sizeof(src)) || !single_copy(right);
     MPI_Barrier(MPI_COMM_WORLD);
     MPI_Win_lock_all(0, win);
     MPI_Barrier(MPI_COMM_WORLD);          /* every lock granted */
@@ -345,8 +362,15 @@ int main(int argc, char **argv)
     MPI_Win_free(&win);
 
     counters();
-    epochs();
-    created();
+    /* MPI_Win_create's Put and Get of 2 KiB send messages with the tunable
+     * raised or without single copy; its locks do across "hosts" */
+    const char *min = getenv("XB_RMA_COPY_MIN");
+    bool hosts = getenv("MPIEXEC_HOSTS") != NULL;
+    bool create_sends = (min != NULL && atol(min) > 2048) ||
+                        !single_copy((ct_rank + 1) % ct_size);
+    epochs(false, messages);
+    epochs(true, create_sends || hosts);
+    created(create_sends);
 
     /* a part of size 0 (every odd rank) still has a base */
     int *m0 = NULL;
