@@ -26,6 +26,11 @@
  * Put and Get are copies too; the window stays of flavor
  * MPI_WIN_FLAVOR_ALLOCATE (MPI_Win_shared_query answers no memory). If a
  * member cannot map it, every member takes private memory instead.
+ *
+ * The mapping starts with a line per part: its accumulate lock, and the
+ * word and waiters' mask of MPI_Win_lock (lock.c). MPI_Win_create over
+ * processes of one node maps such lines alone (xb_rma_lock_lines), so its
+ * locks need no target either.
  */
 #include <errno.h>
 #include <fcntl.h>
