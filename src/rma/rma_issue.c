@@ -195,9 +195,10 @@ static char *mapped_at(const xb_win_t *w, const xb_rma_xfer_t *x)
            (MPI_Aint)x->disp * w->peers[x->target].disp_unit;
 }
 
-static int issue_direct(xb_win_t *w, const xb_rma_xfer_t *x, xb_request_t **req_p)
+/* A Put or Get as a copy between the origin's buffer and the target's
+ * region at `at`, in this address space; complete at once. */
+static int copy_at(const xb_rma_xfer_t *x, char *at, xb_request_t **req_p)
 {
-    char *at = mapped_at(w, x);
     int rc = x->kind == XB_RMA_PUT
         ? xb_dt_copy(x->src, x->scount, x->sdt, at, x->tcount, x->tdt)
         : xb_dt_copy(at, x->tcount, x->tdt, x->dst, x->dcount, x->ddt);
@@ -217,35 +218,29 @@ static int issue_copy(xb_win_t *w, const xb_rma_xfer_t *x, xb_request_t **req_p)
     bool put = x->kind == XB_RMA_PUT;
     char *at = (char *)(uintptr_t)w->peers[x->target].base +
                (MPI_Aint)x->disp * w->peers[x->target].disp_unit;
-    int rc;
-    if (x->target == w->rank) {
-        rc = put ? xb_dt_copy(x->src, x->scount, x->sdt, at, x->tcount, x->tdt)
-                 : xb_dt_copy(at, x->tcount, x->tdt, x->dst, x->dcount, x->ddt);
-    } else {
-        const xb_datatype_t *odt = put ? x->sdt : x->ddt;
-        MPI_Count ocount = put ? x->scount : x->dcount;
-        size_t bytes = (size_t)(x->tcount * xb_dt_size(x->tdt));
-        xb_method_t *m = xb_peer_method(w->gpid[x->target]);
-        xb_ep_t *ep;
-        if (bytes < xb_tn_RMA_COPY_MIN.v.size || m == NULL ||
-            !(m->caps.flags & XB_METHOD_CAP_GET) ||
-            (put ? m->ops->put : m->ops->get) == NULL ||
-            !xb_dt_is_contig(x->tdt, x->tcount) || !xb_dt_is_contig(odt, ocount) ||
-            xb_peer_ep(w->gpid[x->target], &ep) != XB_OK)
-            return XB_ERR_AGAIN;
-        char *obuf = (char *)(put ? (void *)(uintptr_t)x->src : x->dst) + xb_dt_true_lb(odt);
-        struct iovec l = { obuf, bytes };
-        uint64_t remote = (uint64_t)(uintptr_t)(at + xb_dt_true_lb(x->tdt));
-        rc = bytes == 0 ? XB_OK : put ? m->ops->put(ep, &l, 1, remote, bytes)
-                                      : m->ops->get(ep, &l, 1, remote, bytes);
-        if (rc != XB_OK) {
-            xb_err_clear();
-            return XB_ERR_AGAIN;
-        }
+    if (x->target == w->rank)
+        return copy_at(x, at, req_p);
+    const xb_datatype_t *odt = put ? x->sdt : x->ddt;
+    MPI_Count ocount = put ? x->scount : x->dcount;
+    size_t bytes = (size_t)(x->tcount * xb_dt_size(x->tdt));
+    xb_method_t *m = xb_peer_method(w->gpid[x->target]);
+    xb_ep_t *ep;
+    if (bytes < xb_tn_RMA_COPY_MIN.v.size || m == NULL ||
+        !(m->caps.flags & XB_METHOD_CAP_GET) ||
+        (put ? m->ops->put : m->ops->get) == NULL ||
+        !xb_dt_is_contig(x->tdt, x->tcount) || !xb_dt_is_contig(odt, ocount) ||
+        xb_peer_ep(w->gpid[x->target], &ep) != XB_OK)
+        return XB_ERR_AGAIN;
+    char *obuf = (char *)(put ? (void *)(uintptr_t)x->src : x->dst) + xb_dt_true_lb(odt);
+    struct iovec l = { obuf, bytes };
+    uint64_t remote = (uint64_t)(uintptr_t)(at + xb_dt_true_lb(x->tdt));
+    int rc = put ? m->ops->put(ep, &l, 1, remote, bytes)
+                 : m->ops->get(ep, &l, 1, remote, bytes);
+    if (rc != XB_OK) {
+        xb_err_clear();
+        return XB_ERR_AGAIN;
     }
-    if (rc == XB_OK && req_p != NULL)
-        rc = xb_rma_done_request(req_p);
-    return rc;
+    return req_p != NULL ? xb_rma_done_request(req_p) : XB_OK;
 }
 
 /* A basic type whose size is not its extent (MPI_SHORT_INT ...). */
@@ -309,7 +304,7 @@ int xb_rma_issue(xb_win_t *w, const xb_rma_xfer_t *x, xb_request_t **req_p)
 {
     if (w->shm_map != NULL) {
         if ((x->kind == XB_RMA_PUT && x->sdt != NULL) || x->kind == XB_RMA_GET)
-            return issue_direct(w, x, req_p);
+            return copy_at(x, mapped_at(w, x), req_p);
         if (x->kind == XB_RMA_CAS || !gapped_basic(x->basic))
             return acc_direct(w, x, req_p);
     } else if (w->flavor == MPI_WIN_FLAVOR_CREATE &&

@@ -263,26 +263,39 @@ static bool all_agree(xb_win_t *w, bool yes)
     return v != 0;
 }
 
+/* map_memfd, then whether every member mapped (after it, each has: rank
+ * 0's fd may close); on false nothing is mapped anywhere. Collective. */
+static bool map_agreed(xb_win_t *w, size_t len, void **map)
+{
+    int fd = -1;
+    bool ok = map_memfd(w, len, map, &fd) == XB_OK;
+    if (!ok)
+        xb_err_clear();
+    ok = all_agree(w, ok);
+    if (fd >= 0)
+        close(fd);
+    if (!ok && *map != NULL) {
+        munmap(*map, len);
+        *map = NULL;
+    }
+    return ok;
+}
+
 bool xb_rma_allocate_on_node(xb_win_t *w)
 {
     if (off_node(w->comm) >= 0)
         return false;
     /* all must want it (the tunable set on some ranks only?) and have the
-     * table, since map_shared is collective */
+     * table, since the mapping is collective */
     w->shm_off = calloc((size_t)w->size, sizeof(size_t));
     bool ok = all_agree(w, xb_tn_RMA_ALLOC_SHARED.v.b && w->shm_off != NULL);
-    int fd = -1;
     if (ok) {
         w->shm_len = layout(w, true);
-        ok = map_shared(w, &fd) == XB_OK;
-        if (!ok)
-            xb_err_clear();
-        ok = all_agree(w, ok);  /* after it, every member has mapped (or failed) */
+        ok = map_agreed(w, w->shm_len, &w->shm_map);
     }
-    if (fd >= 0)
-        close(fd);
     if (ok) {                   /* not NULL for a part of size 0 */
         w->base = (char *)w->shm_map + w->shm_off[w->rank];
+        w->lk_lines = w->shm_map;
     } else {
         xb_rma_shared_unmap(w);
         w->base = NULL;
@@ -299,18 +312,9 @@ void xb_rma_lock_lines(xb_win_t *w)
     size_t page = (size_t)sysconf(_SC_PAGESIZE);
     size_t len = ((size_t)w->size * XB_RMA_LOCK_STRIDE + page - 1) / page * page;
     void *map = NULL;
-    int fd = -1;
-    bool ok = map_memfd(w, len, &map, &fd) == XB_OK;
-    if (!ok)
-        xb_err_clear();
-    ok = all_agree(w, ok);      /* after it, every member has mapped (or failed) */
-    if (fd >= 0)
-        close(fd);
-    if (ok) {
+    if (map_agreed(w, len, &map)) {
         w->lk_lines = map;
         w->lk_len = len;
-    } else if (map != NULL) {
-        munmap(map, len);
     }
 }
 
