@@ -213,6 +213,8 @@ static inline int xb_coll_flow_check(const xb_coll_flow_t *f, int rank, size_t w
          : xb_coll_flow_check_word(w, rank, want, kind);
 }
 void  xb_coll_flow_await(xb_coll_flow_t *f, int rank);
+/* Has comm rank `rank` published its cell of f's call? (no wait) */
+bool  xb_coll_flow_published(const xb_coll_flow_t *f, int rank);
 void  xb_coll_flow_end(xb_coll_flow_t *f);
 int   xb_coll_flow_red(xb_coll_red_t *r, MPI_Count count, xb_datatype_t *dt, xb_op_t *op);
 size_t xb_coll_flow_wbytes(const xb_coll_red_t *red);

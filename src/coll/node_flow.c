@@ -385,6 +385,12 @@ static bool published(void *arg)
            (uint32_t)(w->f->n + 1);
 }
 
+bool xb_coll_flow_published(const xb_coll_flow_t *f, int rank)
+{
+    await_t w = { f, rank };
+    return published(&w);
+}
+
 /* Wait until comm rank `rank` has published its cell of this call. */
 void xb_coll_flow_await(xb_coll_flow_t *f, int rank)
 {

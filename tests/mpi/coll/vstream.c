@@ -16,8 +16,9 @@
  * reader gets MPI_ERR_TRUNCATE, the others succeed, nobody hangs, and a
  * correct call follows. With arg "counted" (where the table picks the
  * stream algorithms): the messages each rank sends in a call
- * (pt2pt_messages_sent) are exactly its blocks beyond a slot (gatherv;
- * at 2 ranks beyond 32 KiB) or beyond 64 KiB (scatterv).
+ * (pt2pt_messages_sent) are exactly its blocks beyond 128 KiB, or beyond
+ * 32 KiB where p - 1 of them pass 1 MiB (gatherv; at 2 ranks beyond
+ * 32 KiB), or beyond 64 KiB (scatterv).
  */
 #include <stdbool.h>
 #include <time.h>
@@ -26,7 +27,9 @@
 
 enum { ITERS = 240, GAP = -7, BIG = 300000 /* ints: beyond a 960 KiB slot */,
        SV_RING = 16384 /* ints: scatterv's largest block through the root's ring */,
-       GV_PAIR_RING = 8192 /* ints: gatherv's largest block through a ring at 2 ranks */ };
+       GV_PAIR_RING = 8192 /* ints: gatherv's largest block through a ring at 2 ranks */,
+       GV_RING = 32768 /* ints: from 3 ranks, its largest block through a ring ... */,
+       GV_RING_SMALL = 8192 /* ... or this, where p - 1 such blocks pass 1 MiB */ };
 static const int sizes[] = { 0, 1, 2, 30, 127, 128, 129, 200, 1000, 16384, 16385, 70000 };
 enum { NS = sizeof sizes / sizeof sizes[0] };
 
@@ -122,8 +125,10 @@ static void gatherv(int it, int root, bool holey, bool inplace, MPI_Datatype hol
     unsigned long long before = sent_now();
     CHECK_RC(MPI_Gatherv(sb, c, MPI_INT, r, counts, displs, holey ? hole : MPI_INT, root,
                          MPI_COMM_WORLD));
-    /* a message: beyond a slot, or at two ranks beyond 32 KiB */
-    bool msg = c == BIG || (ct_size == 2 && c > GV_PAIR_RING);
+    /* a message: at two ranks beyond 32 KiB; from 3, beyond 128 KiB, or
+     * beyond 32 KiB where p - 1 blocks of its size pass 1 MiB */
+    bool msg = ct_size == 2 ? c > GV_PAIR_RING
+             : c > GV_RING || (c > GV_RING_SMALL && (long long)(ct_size - 1) * c * 4 > 1 << 20);
     if (counted)
         CHECK(sent_now() - before == (unsigned long long)(me != root && msg),
               "gatherv it %d: %llu messages sent for a block of %d ints", it,
