@@ -323,6 +323,11 @@ static const rule_t rules[] = {
     { XB_COLL_REDUCE,    2, 2, 0, 0, "cell", 0 },          /* blocking */
     { XB_COLL_REDUCE,   3, 1 << 30, 0, 0, "flow", 0 },       /* blocking, whole node, fits a cell */
     { XB_COLL_REDUCE,    3, 1 << 30, 0, 0, "stream", 0 },    /* blocking, whole node, fits a slot */
+    /* Beyond the flow cells' 64 ranks, below 32 KiB: the tree, whose
+     * leaves run ahead, not shm's node barrier on every call. 70 ranks on
+     * 2 CPUs, 2026-12-07, us: 8 B 12.5, shm 313 (Open MPI 17.4); 4 KiB
+     * 167, 238 (463); 32 KiB 633, 428 (737) */
+    { XB_COLL_REDUCE,    65, 1 << 30, 0, 32 KiB, "binomial", 0 },  /* commutative */
     { XB_COLL_REDUCE,    3, 1 << 30, 0, 0, "shm", 0 },       /* whole node, fits */
     { XB_COLL_REDUCE,    ANY_P, 0, 0, "hier", 0 },     /* several nodes, commutative */
     { XB_COLL_REDUCE,    ANY_P, 0, 0, "binomial", 0 },  /* commutative ops */
@@ -524,22 +529,26 @@ static const rule_t rules[] = {
     { XB_COLL_SCAN,      2, 2, 0, 0, "cell", 0 },          /* blocking */
     { XB_COLL_SCAN,     3, 1 << 30, 0, 0, "flow", 0 },       /* blocking, whole node, fits a cell */
     { XB_COLL_SCAN,      3, 1 << 30, 0, 0, "chain", 0 },     /* blocking, whole node */
+    /* Where flow and chain do not go (beyond their 64 ranks, or blocking
+     * under threads) and the ranks outnumber the CPUs beyond 16: the chain
+     * by messages, not shm's node barriers. 24 ranks, nonblocking,
+     * 2026-12-07, us: 8 B 8.2, recdbl 115 (Open MPI 57); 32 KiB 202, 801
+     * (298); 256 KiB 1017, 5198 (1437); 70 ranks, blocking: 8 B 164, shm
+     * 459, recdbl 1270 (271); 32 KiB 1505, 3950, 4281 (1983) */
+    { XB_COLL_SCAN,      17, 1 << 30, 0, 0, "linear", ONE_NODE_CROWDED },
     { XB_COLL_SCAN,      3, 1 << 30, 0, 0, "shm", 0 },       /* whole node, fits a slot */
     /* One node (see bcast), 8 ranks, 2026-11-24: 8 B 2.0 us, recdbl 25.2
      * (Open MPI 13.6); 1 MiB 2563, 4623 (1689). At 2 ranks one message,
      * rank 0 to 1, where recdbl sends both ways: nonblocking 1 MiB 145 us,
      * recdbl 333 (614) */
     { XB_COLL_SCAN,      2, 16, 0, 0, "linear", NEED_ONE_NODE },
-    /* 24 ranks on 2 CPUs, nonblocking, 2026-12-07, us: 8 B 8.2, recdbl
-     * 115 (Open MPI 57); 32 KiB 202, 801 (298); 256 KiB 1017, 5198 (1437) */
-    { XB_COLL_SCAN,      17, 1 << 30, 0, 0, "linear", ONE_NODE_CROWDED },
     { XB_COLL_SCAN,      ANY_P, 0, 0, "recdbl", 0 },
     { XB_COLL_EXSCAN,    2, 2, 0, 0, "cell", 0 },          /* blocking */
     { XB_COLL_EXSCAN,   3, 1 << 30, 0, 0, "flow", 0 },       /* blocking, whole node, fits a cell */
     { XB_COLL_EXSCAN,    3, 1 << 30, 0, 0, "chain", 0 },     /* blocking, whole node */
+    { XB_COLL_EXSCAN,    17, 1 << 30, 0, 0, "linear", ONE_NODE_CROWDED },  /* as scan */
     { XB_COLL_EXSCAN,    3, 1 << 30, 0, 0, "shm", 0 },       /* whole node, fits */
     { XB_COLL_EXSCAN,    2, 16, 0, 0, "linear", NEED_ONE_NODE },     /* as scan */
-    { XB_COLL_EXSCAN,    17, 1 << 30, 0, 0, "linear", ONE_NODE_CROWDED },
     { XB_COLL_EXSCAN,    ANY_P, 0, 0, "recdbl", 0 },
     { XB_COLL_NEIGHBOR_ALLGATHER,  ANY_P, 0, 0, "linear", 0 },
     { XB_COLL_NEIGHBOR_ALLGATHERV, ANY_P, 0, 0, "linear", 0 },
