@@ -353,6 +353,10 @@ static const rule_t rules[] = {
     { XB_COLL_ALLREDUCE, 3, 16, 16 KiB, 0, "rabenseifner", NEED_ONE_NODE },
     /* 2 ranks, nonblocking, 4 MiB: 746 us, recdbl 1860 (Open MPI 1129) */
     { XB_COLL_ALLREDUCE, 2, 2, 4 KiB, 0, "exchange", NEED_ONE_NODE },
+    /* beyond 16 ranks that outnumber the CPUs, from 32 KiB (nonblocking,
+     * 2026-12-07, us: 32 ranks 708-735, recdbl 1318-1332, Open MPI 710;
+     * 24 ranks 559-599, 617-758 (454); at 16 KiB even) */
+    { XB_COLL_ALLREDUCE, 17, 1 << 30, 32 KiB, 0, "rabenseifner", ONE_NODE_CROWDED },
     { XB_COLL_ALLREDUCE, 3, 1 << 30, 64 KiB, 0, "rabenseifner", 0 },
     { XB_COLL_ALLREDUCE, ANY_P, 0, 0, "recdbl", 0 },
     /* Gather and scatter on a whole node: the stream (stream_gather.c),
