@@ -56,10 +56,10 @@ enum { PAIR_GATHER_RING_MAX = 32 * 1024 };
 
 /* From 3 ranks a gather(v) block goes through its writer's ring up to
  * 32 KiB, and up to 128 KiB while the p - 1 blocks of a call (the
- * writer's guess from its own) total at most 1 MiB; beyond, the root's
- * single-copy gets
- * win: the ring's two copies each miss the cache once the root reads the
- * rings long after they were written (more ranks than CPUs). Stream
+ * writer's guess from its own) total at most 1 MiB; beyond, as a message,
+ * which the root takes with one single-copy get: the ring's two copies
+ * each miss the cache once the root reads the rings long after they were
+ * written (more ranks than CPUs). Stream
  * against linear's messages, 2026-12-07, gatherv, us: 4 ranks 128 KiB
  * 29.7 / 31.6, 256 KiB 88.7 / 72.6; 8 ranks 128 KiB 112 / 123, 256 KiB
  * 239 / 180; 24 ranks 32 KiB 127 / 174, 64 KiB 305 / 251, 256 KiB 1236 /
@@ -106,6 +106,8 @@ static int read_block(xb_coll_flow_t *f, const xb_coll_args_t *a, xb_coll_kind_t
     return xb_vb_read(a, kind, from, d, src, dst, tag);
 }
 
+/* The root reads past a block of this size or more that is not there
+ * yet (gather_root). */
 enum { ANY_ORDER_MIN = 32 * 1024 };
 
 /* The root's read of rank j's block, once j has published. */
