@@ -14,9 +14,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 #include "coll/coll_int.h"
 #include "method/mcast/mcast.h"
+#include "runtime/cpus.h"
 #include "runtime/tunable.h"
 
 static int xb_coll_force_changed(xb_tunable_t *t);
@@ -604,10 +604,11 @@ static const algo_t *find_algo(xb_coll_kind_t kind, const char *name, size_t len
  * Intel MPI Benchmarks run smaller than the job) the others' work. */
 enum { NEED_WHOLE_NODE = NEED_NODE | NEED_ROUNDS | NEED_FLOW | NEED_STREAM | NEED_CHAIN };
 
-/* The node's online CPUs (NEED_CROWDED): the same number for every process
- * of a node, whatever its binding, so the members of a one-node
- * communicator agree without talking. */
-static long node_cpus;
+/* The node's CPUs (NEED_CROWDED; runtime/cpus.h: online, capped by the
+ * cgroup's quota): the same number for every process of a node in one
+ * cgroup, whatever its binding, so the members of a one-node communicator
+ * agree without talking. */
+static int node_cpus;
 
 /* The conditions of needs hold for this call of kind. */
 static bool needs_hold(int needs, xb_coll_kind_t kind, const xb_coll_args_t *a)
@@ -814,7 +815,7 @@ static int parse_per_kind(void)
 int xb_coll_init(void)
 {
     memset(forced, 0, sizeof(forced));
-    node_cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    node_cpus = xb_cpus_node();
     int rc = resolve_rules();
     if (rc == XB_OK)
         rc = parse_force(xb_tn_COLL_ALGO.v.s);

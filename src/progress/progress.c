@@ -18,6 +18,7 @@
 #include <unistd.h>
 #include "progress/progress_int.h"
 #include "method/method.h"
+#include "runtime/cpus.h"
 #include "runtime/runtime.h"
 #include "runtime/tunable.h"
 
@@ -70,16 +71,12 @@ xb_progress_t *xb_progress_ctx(int chan)
 
 int xb_progress_chan(const xb_progress_t *pc) { return pc->chan; }
 
-/* More ranks on this node than CPUs to run them. The CPUs: those this rank
- * may run on, or, when it is bound to one (mpiexec --bind-to core), the
- * machine's online CPUs. */
+/* More ranks on this node than CPUs to run them (runtime/cpus.h: those
+ * this rank may run on, or, when it is bound to one, the machine's online
+ * CPUs; capped by its cgroup's CPU quota). */
 static bool oversubscribed(void)
 {
-    cpu_set_t set;
-    long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
-    if (sched_getaffinity(0, sizeof(set), &set) == 0 && CPU_COUNT(&set) > 1)
-        ncpu = CPU_COUNT(&set);
-    return ncpu > 0 && xb_rt()->local_size > ncpu;
+    return xb_rt()->local_size > xb_cpus_usable();
 }
 
 static void ctx_init(xb_progress_t *pc, int chan, bool yield)

@@ -77,6 +77,7 @@
 #include <sys/uio.h>
 #include <unistd.h>
 #include "method/shm/shm.h"
+#include "runtime/cpus.h"
 #include "runtime/runtime.h"
 #include "runtime/tunable.h"
 #include "util/xb_mt.h"
@@ -174,11 +175,7 @@ void xb_shm_help_handle(xb_shm_t *st, xb_shm_in_t *in, const void *rec, size_t l
 
 int xb_shm_help_ncpu(void)
 {
-    cpu_set_t set;
-    long n = sysconf(_SC_NPROCESSORS_ONLN);
-    if (sched_getaffinity(0, sizeof(set), &set) == 0 && CPU_COUNT(&set) > 1)
-        n = CPU_COUNT(&set);
-    return n > 0 ? (int)n : 1;
+    return xb_cpus_usable();
 }
 
 bool xb_shm_help_wanted(const xb_shm_ctl_t *ctl, int nlocal, int me, int peer, int ncpu)

@@ -10,18 +10,22 @@
  * send, so the tests find nothing for a while. The pvar
  * progress_oversubscribed must say what this test computes itself (ranks
  * on this node against the CPUs this rank may run on, or the online CPUs
- * when it may run on one only), and progress_test_yields must move on the
+ * when it may run on one only, capped by its cgroup's CPU quota:
+ * runtime/cpus.c, linked in), and progress_test_yields must move on the
  * even ranks exactly when oversubscribed, by no more than their empty
  * tests, and never on the odd ranks (a blocking wait is not a test).
  * With "arg=pin" every rank first restricts itself to two CPUs, so the
- * 4-rank run is oversubscribed on any machine.
+ * 4-rank run is oversubscribed on any machine. With "over" the job must be
+ * oversubscribed (tests/cgroup/quota.sh runs it in a one-CPU quota).
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
 #endif
 #include <sched.h>
+#include <stdbool.h>
 #include <unistd.h>
 #include "mpit_util.h"
+#include "runtime/cpus.h"
 
 static void pin_two(void)
 {
@@ -39,18 +43,17 @@ static void pin_two(void)
 
 static int cpus(void)
 {
-    cpu_set_t set;
-    long n = sysconf(_SC_NPROCESSORS_ONLN);
-    if (sched_getaffinity(0, sizeof set, &set) == 0 && CPU_COUNT(&set) > 1)
-        n = CPU_COUNT(&set);
-    return (int)n;
+    return xb_cpus_usable();
 }
 
 int main(int argc, char **argv)
 {
-    for (int i = 1; i < argc; i++)
+    bool want_over = false;
+    for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "pin"))
             pin_two();
+        want_over |= !strcmp(argv[i], "over");
+    }
     int provided, local;
     ct_init(&argc, &argv);
     const int rank = ct_rank, size = ct_size;
@@ -73,6 +76,8 @@ int main(int argc, char **argv)
     CHECK_T(MPI_T_pvar_start(s, hy), MPI_SUCCESS);
 
     int over = local > cpus();
+    CHECK(over || !want_over, "%d ranks on this node, %d CPUs: not oversubscribed", local,
+          cpus());
     CHECK(read_pvar(s, ho) == (unsigned long long)over,
           "progress_oversubscribed is %llu; %d ranks on this node, %d CPUs", read_pvar(s, ho),
           local, cpus());
