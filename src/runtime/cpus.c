@@ -10,12 +10,20 @@
 #include <unistd.h>
 #include "runtime/cpus.h"
 
+/* dir/file into path; false when it does not fit. */
+static bool join(char *path, size_t len, const char *dir, const char *file)
+{
+    int n = snprintf(path, len, "%s/%s", dir, file);
+    return n >= 0 && (size_t)n < len;
+}
+
 /* CPUs (rounded up) of the limit in directory dir, or 0 (none, unreadable). */
 static long limit_in(const char *dir, bool v2)
 {
     char path[4096];
     long long quota = -1, period = 0;
-    snprintf(path, sizeof path, "%s/%s", dir, v2 ? "cpu.max" : "cpu.cfs_quota_us");
+    if (!join(path, sizeof path, dir, v2 ? "cpu.max" : "cpu.cfs_quota_us"))
+        return 0;
     FILE *f = fopen(path, "r");
     if (f == NULL)
         return 0;
@@ -29,8 +37,7 @@ static long limit_in(const char *dir, bool v2)
     }
     fclose(f);
     if (!v2 && quota > 0) {
-        snprintf(path, sizeof path, "%s/cpu.cfs_period_us", dir);
-        if ((f = fopen(path, "r")) == NULL)
+        if (!join(path, sizeof path, dir, "cpu.cfs_period_us") || (f = fopen(path, "r")) == NULL)
             return 0;
         if (fscanf(f, "%lld", &period) != 1)
             period = 0;
@@ -65,8 +72,7 @@ static long walk(const char *base, const char *path, bool v2)
 static bool is_dir_with(const char *dir, const char *file)
 {
     char path[4096];
-    snprintf(path, sizeof path, "%s/%s", dir, file);
-    return access(path, F_OK) == 0;
+    return join(path, sizeof path, dir, file) && access(path, F_OK) == 0;
 }
 
 /* Does the comma-separated controller list name "cpu"? */
