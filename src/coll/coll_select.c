@@ -75,8 +75,9 @@ enum { NEED_COMMUTE = 1, NEED_POF2 = 2, NEED_BLOCKING = 4,
        NEED_MCAST = 2048 /* the job agreed on multicast: xb_coll_mcast */,
        NEED_3_NODES = 4096 /* the communicator spans 3 nodes or more */,
        NEED_NBN = 8192 /* a node channel: xb_coll_nbn_fits() */,
-       NEED_CROWDED = 16384 /* more ranks than the node has CPUs (with
-                               NEED_ONE_NODE: every member sees that node) */ };
+       NEED_FEW_OR_CROWDED = 16384 /* at most 16 ranks, or more than the node
+                                      has CPUs (with NEED_ONE_NODE: every
+                                      member sees that node) */ };
 
 /* A schedule builder (fn), a direct algorithm (direct: blocking only,
  * never inside another algorithm's schedule), or both (the blocking form
@@ -234,17 +235,18 @@ typedef struct {
     int            min_p, max_p;
     MPI_Count      min_bytes, max_bytes;
     const char    *algo;
-    int            needs;     /* conditions of the rule itself (NEED_ONE_NODE, NEED_CROWDED) */
+    int            needs;     /* conditions of the rule itself (NEED_ONE_NODE, NEED_FEW_OR_CROWDED) */
 } rule_t;
 
 #define ANY_P 1, 1 << 30
 #define KiB * 1024
-/* More than 16 ranks on one node that outnumber its CPUs: every
- * dependency of a schedule is a wait for a peer to be scheduled, so the
+/* One node, and at most 16 ranks or more ranks than its CPUs: where every
+ * dependency of a schedule is a wait for a peer to be scheduled the
  * one-node rules' linear forms (few rounds, everything posted at once)
- * keep winning there, where with a CPU each the trees' fewer steps per
- * rank would; measured at 24-48 ranks on 2 CPUs (2026-12-07). */
-#define ONE_NODE_CROWDED (NEED_ONE_NODE | NEED_CROWDED)
+ * win, where with a CPU each for many ranks the trees' fewer steps per
+ * rank would; measured at 24-48 ranks on 2 CPUs (2026-12-07). The rules
+ * from 17 ranks with it hold only where the ranks outnumber the CPUs. */
+#define ONE_NODE_FEW (NEED_ONE_NODE | NEED_FEW_OR_CROWDED)
 static const rule_t rules[] = {
     { XB_COLL_BARRIER,   ANY_P, 0, 0, "shm", 0 },      /* blocking, whole node */
     { XB_COLL_BARRIER,   ANY_P, 0, 0, "hier", 0 },     /* blocking, several nodes */
@@ -309,12 +311,11 @@ static const rule_t rules[] = {
      * 2026-11-24: 1 MiB 411 us, binomial 1130, scatter_allgather 690
      * (Open MPI 682); below 16 KiB the binomial tree (blocking: its direct
      * form) is as fast or faster */
-    { XB_COLL_BCAST,     3, 16, 16 KiB, 0, "linear", NEED_ONE_NODE },
-    /* Beyond 16 ranks, where they outnumber the CPUs (ONE_NODE_CROWDED
-     * below): nonblocking, 24 ranks on 2 CPUs, 2026-12-07, us: 32 KiB
-     * 86.7, binomial 116 (Open MPI 114); 256 KiB 408, binomial 385,
+    /* Beyond 16 ranks, where they outnumber the CPUs (ONE_NODE_FEW):
+     * nonblocking, 24 ranks on 2 CPUs, 2026-12-07, us: 32 KiB 86.7,
+     * binomial 116 (Open MPI 114); 256 KiB 408, binomial 385,
      * scatter_allgather 1132 (435) */
-    { XB_COLL_BCAST,     17, 1 << 30, 16 KiB, 0, "linear", ONE_NODE_CROWDED },
+    { XB_COLL_BCAST,     3, 1 << 30, 16 KiB, 0, "linear", ONE_NODE_FEW },
     { XB_COLL_BCAST,     3, 1 << 30, 512 KiB, 0, "scatter_allgather", 0 },
     { XB_COLL_BCAST,     ANY_P, 0, 0, "binomial", 0 },
     /* every size: one single-copy message and the op at the root; the
@@ -356,7 +357,7 @@ static const rule_t rules[] = {
     /* beyond 16 ranks that outnumber the CPUs, from 32 KiB (nonblocking,
      * 2026-12-07, us: 32 ranks 708-735, recdbl 1318-1332, Open MPI 710;
      * 24 ranks 559-599, 617-758 (454); at 16 KiB even) */
-    { XB_COLL_ALLREDUCE, 17, 1 << 30, 32 KiB, 0, "rabenseifner", ONE_NODE_CROWDED },
+    { XB_COLL_ALLREDUCE, 17, 1 << 30, 32 KiB, 0, "rabenseifner", ONE_NODE_FEW },
     { XB_COLL_ALLREDUCE, 3, 1 << 30, 64 KiB, 0, "rabenseifner", 0 },
     { XB_COLL_ALLREDUCE, ANY_P, 0, 0, "recdbl", 0 },
     /* Gather and scatter on a whole node: the stream (stream_gather.c),
@@ -397,10 +398,9 @@ static const rule_t rules[] = {
     { XB_COLL_SCATTER,   ANY_P, 0, 0, "hier", 0 },     /* blocking, several nodes */
     /* One node (see bcast), 8 ranks, 2026-11-24: 4 KiB 6.3 us, binomial
      * 13.0 (Open MPI 24) */
-    { XB_COLL_SCATTER,   3, 16, 0, 0, "linear", NEED_ONE_NODE },
     /* 24 ranks on 2 CPUs, nonblocking, 2026-12-07: 8 B 3.8 us, binomial
      * 5.3 (Open MPI 6.2); 4 KiB 14.6, 60.6 (69.7); 256 KiB 389, 1146 (449) */
-    { XB_COLL_SCATTER,   17, 1 << 30, 0, 0, "linear", ONE_NODE_CROWDED },
+    { XB_COLL_SCATTER,   3, 1 << 30, 0, 0, "linear", ONE_NODE_FEW },
     { XB_COLL_SCATTER,   3, 1 << 30, 0, 16 KiB, "binomial", 0 },
     { XB_COLL_SCATTER,   ANY_P, 0, 0, "linear", 0 },
     /* every size: the same exchange as ring, sent from the user's send
@@ -422,7 +422,7 @@ static const rule_t rules[] = {
     /* 24 ranks on 2 CPUs, nonblocking, 2026-12-07, us: 32 KiB 3009, ring
      * 5551 (Open MPI 2004); 256 KiB 14882, 18576 (16828); below 8 KiB
      * recdbl wins (4 KiB 133 against 433) */
-    { XB_COLL_ALLGATHER, 17, 1 << 30, 0, 0, "linear", ONE_NODE_CROWDED },
+    { XB_COLL_ALLGATHER, 17, 1 << 30, 0, 0, "linear", ONE_NODE_FEW },
     { XB_COLL_ALLGATHER, ANY_P, 0, 0, "ring", 0 },
     { XB_COLL_ALLTOALL,  2, 2, 0, 0, "cell", 0 },          /* blocking */
     /* Blocks from 16 KiB: every transfer posted at once (linear). Through
@@ -447,15 +447,13 @@ static const rule_t rules[] = {
      * where the single copy of pairwise needs no CPU time of the peer). */
     /* One node (see bcast), 8 ranks, 2026-11-24: nonblocking 4 KiB 53.9
      * us, bruck 140, pairwise 71 (Open MPI 119); long batches, 64 B 13.6,
-     * bruck 21, pairwise 36 (20) */
-    { XB_COLL_ALLTOALL,  2, 16, 0, 0, "linear", NEED_ONE_NODE },
-    /* Beyond 16 ranks where they outnumber the CPUs, linear too: pairwise
-     * waits for each partner in turn to be scheduled. 2026-12-07, us,
-     * linear / pairwise (Open MPI): blocking 24 ranks 32 KiB 3924 / 4972
-     * (2961), 32 ranks 5533 / 10793 (8282), 256 KiB 34070 / 42766 (41444),
-     * 48 ranks 32 KiB 12070 / 20329; nonblocking 24 ranks 4 KiB 457 / 766
-     * (919), 32 KiB 2315 / 3996 (3577) */
-    { XB_COLL_ALLTOALL,  17, 1 << 30, 0, 0, "linear", ONE_NODE_CROWDED },
+     * bruck 21, pairwise 36 (20). Beyond 16 ranks where they outnumber
+     * the CPUs, linear too: pairwise waits for each partner in turn to be
+     * scheduled. 2026-12-07, us, linear / pairwise (Open MPI): blocking 24
+     * ranks 32 KiB 3924 / 4972 (2961), 32 ranks 5533 / 10793 (8282), 256
+     * KiB 34070 / 42766 (41444), 48 ranks 32 KiB 12070 / 20329; nonblocking
+     * 24 ranks 4 KiB 457 / 766 (919), 32 KiB 2315 / 3996 (3577) */
+    { XB_COLL_ALLTOALL,  2, 1 << 30, 0, 0, "linear", ONE_NODE_FEW },
     { XB_COLL_ALLTOALL,  4, 1 << 30, 0, 256, "bruck", 0 },
     { XB_COLL_ALLTOALL,  ANY_P, 0, 0, "pairwise", 0 },
     /* 2 ranks, blocking: no schedule (8 B gatherv: 0.21 us by the
@@ -485,10 +483,9 @@ static const rule_t rules[] = {
     { XB_COLL_ALLGATHERV, 2, 2, 0, 0, "cell", 0 },
     { XB_COLL_ALLGATHERV, 3, 1 << 30, 0, 0, "shm", 0 },    /* whole node, the largest fits */
     { XB_COLL_ALLGATHERV, 2, 1 << 30, 0, 0, "shm_nb", 0 },  /* the channel */
-    { XB_COLL_ALLGATHERV, 2, 16, 0, 0, "linear", NEED_ONE_NODE },  /* as allgather */
-    /* 32 ranks on 2 CPUs, nonblocking, 2026-12-07, us: 8 B 262, ring 565;
-     * 32 KiB 3823, 6713; 256 KiB 26126, 30925 */
-    { XB_COLL_ALLGATHERV, 17, 1 << 30, 0, 0, "linear", ONE_NODE_CROWDED },
+    /* as allgather; 32 ranks on 2 CPUs, nonblocking, 2026-12-07, us: 8 B
+     * 262, ring 565; 32 KiB 3823, 6713; 256 KiB 26126, 30925 */
+    { XB_COLL_ALLGATHERV, 2, 1 << 30, 0, 0, "linear", ONE_NODE_FEW },
     { XB_COLL_ALLGATHERV, ANY_P, 0, 0, "ring", 0 },
     /* 2 ranks, blocking: one exchange, through the cells when the larger
      * direction fits one (as alltoall's cell); one node, as alltoall's
@@ -502,16 +499,14 @@ static const rule_t rules[] = {
      * 8-512 B 1.0-1.37x; 4-32 KiB 0.91-0.95x at 3 and 4 ranks (its
      * barrier) */
     { XB_COLL_ALLTOALLV, 3, 1 << 30, 0, 0, "shm", 0 },
-    { XB_COLL_ALLTOALLV, 2, 16, 0, 0, "linear", NEED_ONE_NODE },
     /* 24 ranks on 2 CPUs, nonblocking, 2026-12-07, us: 8 B 145, pairwise
      * 540 (Open MPI 158); 32 KiB 3400, 3962 (3633); 32 ranks 4 KiB 1042,
      * 2068 */
-    { XB_COLL_ALLTOALLV, 17, 1 << 30, 0, 0, "linear", ONE_NODE_CROWDED },
+    { XB_COLL_ALLTOALLV, 2, 1 << 30, 0, 0, "linear", ONE_NODE_FEW },
     { XB_COLL_ALLTOALLV, ANY_P, 0, 0, "pairwise", 0 },
     { XB_COLL_ALLTOALLW, 2, 2, 0, 0, "cell", 0 },
     { XB_COLL_ALLTOALLW, 3, 1 << 30, 0, 0, "shm", 0 },
-    { XB_COLL_ALLTOALLW, 2, 16, 0, 0, "linear", NEED_ONE_NODE },
-    { XB_COLL_ALLTOALLW, 17, 1 << 30, 0, 0, "linear", ONE_NODE_CROWDED },  /* as alltoallv */
+    { XB_COLL_ALLTOALLW, 2, 1 << 30, 0, 0, "linear", ONE_NODE_FEW },  /* as alltoallv */
     { XB_COLL_ALLTOALLW, ANY_P, 0, 0, "pairwise", 0 },
     { XB_COLL_REDUCE_SCATTER, 2, 2, 0, 0, "cell", 0 },   /* blocking */
     /* whole node, fits: one scheduling round instead of log2(p) (8 ranks
@@ -539,7 +534,7 @@ static const rule_t rules[] = {
      * 2026-12-07, us: 8 B 8.2, recdbl 115 (Open MPI 57); 32 KiB 202, 801
      * (298); 256 KiB 1017, 5198 (1437); 70 ranks, blocking: 8 B 164, shm
      * 459, recdbl 1270 (271); 32 KiB 1505, 3950, 4281 (1983) */
-    { XB_COLL_SCAN,      17, 1 << 30, 0, 0, "linear", ONE_NODE_CROWDED },
+    { XB_COLL_SCAN,      17, 1 << 30, 0, 0, "linear", ONE_NODE_FEW },
     { XB_COLL_SCAN,      3, 1 << 30, 0, 0, "shm", 0 },       /* whole node, fits a slot */
     /* One node (see bcast), 8 ranks, 2026-11-24: 8 B 2.0 us, recdbl 25.2
      * (Open MPI 13.6); 1 MiB 2563, 4623 (1689). At 2 ranks one message,
@@ -550,7 +545,7 @@ static const rule_t rules[] = {
     { XB_COLL_EXSCAN,    2, 2, 0, 0, "cell", 0 },          /* blocking */
     { XB_COLL_EXSCAN,   3, 1 << 30, 0, 0, "flow", 0 },       /* blocking, whole node, fits a cell */
     { XB_COLL_EXSCAN,    3, 1 << 30, 0, 0, "chain", 0 },     /* blocking, whole node */
-    { XB_COLL_EXSCAN,    17, 1 << 30, 0, 0, "linear", ONE_NODE_CROWDED },  /* as scan */
+    { XB_COLL_EXSCAN,    17, 1 << 30, 0, 0, "linear", ONE_NODE_FEW },  /* as scan */
     { XB_COLL_EXSCAN,    3, 1 << 30, 0, 0, "shm", 0 },       /* whole node, fits */
     { XB_COLL_EXSCAN,    2, 16, 0, 0, "linear", NEED_ONE_NODE },     /* as scan */
     { XB_COLL_EXSCAN,    ANY_P, 0, 0, "recdbl", 0 },
@@ -561,7 +556,7 @@ static const rule_t rules[] = {
     { XB_COLL_NEIGHBOR_ALLTOALLW,  ANY_P, 0, 0, "linear", 0 },
 };
 #undef KiB
-#undef ONE_NODE_CROWDED
+#undef ONE_NODE_FEW
 
 static const algo_t *forced[XB_COLL_NKINDS];
 /* Resolved at init: each rule's algorithm, and where each collective's
@@ -604,7 +599,7 @@ static const algo_t *find_algo(xb_coll_kind_t kind, const char *name, size_t len
  * Intel MPI Benchmarks run smaller than the job) the others' work. */
 enum { NEED_WHOLE_NODE = NEED_NODE | NEED_ROUNDS | NEED_FLOW | NEED_STREAM | NEED_CHAIN };
 
-/* The node's CPUs (NEED_CROWDED; runtime/cpus.h: online, capped by the
+/* The node's CPUs (NEED_FEW_OR_CROWDED; runtime/cpus.h: online, capped by the
  * cgroup's quota): the same number for every process of a node in one
  * cgroup, whatever its binding, so the members of a one-node communicator
  * agree without talking. */
@@ -644,7 +639,7 @@ static bool needs_hold(int needs, xb_coll_kind_t kind, const xb_coll_args_t *a)
         return false;
     if ((needs & NEED_NBN) && !xb_coll_nbn_fits(kind, a))
         return false;
-    if ((needs & NEED_CROWDED) && (node_cpus <= 0 || p <= node_cpus))
+    if ((needs & NEED_FEW_OR_CROWDED) && p > 16 && (node_cpus <= 0 || p <= node_cpus))
         return false;
     return true;
 }
@@ -886,7 +881,7 @@ void xb_coll_print_table(FILE *f)
                 by, ru->algo, needs & NEED_COMMUTE ? "commutative op " : "",
                 needs & NEED_POF2 ? "power-of-two size " : "",
                 needs & NEED_ONE_NODE ? "one node " : "",
-                needs & NEED_CROWDED ? "more ranks than CPUs " : "",
+                needs & NEED_FEW_OR_CROWDED ? "<= 16 ranks or more than CPUs " : "",
                 needs & NEED_MCAST ? "XB_MCAST=1 " : "", needs & NEED_3_NODES ? ">= 3 nodes " : "",
                 needs & NEED_BLOCKING ? "blocking form" : "");
     }

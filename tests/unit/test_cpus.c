@@ -10,52 +10,26 @@
  * the smaller of v1 and v2, and no cgroup file at all. Then this process's
  * numbers: at least 1, and the usable CPUs never above the node's.
  */
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 #include "runtime/cpus.h"
 #include "unit_check.h"
-
-static char base[256];
-
-/* Write text to base/<path> (made of printf args), creating directories. */
-static void put(const char *text, const char *fmt, ...)
-{
-    char rel[512], path[1024];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(rel, sizeof rel, fmt, ap);
-    va_end(ap);
-    snprintf(path, sizeof path, "%s/%s", base, rel);
-    for (char *s = path + strlen(base) + 1; (s = strchr(s, '/')) != NULL; s++) {
-        *s = '\0';
-        mkdir(path, 0755);
-        *s = '/';
-    }
-    FILE *f = fopen(path, "w");
-    if (f == NULL) {
-        perror(path);
-        exit(2);
-    }
-    fputs(text, f);
-    fclose(f);
-}
+#include "unit_tree.h"
 
 /* A fresh tree named `name`; the quota read from it. */
 static int quota(const char *name)
 {
     char cg[512], fs[512];
-    snprintf(cg, sizeof cg, "%s/%s/cgroup", base, name);
-    snprintf(fs, sizeof fs, "%s/%s/fs", base, name);
+    snprintf(cg, sizeof cg, "%s/%s/cgroup", tree_base, name);
+    snprintf(fs, sizeof fs, "%s/%s/fs", tree_base, name);
     return xb_cpus_quota_at(cg, fs);
 }
 
 int main(void)
 {
-    snprintf(base, sizeof base, "/tmp/xb_test_cpus.%d", (int)getpid());
-    mkdir(base, 0755);
+    if (!tree_begin("cpus"))
+        return 1;
 
     /* v2: 2.5 CPUs at the leaf, 2 CPUs two levels up, none at the root */
     put("0::/a/b/c\n", "v2/cgroup");
@@ -116,10 +90,7 @@ int main(void)
     CHECK(node >= 1 && node <= online, "node CPUs %d (online %ld)", node, online);
     CHECK(usable >= 1 && usable <= node, "usable CPUs %d, node %d", usable, node);
 
-    char cmd[300];
-    snprintf(cmd, sizeof cmd, "rm -rf %s", base);
-    if (system(cmd) != 0)
-        fprintf(stderr, "could not remove %s\n", base);
+    tree_end();
     if (failures == 0)
         printf("No Errors\n");
     return failures != 0;

@@ -21,31 +21,7 @@
 #include "runtime/hwtopo.h"
 #include "util/xb_common.h"
 #include "unit_check.h"
-
-static char base[256];
-
-/* Write text to base/<path> (made of printf args), creating directories. */
-static void put(const char *text, const char *fmt, ...)
-{
-    char rel[512], path[1024];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(rel, sizeof(rel), fmt, ap);
-    va_end(ap);
-    snprintf(path, sizeof(path), "%s/%s", base, rel);
-    for (char *p = path + strlen(base) + 1; *p != '\0'; p++)
-        if (*p == '/') {
-            *p = '\0';
-            mkdir(path, 0755);
-            *p = '/';
-        }
-    FILE *f = fopen(path, "w");
-    CHECK(f != NULL, "cannot write %s", path);
-    if (f != NULL) {
-        fputs(text, f);
-        fclose(f);
-    }
-}
+#include "unit_tree.h"
 
 static void put_cache(int cpu, int idx, int level, const char *type, const char *shared)
 {
@@ -107,7 +83,7 @@ static int inst(const xb_hwtopo_t *t, int level, int n, ...)
 static void check_tree_a(void)
 {
     char root[300];
-    snprintf(root, sizeof(root), "%s/A", base);
+    snprintf(root, sizeof(root), "%s/A", tree_base);
     xb_hwtopo_t t;
     int rc = xb_hwtopo_load(root, &t);
     CHECK(rc == XB_OK, "load A: %d", rc);
@@ -143,7 +119,7 @@ static void check_tree_a(void)
 static void check_tree_b(void)
 {
     char root[300];
-    snprintf(root, sizeof(root), "%s/B", base);
+    snprintf(root, sizeof(root), "%s/B", tree_base);
     xb_hwtopo_t t;
     int rc = xb_hwtopo_load(root, &t);
     CHECK(rc == XB_OK, "load B: %d", rc);
@@ -156,7 +132,7 @@ static void check_tree_b(void)
     CHECK(inst(&t, XB_HW_CORE, 1, 1) == 1 && inst(&t, XB_HW_PACKAGE, 2, 0, 1) == 0,
           "core and package of tree B");
     xb_hwtopo_free(&t);
-    snprintf(root, sizeof(root), "%s/nothing-here", base);
+    snprintf(root, sizeof(root), "%s/nothing-here", tree_base);
     CHECK(xb_hwtopo_load(root, &t) != XB_OK, "a root without CPUs loads");
     xb_err_clear();
 }
@@ -185,21 +161,14 @@ static void check_parse_and_names(void)
 
 int main(void)
 {
-    const char *tmp = getenv("TMPDIR");
-    snprintf(base, sizeof(base), "%s/xb-hwtopo-XXXXXX", tmp && *tmp ? tmp : "/tmp");
-    if (mkdtemp(base) == NULL) {
-        perror("mkdtemp");
+    if (!tree_begin("hwtopo"))
         return 1;
-    }
     make_tree_a();
     make_tree_b();
     check_tree_a();
     check_tree_b();
     check_parse_and_names();
-    char cmd[400];
-    snprintf(cmd, sizeof(cmd), "rm -rf '%s'", base);
-    if (system(cmd) != 0)
-        fprintf(stderr, "could not remove %s\n", base);
+    tree_end();
     if (failures == 0)
         printf("unit.hwtopo: all checks passed\n");
     return failures != 0;

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "method/shm/shm.h"
+#include "runtime/cpus.h"
 
 static int failures;
 #define CHECK(c, ...) do { if (!(c)) { failures++; fprintf(stderr, "FAIL %s:%d: ", \
@@ -70,7 +71,7 @@ int main(void)
     set_working(c, "00000101");
     CHECK(!xb_shm_help_wanted(c, 8, 5, 0, 2), "ranks 5 and 7 working");
 
-    CHECK(xb_shm_help_ncpu() >= 1, "ncpu %d", xb_shm_help_ncpu());
+    CHECK(xb_cpus_usable() >= 1, "ncpu %d", xb_cpus_usable());
     free(c);
     if (failures == 0)
         printf("No Errors\n");

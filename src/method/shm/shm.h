@@ -257,8 +257,6 @@ void xb_shm_help_handle(xb_shm_t *st, xb_shm_in_t *in, const void *rec, size_t l
  * and, if the node has more ranks than CPUs, fewer ranks than CPUs (me
  * included) are handling records. */
 bool xb_shm_help_wanted(const xb_shm_ctl_t *ctl, int nlocal, int me, int peer, int ncpu);
-/* CPUs this process may run on (the online ones when it is bound to one). */
-int  xb_shm_help_ncpu(void);
 
 /* shm_method.c */
 int  xb_shm_poll(xb_shm_t *st);

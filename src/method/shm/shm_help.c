@@ -173,11 +173,6 @@ void xb_shm_help_handle(xb_shm_t *st, xb_shm_in_t *in, const void *rec, size_t l
     copy_chunks(in->src_ctl, &h, (pid_t)h.pid, false);
 }
 
-int xb_shm_help_ncpu(void)
-{
-    return xb_cpus_usable();
-}
-
 bool xb_shm_help_wanted(const xb_shm_ctl_t *ctl, int nlocal, int me, int peer, int ncpu)
 {
     if (__atomic_load_n(&ctl[peer].working, __ATOMIC_RELAXED) != 0)
@@ -203,7 +198,7 @@ static bool can_help(const xb_ep_t *ep, int local_cnt, size_t len)
     if (xb_method_exchange > 0 && !xb_tn_SHM_HELP_EXCHANGE.v.b)
         return false;                   /* the sender copies from us */
     if (st->ncpu == 0)
-        st->ncpu = xb_shm_help_ncpu();
+        st->ncpu = xb_cpus_usable();
     return xb_shm_help_wanted(xb_shm_seg_ctl(st, 0), st->nlocal, st->me, ep->peer_local,
                               st->ncpu);
 }

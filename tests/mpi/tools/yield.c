@@ -41,11 +41,6 @@ static void pin_two(void)
     CHECK(sched_setaffinity(0, sizeof two, &two) == 0, "sched_setaffinity failed");
 }
 
-static int cpus(void)
-{
-    return xb_cpus_usable();
-}
-
 int main(int argc, char **argv)
 {
     bool want_over = false;
@@ -75,12 +70,12 @@ int main(int argc, char **argv)
     CHECK_T(MPI_T_pvar_handle_alloc(s, iy, NULL, &hy, &count), MPI_SUCCESS);
     CHECK_T(MPI_T_pvar_start(s, hy), MPI_SUCCESS);
 
-    int over = local > cpus();
+    int ncpu = xb_cpus_usable(), over = local > ncpu;
     CHECK(over || !want_over, "%d ranks on this node, %d CPUs: not oversubscribed", local,
-          cpus());
+          ncpu);
     CHECK(read_pvar(s, ho) == (unsigned long long)over,
           "progress_oversubscribed is %llu; %d ranks on this node, %d CPUs", read_pvar(s, ho),
-          local, cpus());
+          local, ncpu);
 
     unsigned long long before = read_pvar(s, hy), empty = 0;
     int peer = rank ^ 1, buf = 0;
