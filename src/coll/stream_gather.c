@@ -181,24 +181,34 @@ static int gather_leaf(xb_coll_flow_t *f, const xb_coll_args_t *a, int tag)
     return rc;
 }
 
-/* Scatter's equal blocks when they all fit the root's cell: the
- * descriptors and copies of write_block in one loop, one publish (about
- * 200 fewer instructions of the 8-byte root at 4 ranks). False: they do
- * not fit, nothing written. */
-static bool scatter_inline(xb_coll_flow_t *f, const xb_coll_args_t *a, uint64_t *descs,
-                           size_t used, int *rc)
+/* Scatter(v)'s blocks when they all fit the root's cell: the descriptors
+ * and copies of write_block in one loop, one publish (about 200 fewer
+ * instructions of the 8-byte scatter root at 4 ranks; scatterv's root,
+ * which took the general loop: 0.255 -> 0.20 us at 4 ranks, 8 B,
+ * interleaved A/B, 6 rounds, 2026-12-07).
+ * False: they do not fit, nothing written. */
+static bool scatter_inline(xb_coll_flow_t *f, const xb_coll_args_t *a, xb_a2a_form_t form,
+                           uint64_t *descs, size_t used, int *rc)
 {
-    MPI_Count bytes = a->scount * xb_dt_size(a->sdt);
-    size_t step = ((size_t)bytes + 7) & ~(size_t)7;
-    if ((size_t)bytes > XB_COLL_FLOW_CELL || used + (size_t)(f->p - 1) * step > XB_COLL_FLOW_CELL)
-        return false;
-    for (int k = 1; k < f->p; k++, used += step) {
+    MPI_Count size = xb_dt_size(a->sdt);
+    size_t end = used;
+    for (int j = 0; j < f->p; j++) {
+        MPI_Count bytes = (form == XB_A2A ? a->scount : a->scounts[j]) * size;
+        if (j == f->me)
+            continue;
+        if (bytes > (MPI_Count)XB_COLL_FLOW_CELL ||
+            (end += ((size_t)bytes + 7) & ~(size_t)7) > XB_COLL_FLOW_CELL)
+            return false;
+    }
+    for (int k = 1; k < f->p; k++) {
         int j = (f->me + k) % f->p;
+        xb_a2a_blk_t b = xb_a2a_sblk(a, form, j);
+        MPI_Count bytes = b.n * size;
         descs[j] = xb_vb_desc(XB_VB_INLINE, bytes, used);
         if (bytes > 0)
-            *rc = xb_vb_keep(*rc, xb_coll_flow_copy(xb_coll_block(a->sbuf, j, a->scount, a->sdt),
-                                                    a->scount, a->sdt, (char *)descs + used,
+            *rc = xb_vb_keep(*rc, xb_coll_flow_copy(b.buf, b.n, b.dt, (char *)descs + used,
                                                     true));
+        used += ((size_t)bytes + 7) & ~(size_t)7;
     }
     xb_coll_flow_progress(f, xb_coll_stream_prog(f, f->p - 1), -1);
     return true;
@@ -212,7 +222,7 @@ static int scatter_root(xb_coll_flow_t *f, const xb_coll_args_t *a, xb_a2a_form_
     xb_request_t *sreq[XB_COLL_FLOW_MAXP];
     int nsend = 0, rc = XB_OK, held = 0;
     xb_coll_flow_reserve(f);
-    bool done = form == XB_A2A && scatter_inline(f, a, descs, used, &rc);
+    bool done = form != XB_A2AW && scatter_inline(f, a, form, descs, used, &rc);
     for (int k = 1; k < f->p && !done; k++) {
         int j = (f->me + k) % f->p, r = XB_OK;
         xb_a2a_blk_t b = xb_a2a_sblk(a, form, j);
