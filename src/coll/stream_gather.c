@@ -222,7 +222,7 @@ static int scatter_root(xb_coll_flow_t *f, const xb_coll_args_t *a, xb_a2a_form_
     xb_request_t *sreq[XB_COLL_FLOW_MAXP];
     int nsend = 0, rc = XB_OK, held = 0;
     xb_coll_flow_reserve(f);
-    bool done = form != XB_A2AW && scatter_inline(f, a, form, descs, used, &rc);
+    bool done = scatter_inline(f, a, form, descs, used, &rc);
     for (int k = 1; k < f->p && !done; k++) {
         int j = (f->me + k) % f->p, r = XB_OK;
         xb_a2a_blk_t b = xb_a2a_sblk(a, form, j);
