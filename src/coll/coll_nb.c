@@ -14,8 +14,10 @@
  * Request lifecycle: post -> (active list) -> complete (status error set,
  * xb_request_complete). A nonpersistent request is freed by Wait/Test or
  * Request_free; a persistent one (persistent = true) starts inactive and is
- * re-armed by MPI_Start (ops.start), which restarts the schedule. Freeing
- * the request destroys the schedule (ops.destroy).
+ * re-armed by MPI_Start (ops.start), which restarts the schedule. A
+ * nonpersistent schedule lets go of its steps, buffers and objects when it
+ * finishes (xb_coll_sched_release), before the request completes; freeing
+ * the request destroys the rest (ops.destroy).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -35,6 +37,8 @@ static void finish(xb_coll_sched_t *s, int rc)
         free(s->errtext);
         s->errtext = strdup(xb_err_detail());
     }
+    if (!r->persistent)             /* a restart needs them; nothing else */
+        xb_coll_sched_release(s);
     xb_request_complete(r);
 }
 

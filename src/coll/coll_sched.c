@@ -275,7 +275,7 @@ void *xb_coll_sched_wtmp(xb_coll_sched_t *s, MPI_Count n)
     return xb_coll_sched_tmp(s, n < 0 ? s->red.wcount : n, s->red.wdt);
 }
 
-void xb_coll_sched_destroy(xb_coll_sched_t *s)
+void xb_coll_sched_release(xb_coll_sched_t *s)
 {
     for (int i = 0; i < s->nreqs; i++)
         xb_request_release(s->reqs[i]);
@@ -289,10 +289,13 @@ void xb_coll_sched_destroy(xb_coll_sched_t *s)
         if ((st->op == XB_CS_RECV || st->op == XB_CS_COPY || node) && st->ddt != NULL)
             xb_dt_release(st->ddt);
     }
+    s->nreqs = s->nsteps = 0;
     if (s->steps != s->inline_steps)
         free(s->steps);
     if (s->reqs != s->inline_reqs)
         free(s->reqs);
+    s->steps = s->inline_steps, s->reqs = s->inline_reqs;
+    s->cap = s->reqcap = XB_COLL_SCHED_INLINE;
     while (s->mem != NULL) {
         xb_coll_mem_t *m = s->mem;
         s->mem = m->next;
@@ -302,6 +305,14 @@ void xb_coll_sched_destroy(xb_coll_sched_t *s)
         xb_op_release(s->op);
     if (s->xdt != NULL)
         xb_dt_release(s->xdt);
+    s->op = NULL, s->xdt = NULL;
+}
+
+/* Out of line: inlined into a caller whose schedule is on its stack, gcc
+ * cannot see that `heap` is false there and warns of the free. */
+XB_NOINLINE void xb_coll_sched_destroy(xb_coll_sched_t *s)
+{
+    xb_coll_sched_release(s);
     free(s->errtext);
     if (s->heap)
         free(s);

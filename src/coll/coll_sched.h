@@ -187,6 +187,12 @@ int   xb_coll_sched_red(xb_coll_sched_t *s, MPI_Count count, xb_datatype_t *dt,
                         xb_op_t *op);
 /* Working buffer of n working elements (n < 0: the whole s->red.wcount). */
 void *xb_coll_sched_wtmp(xb_coll_sched_t *s, MPI_Count n);
+/* What a finished nonpersistent schedule holds no more: its steps,
+ * requests, temporary buffers, op and datatypes (coll_nb.c's finish, so
+ * they do not wait for the request's free, which a lock-free report
+ * defers to the channel's next poll). The struct and its error sentence
+ * stay for the wait; a second call is a no-op. */
+void  xb_coll_sched_release(xb_coll_sched_t *s);
 void  xb_coll_sched_destroy(xb_coll_sched_t *s);
 /* Free the cache of large temporary buffers (MPI_Finalize). */
 void  xb_coll_sched_cache_fini(void);

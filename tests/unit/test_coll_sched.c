@@ -105,7 +105,9 @@ static int run_rank(int r)
     }
 }
 
-/* Build with fn for every rank (args[r]), simulate, destroy. */
+static xb_op_t affop;                   /* the non-commutative op (below) */
+
+/* Build with fn for every rank (args[r]), simulate, release, destroy. */
 static void simulate(const char *what, int p, xb_coll_fn_t fn, xb_coll_args_t *args)
 {
     for (int r = 0; r < p; r++) {
@@ -132,8 +134,18 @@ static void simulate(const char *what, int p, xb_coll_fn_t fn, xb_coll_args_t *a
                 free(m);
             }
         }
+        /* what a finished nonblocking schedule lets go of (coll_nb.c's
+         * finish): all but the struct; a second release and the destroy
+         * after it drop nothing twice (the affine op's count below) */
+        xb_coll_sched_release(&sched[r]);
+        CHECK(sched[r].nsteps == 0 && sched[r].nreqs == 0 && sched[r].mem == NULL &&
+              sched[r].op == NULL && sched[r].steps == sched[r].inline_steps,
+              "%s p=%d: rank %d's schedule kept parts after its release", what, p, r);
+        xb_coll_sched_release(&sched[r]);
         xb_coll_sched_destroy(&sched[r]);
     }
+    CHECK(affop.refcount == 1, "%s p=%d: the affine op's count is %d after the "
+          "schedules' release and destroy (1 before)", what, p, (int)affop.refcount);
 }
 
 /* ---- data and references ------------------------------------------------- */
