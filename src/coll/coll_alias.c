@@ -324,11 +324,10 @@ int xb_coll_check_alias(xb_coll_kind_t kind, const xb_coll_args_t *a)
             s.types = a->stypes, r.types = a->rtypes;
             s.bytes = r.bytes = true;
         }
-        break;
+        return aliased(&s, &r);
     default:                     /* barrier, bcast, the neighbourhood ones */
         return XB_OK;
     }
-    return aliased(&s, &r);
 }
 
 int xb_coll_check_alias_local(const void *inbuf, const void *inoutbuf,
