@@ -509,6 +509,19 @@ typedef void (MPI_T_event_dropped_cb_function)(MPI_Count count,
 /* ---- prototypes: generated for the functions this library implements --- */
 #include "mpi_proto.h"
 
+/* ---- functions MPI-3.0 removed, kept for programs written for MPI-1 -----
+ * MPI_Address, MPI_Type_hvector, MPI_Type_hindexed, MPI_Type_struct and
+ * MPI_Errhandler_create/set/get are in mpi_proto.h (the [legacy] section of
+ * spec/implemented.txt); these three are hand-written (src/binding/legacy.c).
+ * Use MPI_Type_get_extent in new code. Not provided: MPI_LB, MPI_UB. */
+typedef MPI_Comm_errhandler_function MPI_Handler_function;
+int MPI_Type_extent(MPI_Datatype datatype, MPI_Aint *extent);
+int PMPI_Type_extent(MPI_Datatype datatype, MPI_Aint *extent);
+int MPI_Type_lb(MPI_Datatype datatype, MPI_Aint *displacement);
+int PMPI_Type_lb(MPI_Datatype datatype, MPI_Aint *displacement);
+int MPI_Type_ub(MPI_Datatype datatype, MPI_Aint *displacement);
+int PMPI_Type_ub(MPI_Datatype datatype, MPI_Aint *displacement);
+
 #ifdef __cplusplus
 }
 #endif

@@ -72,13 +72,14 @@ class SpecError(Exception):
 class Entry:
     """One line of spec/implemented.txt."""
 
-    def __init__(self, name, section, flags, argflags, inplace, lineno):
+    def __init__(self, name, section, flags, argflags, inplace, lineno, as_=None):
         self.name = name
         self.section = section
         self.flags = flags          # set of FUNC_FLAGS
         self.argflags = argflags    # {argname: set of ARG_FLAGS}
         self.inplace = inplace      # name of the buffer that may be MPI_IN_PLACE
         self.lineno = lineno
+        self.as_ = as_              # a removed MPI-1 name: the procedure it calls
 
 
 def parse_spec(path):
@@ -102,12 +103,15 @@ def parse_spec(path):
             if name in seen:
                 raise SpecError("%s: %s listed twice" % (where, name))
             seen.add(name)
-            flags, argflags, inplace = set(), {}, None
+            flags, argflags, inplace, as_ = set(), {}, None, None
             for w in words[1:]:
                 if "=" in w:
                     arg, vals = w.split("=", 1)
                     if arg == "inplace":
                         inplace = vals
+                        continue
+                    if arg == "as":
+                        as_ = vals
                         continue
                     vals = set(vals.split(","))
                     bad = vals - ARG_FLAGS
@@ -118,7 +122,7 @@ def parse_spec(path):
                     flags.add(w)
                 else:
                     raise SpecError("%s: unknown flag '%s'" % (where, w))
-            entries.append(Entry(name, section, flags, argflags, inplace, lineno))
+            entries.append(Entry(name, section, flags, argflags, inplace, lineno, as_))
     return entries
 
 
@@ -183,9 +187,9 @@ class Proc:
         self.embig_params = [Param(p) for p in embig.parameters] if embig is not None else None
         self.int_params = [Param(p) for p in iso.parameters]
         self.variants = [(self.name, self.int_params, False)]
-        if embig is not None and "nolarge" not in entry.flags:
+        if embig is not None and "nolarge" not in entry.flags and entry.as_ is None:
             self.variants.append((self.name + "_c", self.embig_params, True))
-        self.impl = "xb_impl_" + self.name[4:].lower()
+        self.impl = "xb_impl_" + (entry.as_ or self.name)[4:].lower()
         self.fast = "xb_fast_" + self.name[4:].lower()
 
     def impl_params(self):
@@ -261,8 +265,8 @@ int xb_io_raise_ref(const MPI_File *fh, const char *fn, int rc);
 """]
     section = None
     for pr in procs:
-        if "custom" in pr.entry.flags:
-            continue
+        if "custom" in pr.entry.flags or pr.entry.as_ is not None:
+            continue            # (a removed name calls its replacement's)
         if pr.entry.section != section:
             section = pr.entry.section
             out.append("/* ---- %s ---- */" % section)
@@ -609,10 +613,23 @@ def gen_binding_c(section, procs, banner):
 def load(spec):
     std.use_api_version(1)
     procs = []
-    for e in parse_spec(spec):
-        sproc = std.PROCEDURES.get(e.name.lower())
+    entries = parse_spec(spec)
+    listed = {e.name for e in entries}
+    for e in entries:
+        if e.as_ is not None:
+            # A function the standard removed (MPI-3.0) whose C binding is
+            # that of its replacement: generated with its own name (errors
+            # say it), calling the replacement's implementation.
+            if e.name.lower() in std.PROCEDURES:
+                raise SpecError("%s:%d: %s is a procedure of the standard: no as=" %
+                                (spec, e.lineno, e.name))
+            if e.as_ not in listed:
+                raise SpecError("%s:%d: %s calls %s, which the spec does not list" %
+                                (spec, e.lineno, e.name, e.as_))
+        sproc = std.PROCEDURES.get((e.as_ or e.name).lower())
         if sproc is None:
-            raise SpecError("%s:%d: %s is not a procedure of the standard" % (spec, e.lineno, e.name))
+            raise SpecError("%s:%d: %s is not a procedure of the standard" %
+                            (spec, e.lineno, e.as_ or e.name))
         pr = Proc(e, sproc)
         names = {p.name for p in pr.int_params} | {p.name for p in (pr.embig_params or [])}
         for arg in list(e.argflags) + ([e.inplace] if e.inplace else []):
