@@ -48,6 +48,10 @@ enum { PREEMPTED_NS = 50000 };
 XB_TUNABLE(SPIN_POLLS_OVERSUB, XB_TT_INT, "64", XB_TL_TUNER,
            "Polls before sleeping when this node runs more ranks than CPUs; each empty poll "
            "yields the CPU (sched_yield) to a rank that has work");
+XB_TUNABLE(TEST_SLICE_US, XB_TT_INT, "20", XB_TL_TUNER,
+           "When this node runs more ranks than CPUs, microseconds of empty MPI_Test/MPI_Iprobe "
+           "polls (and the work a program does between them) before a poll yields the CPU; "
+           "0 yields at every empty poll");
 XB_TUNABLE(SLEEP_MS, XB_TT_INT, "20", XB_TL_DEV,
            "Longest sleep of a waiting rank between two polls, in milliseconds (a sender wakes it sooner)");
 
@@ -93,6 +97,9 @@ static void ctx_init(xb_progress_t *pc, int chan, bool yield)
     if (pc->spin_busy_ns > pc->spin_ns)
         pc->spin_busy_ns = pc->spin_ns;
     pc->busy_until = 0;
+    pc->test_slice_ns = xb_tn_TEST_SLICE_US.v.i > 0 ? (uint64_t)xb_tn_TEST_SLICE_US.v.i * 1000u : 0;
+    pc->test_since = 0;
+    pc->test_empty = 0;
     pc->sleep_ms = (int)xb_tn_SLEEP_MS.v.i;
     if (pc->sleep_ms < 1)
         pc->sleep_ms = 1;
@@ -180,13 +187,29 @@ void xb_progress_describe(const xb_request_t *r, char *buf, size_t len)
 /* 4 ranks on 2 CPUs, pairs where one computes 100 us and sends while the
  * other spins on MPI_Test: 2485 us a round without the yield (the spinner
  * kept its CPU until the time slice ended), 106 us for Open MPI, which
- * yields when oversubscribed (2026-11-29). */
+ * yields when oversubscribed (2026-11-29). A yield at every empty test,
+ * though, cost a program that works between its tests a context switch per
+ * test: HPCC's MPIRandomAccess (a Test of an ANY_SOURCE receive between
+ * table updates) made 0.0012 GUP/s at 4 ranks on 2 CPUs, as Open MPI,
+ * against MPICH's 0.021 (it never yields). So empty tests yield once per
+ * TEST_SLICE_US of them: 0.025 GUP/s, and the spinning pairs above are
+ * unchanged (2026-12-07, docs/PERFORMANCE.md). */
 int xb_progress_poll_test(xb_progress_t *pc)
 {
     int n = xb_progress_poll(pc);
     if (n == 0 && pc->yield && !xb_mt_on) {
+        if (pc->test_slice_ns != 0) {
+            if ((pc->test_empty++ & 15) != 0)
+                return n;
+            uint64_t t = xb_now_ns();
+            if (pc->test_since == 0)
+                pc->test_since = t;
+            if (t - pc->test_since < pc->test_slice_ns)
+                return n;
+        }
         xb_progress_test_yields++;
         sched_yield();
+        pc->test_since = 0;             /* a new slice from the next test on */
     }
     return n;
 }

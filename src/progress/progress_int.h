@@ -28,6 +28,11 @@ struct xb_progress {
     uint64_t           spin_ns;     /* otherwise: time spent polling        */
     uint64_t           spin_busy_ns; /* ... while the machine is busy       */
     uint64_t           busy_until;  /* clock until which it counts as busy  */
+    uint64_t           test_slice_ns; /* oversubscribed: empty tests run this
+                                     * long between yields                  */
+    uint64_t           test_since;  /* clock when the current slice began    */
+    unsigned           test_empty;  /* empty test polls in it (the clock is
+                                     * read every 16)                       */
     int                sleep_ms;
 
     int                chan;        /* 0 the main context, k lane k          */
