@@ -17,7 +17,7 @@ set -eu
 here=$(cd -P -- "$(dirname -- "$0")" && pwd -P)
 . "$here/lib.sh"
 bench_setup bench 5
-build_all latency bw barrier pack fanin
+build_all latency bw barrier pack fanin testloop
 echo "bench: implementations:$have; $rounds round(s)" >&2
 
 round=1
@@ -36,6 +36,10 @@ while [ $round -le "$rounds" ]; do
         for impl in $order; do bench_run "$impl" "fanin-${np}r" $np fanin $quick; done
         for impl in $order; do bench_run "$impl" "fanin-any-${np}r" $np fanin $quick -a; done
     done
+    # MPI_Test loops with more ranks than CPUs (bench/testloop.c): work
+    # between the tests, and ranks that only spin on them.
+    for impl in $order; do bench_run "$impl" testloop-work 4 testloop $quick -k work; done
+    for impl in $order; do bench_run "$impl" testloop-fan 8 testloop $quick -k fan; done
     # Derived datatypes (bench/pack.c): pack, unpack, ping-pong per layout.
     for t in vector indexed struct contig bytes; do
         for k in pack unpack; do

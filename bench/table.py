@@ -85,7 +85,7 @@ def main():
             best = min(others) if direction == "lower" else max(others)
             adv = f"{(best / ours if direction == 'lower' else ours / best):.2f}×"
         label = f"{name} ({unit})"
-        where = (f"{np} ranks" if name == "barrier" or name.startswith(("comm_", "spawn"))
+        where = (f"{np} ranks" if name == "barrier" or name.startswith(("comm_", "spawn", "hpcc-", "testloop"))
                  else human(size))
         print("| " + " | ".join([label, where] + [fmt(cells[i]) for i in impls] + [adv]) + " |")
     checks = {k: v for k, v in med.items() if k[0].startswith("latency-check")}

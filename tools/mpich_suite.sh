@@ -24,15 +24,7 @@ mkdir -p "$work"
 cd "$work"
 
 if [ ! -d mpi ]; then
-    if ! ls mpich_*.orig.tar.* >/dev/null 2>&1; then
-        src=/etc/apt/sources.list.d/xb-deb-src.sources
-        if [ ! -f "$src" ]; then
-            sed -n 's/^Types: deb$/Types: deb-src/p; /^Types:/!p' \
-                /etc/apt/sources.list.d/debian.sources > "$src"
-            apt-get update -qq
-        fi
-        apt-get source --download-only mpich
-    fi
+    "$here/tools/deb_orig.sh" mpich
     tar xf mpich_*.orig.tar.* --wildcards '*/test/mpi'
     mv mpich-*/test/mpi mpi
     # Test bugs, not ours: these store MPI_Datatype handles in ints (MPICH's
