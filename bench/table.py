@@ -70,7 +70,7 @@ def main():
     rows = sorted({k[:3] for k in med if not k[0].startswith("latency-check")},
                   key=lambda r: (["latency", "bw", "bibw", "barrier"].index(r[0])
                                  if r[0] in ("latency", "bw", "bibw", "barrier") else 9,
-                                 r[1], r[2]))
+                                 r[1], r[2], r[0]))
     head = ["benchmark", "size / ranks"] + [NAMES[i] for i in impls]
     head.append("Crossbar advantage (>1: better)")
     print("| " + " | ".join(head) + " |")
