@@ -190,25 +190,19 @@ static int gather_leaf(xb_coll_flow_t *f, const xb_coll_args_t *a, int tag)
 static bool scatter_inline(xb_coll_flow_t *f, const xb_coll_args_t *a, xb_a2a_form_t form,
                            uint64_t *descs, size_t used, int *rc)
 {
-    MPI_Count size = xb_dt_size(a->sdt);
     size_t end = used;
     for (int j = 0; j < f->p; j++) {
-        MPI_Count bytes = (form == XB_A2A ? a->scount : a->scounts[j]) * size;
-        if (j == f->me)
-            continue;
-        if (bytes > (MPI_Count)XB_COLL_FLOW_CELL ||
-            (end += ((size_t)bytes + 7) & ~(size_t)7) > XB_COLL_FLOW_CELL)
+        xb_a2a_blk_t b = xb_a2a_sblk(a, form, j);
+        MPI_Count bytes = b.n * xb_dt_size(b.dt);
+        if (j != f->me && (bytes > (MPI_Count)XB_COLL_FLOW_CELL ||
+                           (end += ((size_t)bytes + 7) & ~(size_t)7) > XB_COLL_FLOW_CELL))
             return false;
     }
-    for (int k = 1; k < f->p; k++) {
-        int j = (f->me + k) % f->p;
-        xb_a2a_blk_t b = xb_a2a_sblk(a, form, j);
-        MPI_Count bytes = b.n * size;
-        descs[j] = xb_vb_desc(XB_VB_INLINE, bytes, used);
-        if (bytes > 0)
-            *rc = xb_vb_keep(*rc, xb_coll_flow_copy(b.buf, b.n, b.dt, (char *)descs + used,
-                                                    true));
-        used += ((size_t)bytes + 7) & ~(size_t)7;
+    for (int k = 1; k < f->p; k++) {          /* every one fits: xb_vb_inline takes it */
+        int j = (f->me + k) % f->p, r = XB_OK;
+        descs[j] = xb_vb_inline(xb_a2a_sblk(a, form, j), (char *)descs, &used,
+                                XB_COLL_FLOW_CELL, XB_COLL_FLOW_CELL, &r);
+        *rc = xb_vb_keep(*rc, r);
     }
     xb_coll_flow_progress(f, xb_coll_stream_prog(f, f->p - 1), -1);
     return true;
