@@ -12,25 +12,32 @@
  * the same block: the rules keep it to one node and small p.
  *
  * On a whole node (blocking, 3+ ranks) the slots (allgather_shm.c) take
- * the blocks that fit one, so this runs beyond a slot's bytes a block,
+ * the blocks that fit one, so this (and the ring beyond 16 ranks, where
+ * they do not outnumber the CPUs) runs beyond a slot's bytes a block,
  * where a rank whose count differs may be in the slots' barrier: it takes
- * that barrier with its signature first (xb_coll_node_agree; a barrier on
- * a call that moves p slots' worth, nothing measurable).
+ * that barrier with its signature first (xb_coll_allgather_agree; a
+ * barrier on a call that moves p slots' worth, nothing measurable).
  */
 #include "coll/coll_int.h"
 
+int xb_coll_allgather_agree(xb_coll_sched_t *s, const xb_coll_args_t *a, bool v)
+{
+    if (!xb_coll_node_slots_elsewhere(a))
+        return XB_OK;
+    MPI_Count mine = (v ? a->rcounts[a->comm->rank] : a->rcount) * xb_dt_size(a->rdt);
+    return xb_coll_node_agree(s, a, a->sbuf == MPI_IN_PLACE ? mine       /* as allgather_shm.c */
+                                    : a->scount * xb_dt_size(a->sdt), mine,
+                              v ? a->rcounts : NULL);
+}
+
 static int linear(xb_coll_sched_t *s, const xb_coll_args_t *a, bool v)
 {
-    int p = a->comm->size, r = a->comm->rank, rc = XB_OK;
+    int p = a->comm->size, r = a->comm->rank;
     MPI_Aint ext = xb_dt_extent(a->rdt);
     bool inplace = a->sbuf == MPI_IN_PLACE;
 #define BLK(i) ((char *)a->rbuf + (v ? a->rdispls[i] : (i) * a->rcount) * ext)
 #define CNT(i) (v ? a->rcounts[i] : a->rcount)
-    if (xb_coll_node_slots_elsewhere(a)) {        /* as allgather_shm.c signs */
-        MPI_Count mine = CNT(r) * xb_dt_size(a->rdt);
-        rc = xb_coll_node_agree(s, a, inplace ? mine : a->scount * xb_dt_size(a->sdt), mine,
-                                v ? a->rcounts : NULL);
-    }
+    int rc = xb_coll_allgather_agree(s, a, v);
     for (int k = 1; k < p && rc == XB_OK; k++) {
         int src = (r - k + p) % p;
         rc = xb_coll_sched_recv(s, BLK(src), CNT(src), a->rdt, src);

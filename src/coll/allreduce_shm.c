@@ -35,7 +35,7 @@ static bool released(void *arg)
 /* The node barrier of a direct node collective. */
 void xb_coll_node_barrier_now(const char *what)
 {
-    uint32_t ticket = xb_method_node_arrive();
+    uint32_t ticket = xb_method_node_arrive(true);
     if (!xb_method_node_released(ticket))
         xb_progress_wait_until(xb_progress_default(), released, &ticket, what);
 }

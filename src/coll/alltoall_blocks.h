@@ -58,6 +58,20 @@ static inline int xb_a2a_own_copy(const void *src, MPI_Count count, xb_datatype_
     return XB_OK;
 }
 
+/* An alltoall by messages where the slots take other counts (alltoall_shm.c
+ * up to 16 KiB on a whole node): a rank whose count differs may be in the
+ * slots' node barrier; pass it (xb_coll_node_pass), so that such a rank
+ * meets this one's messages. Called while the schedule is built, before
+ * its first send. */
+static inline void xb_a2a_pass(const xb_coll_args_t *a, xb_a2a_form_t f)
+{
+    if (f == XB_A2A && xb_coll_node_slots_elsewhere(a)) {
+        MPI_Count want = a->rcount * xb_dt_size(a->rdt);
+        xb_coll_node_pass(a->comm, a->sbuf == MPI_IN_PLACE ? want
+                                   : a->scount * xb_dt_size(a->sdt), want);
+    }
+}
+
 /* The rank's own block, copied locally (not in place), in a schedule. */
 static inline int xb_a2a_own_block(xb_coll_sched_t *s, const xb_coll_args_t *a, xb_a2a_form_t f)
 {

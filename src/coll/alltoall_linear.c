@@ -15,6 +15,7 @@
 static int linear(xb_coll_sched_t *s, const xb_coll_args_t *a, xb_a2a_form_t f)
 {
     int p = a->comm->size, r = a->comm->rank, rc = XB_OK;
+    xb_a2a_pass(a, f);
     for (int k = 1; k < p && rc == XB_OK; k++) {
         int src = (r - k + p) % p;
         xb_a2a_blk_t b = xb_a2a_rblk(a, f, src);

@@ -16,6 +16,7 @@ static int pairwise(xb_coll_sched_t *s, const xb_coll_args_t *a, xb_a2a_form_t f
     int p = a->comm->size, r = a->comm->rank, rc = XB_OK;
     bool inplace = a->sbuf == MPI_IN_PLACE;
     xb_a2a_blk_t *tmp = NULL;
+    xb_a2a_pass(a, f);
     if (inplace) {
         tmp = xb_coll_sched_tmp(s, p * (MPI_Count)sizeof(xb_a2a_blk_t),
                                 xb_dt_from_handle(MPI_BYTE));

@@ -145,6 +145,23 @@ size_t xb_coll_node_slot_size(void);            /* 0: no node slots          */
 void   xb_coll_node_sign(const xb_comm_t *comm, int par, MPI_Count sent, MPI_Count want);
 int    xb_coll_node_check(const xb_comm_t *comm, int par, int kind, const MPI_Count *counts,
                           xb_datatype_t *dt);
+/* A message algorithm's call that the slots take at other counts, where a
+ * barrier would cost too much (alltoall's linear and pairwise: about 10%
+ * at 32 KiB, 4 ranks): the rank takes the next parity, signs its head as
+ * passed on messages (its block's bytes sent and wanted) and counts itself
+ * in the node barrier without waiting. It may: every rank it exchanges a
+ * message with in this call arrived before it sent, and it exchanges one
+ * with every rank. A rank in the slots that sees such a head after its
+ * barrier (xb_coll_node_head true) receives that rank's message and sends
+ * it one a byte too long (coll_sched.c), so both fail and nobody waits. */
+void   xb_coll_node_pass(const xb_comm_t *comm, MPI_Count sent, MPI_Count want);
+/* Allgather(v)'s message algorithms (linear, ring) on a whole node, where
+ * the slots take the blocks that fit one: xb_coll_node_agree with the
+ * signature allgather_shm.c signs; XB_OK elsewhere. */
+int    xb_coll_allgather_agree(xb_coll_sched_t *s, const xb_coll_args_t *a, bool v);
+/* Rank r's head of area par: its bytes sent and wanted; true when it passed. */
+bool   xb_coll_node_head(const xb_comm_t *comm, int par, int r, MPI_Count *sent,
+                         MPI_Count *want);
 void   xb_coll_node_slot_forget(void);          /* at init and finalize      */
 /* Node phases, over the comm ranks of this node (ranks[n] ascending, or
  * NULL for a node-complete comm); see node_shm.c. */

@@ -489,10 +489,49 @@ static int reap(xb_coll_sched_t *s)
     return rc;
 }
 
+/* After a failed check: each rank that passed the barrier on messages
+ * (xb_coll_node_pass) waits for one message from this rank and sends it
+ * one. Receive that one and send it a byte more than it expects (poison's
+ * rule), so that it fails too; the call ends with the mismatch once they
+ * are done (the copies after the barrier are skipped). XB_OK when there was
+ * such a rank, else the check's rc. */
+static int meet_passed(xb_coll_sched_t *s, int par, int rc)
+{
+    xb_datatype_t *byte = xb_dt_from_handle(MPI_BYTE);
+    MPI_Count sent, want, mine;
+    bool any = false;
+    for (int i = 0; i < s->comm->size; i++) {
+        if (i == s->comm->rank || !xb_coll_node_head(s->comm, par, i, &sent, &want))
+            continue;
+        if (!any) {
+            xb_err_clear();
+            any = true;
+            xb_coll_node_head(s->comm, par, s->comm->rank, &mine, &s->err_want);
+            s->err = XB_ERR_TRUNCATE;
+            s->err_from = i;
+            s->err_got = (size_t)sent;
+        }
+        char *in = xb_coll_sched_tmp(s, sent, byte), *out = xb_coll_sched_tmp(s, want + 1, byte);
+        xb_request_t *r;
+        if ((sent > 0 && in == NULL) || out == NULL)
+            return XB_ERR_NO_MEM;
+        memset(out, 0, (size_t)want + 1);
+        int e = xb_pt2pt_irecv(in, sent, byte, i, s->tag, s->comm, 1, &r);
+        if (e == XB_OK && (e = push_req(s, r)) != XB_OK)
+            xb_request_release(r);
+        if (e == XB_OK && (e = xb_pt2pt_isend(out, want + 1, byte, i, s->tag, s->comm, 1, &r)) == XB_OK &&
+            (e = push_req(s, r)) != XB_OK)
+            xb_request_release(r);
+        if (e != XB_OK)
+            return e;
+    }
+    return any ? XB_OK : rc;
+}
+
 static int node_barrier(xb_coll_sched_t *s, const xb_coll_step_t *st)
 {
     if (!s->arrived) {
-        s->ticket = xb_method_node_arrive();
+        s->ticket = xb_method_node_arrive(true);
         s->arrived = true;
     }
     if (!xb_method_node_released(s->ticket))
@@ -500,7 +539,8 @@ static int node_barrier(xb_coll_sched_t *s, const xb_coll_step_t *st)
     s->arrived = false;
     if (st->scount == 0)
         return XB_OK;
-    return xb_coll_node_check(s->comm, (int)st->scount - 1, s->kind, st->src, st->sdt);
+    int rc = xb_coll_node_check(s->comm, (int)st->scount - 1, s->kind, st->src, st->sdt);
+    return XB_UNLIKELY(rc != XB_OK) ? meet_passed(s, (int)st->scount - 1, rc) : rc;
 }
 
 int xb_coll_sched_advance(xb_coll_sched_t *s)

@@ -101,6 +101,8 @@ int xb_coll_node_last_parity(void)
  * node_stream.c, use it from each slot's start). */
 enum { SLOT_HEAD = 16, SLOT_LOSS = 64 };
 typedef struct { uint64_t sent, want; } slot_head_t;
+/* In `want`: the writer took messages for this call (xb_coll_node_pass). */
+#define PASSED (UINT64_C(1) << 63)
 
 /* Slot bases by area and local index, looked up once a job (the method's
  * lookup was a call chain per slot per call). */
@@ -134,12 +136,30 @@ void *xb_coll_node_area(int par)
     return xb_coll_node_base(par, 0) + SLOT_HEAD;
 }
 
+static slot_head_t *head_of(const xb_comm_t *comm, int par, int r)
+{
+    return (slot_head_t *)(void *)((char *)xb_coll_node_slot(comm, par, r) - SLOT_HEAD);
+}
+
 void xb_coll_node_sign(const xb_comm_t *comm, int par, MPI_Count sent, MPI_Count want)
 {
-    slot_head_t *h = (slot_head_t *)(void *)((char *)xb_coll_node_slot(comm, par, comm->rank) -
-                                             SLOT_HEAD);
+    slot_head_t *h = head_of(comm, par, comm->rank);
     h->sent = (uint64_t)sent;
     h->want = (uint64_t)want;
+}
+
+void xb_coll_node_pass(const xb_comm_t *comm, MPI_Count sent, MPI_Count want)
+{
+    xb_coll_node_sign(comm, xb_coll_node_parity(), sent, (MPI_Count)((uint64_t)want | PASSED));
+    xb_method_node_arrive(false);
+}
+
+bool xb_coll_node_head(const xb_comm_t *comm, int par, int r, MPI_Count *sent, MPI_Count *want)
+{
+    const slot_head_t *h = head_of(comm, par, r);
+    *sent = (MPI_Count)h->sent;
+    *want = (MPI_Count)(h->want & ~PASSED);
+    return (h->want & PASSED) != 0;
 }
 
 int xb_coll_node_check(const xb_comm_t *comm, int par, int kind, const MPI_Count *counts,
@@ -160,6 +180,10 @@ int xb_coll_node_check(const xb_comm_t *comm, int par, int kind, const MPI_Count
          * took its rounds' parities when it was built */
         parity = (unsigned)par + 1;
         const char *what = xb_coll_kind_name((xb_coll_kind_t)kind);
+        if (h->sent == w && (h->want & PASSED))
+            return xb_err_set(XB_ERR_TRUNCATE, "rank %d took messages for the %s where this "
+                              "rank took the node's slots: the ranks' counts or types do not "
+                              "match", i, what);
         if (h->sent != w)
             return xb_err_set(XB_ERR_TRUNCATE, "rank %d's part of the %s holds %llu bytes "
                               "where this rank expects %llu: the ranks' counts or types do "

@@ -421,10 +421,10 @@ int xb_method_progress_main(void)
 
 bool xb_method_has_node_barrier(void) { return nodebar >= 0; }
 
-uint32_t xb_method_node_arrive(void)
+uint32_t xb_method_node_arrive(bool wait)
 {
     xb_method_t *m = &registry[nodebar];
-    return m->ops->node_arrive(m);
+    return m->ops->node_arrive(m, wait);
 }
 
 void *xb_method_node_slot(int area, int local, size_t *size)

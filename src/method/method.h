@@ -169,8 +169,11 @@ typedef struct xb_method_ops {
      * (shm: through its segment). arrive() counts this process in and
      * returns a ticket; released(ticket) is true once every local rank has
      * arrived. While a ticket is out, block() returns when it is released.
-     * One barrier at a time per process. */
-    uint32_t (*node_arrive)(xb_method_t *m);
+     * One barrier at a time per process. wait false: the caller counts
+     * itself in and will not ask (it knows otherwise that the others
+     * arrive before its next arrival: coll's xb_coll_node_pass), so no
+     * ticket stays out. */
+    uint32_t (*node_arrive)(xb_method_t *m, bool wait);
     bool     (*node_released)(xb_method_t *m, uint32_t ticket);
     /* Optional, with the node barrier: scratch memory every local rank maps,
      * for collectives of all local ranks: the slot of local rank `local`
@@ -285,7 +288,7 @@ bool xb_method_can_wake(void);
 /* The node barrier (node_arrive above) of the first enabled method that has
  * one; without one the caller uses a message-based barrier. */
 bool     xb_method_has_node_barrier(void);
-uint32_t xb_method_node_arrive(void);
+uint32_t xb_method_node_arrive(bool wait);
 void    *xb_method_node_slot(int area, int local, size_t *size);
 bool     xb_method_node_released(uint32_t ticket);
 /* Wake local rank `local` if it sleeps (node_wake above; no-op without),

@@ -220,7 +220,7 @@ static inline void xb_shm_notify(xb_shm_t *st, xb_shm_ctl_t *ctl)
 bool xb_shm_crowded(xb_shm_t *st);
 
 /* shm_node.c */
-uint32_t xb_shm_node_arrive(xb_method_t *m);
+uint32_t xb_shm_node_arrive(xb_method_t *m, bool wait);
 bool     xb_shm_node_released(xb_method_t *m, uint32_t ticket);
 void     xb_shm_node_ring_bell(xb_shm_node_t *n);     /* wake barrier sleepers */
 void    *xb_shm_node_slot(xb_method_t *m, int area, int local, size_t *size);

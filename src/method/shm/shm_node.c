@@ -38,15 +38,17 @@
 #include <unistd.h>
 #include "method/shm/shm.h"
 
-uint32_t xb_shm_node_arrive(xb_method_t *m)
+uint32_t xb_shm_node_arrive(xb_method_t *m, bool wait)
 {
     xb_shm_t *st = m->priv;
     if (st->nlocal <= 1 || st->node == NULL)
         return 0;
     xb_shm_node_t *n = st->node;
     uint32_t g = __atomic_load_n(&n->gen, __ATOMIC_ACQUIRE);
-    __atomic_store_n(&st->bar_gen, g, __ATOMIC_RELAXED);
-    __atomic_store_n(&st->bar_waiting, true, __ATOMIC_RELAXED);
+    if (wait) {           /* else block() must not take the release for its event */
+        __atomic_store_n(&st->bar_gen, g, __ATOMIC_RELAXED);
+        __atomic_store_n(&st->bar_waiting, true, __ATOMIC_RELAXED);
+    }
     /* acq_rel: the last one in sees everything the others did before */
     if (__atomic_fetch_add(&n->arrived, 1, __ATOMIC_ACQ_REL) == (uint32_t)st->nlocal - 1) {
         __atomic_store_n(&n->arrived, 0, __ATOMIC_RELAXED);
@@ -54,11 +56,12 @@ uint32_t xb_shm_node_arrive(xb_method_t *m)
         /* seq_cst fence: orders the gen store before the loads of the
          * sleeping flags (pairs with F1 in xb_shm_block). */
         __atomic_thread_fence(__ATOMIC_SEQ_CST);
-        /* Everyone else has arrived, so whoever sleeps sleeps on the bell:
-         * one syscall wakes them all. */
+        /* Everyone else has arrived, so whoever waits for the release
+         * sleeps on the bell: one syscall wakes them all. A rank that
+         * arrived without waiting may sleep on its own word: not rung. */
         for (int i = 0; i < st->nlocal; i++) {
-            if (i != st->me &&
-                __atomic_load_n(&xb_shm_seg_ctl(st, i)->sleeping, __ATOMIC_RELAXED) != 0) {
+            if (i != st->me && __atomic_load_n(&xb_shm_seg_ctl(st, i)->sleeping,
+                                               __ATOMIC_RELAXED) == XB_SHM_SLEEP_BELL) {
                 xb_shm_node_ring_bell(n);
                 break;
             }

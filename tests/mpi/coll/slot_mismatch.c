@@ -24,18 +24,21 @@
  * first since the second session of 2026-12-07; they hung before) and
  * beyond it.
  *
- * Not covered: alltoall blocks on both sides of 16 KiB at 3-16 ranks (the
- * slots against messages, which meet nowhere: the barrier that allgather
- * takes beyond a slot cost alltoall about 10% at 32 KiB on 4 ranks), and
- * the rooted calls and scans (flow cells, rings and chains: coll/
- * reduce_mismatch, coll/rooted_mismatch).
+ * Alltoall's blocks on both sides of 16 KiB (the slots against `linear`'s
+ * messages, or `pairwise`'s in place), and beyond it: the message ranks
+ * pass the slots' barrier with their signature (xb_coll_node_pass), and a
+ * rank in the slots that sees it trades a failing message with each of
+ * them. They hung until 2026-12-07 evening.
+ *
+ * Not covered here: the rooted calls and scans (flow cells, rings and
+ * chains: coll/reduce_mismatch, coll/rooted_mismatch).
  */
 #include "ctest.h"
 
-enum { ALLREDUCE, ALLGATHER, ALLGATHERV, ALLTOALL, RSB, RS, NCOLL };
+enum { ALLREDUCE, ALLGATHER, ALLGATHERV, ALLTOALL, RSB, RS, ALLTOALL_IP, NCOLL };
 static const char *names[] = { "MPI_Allreduce", "MPI_Allgather", "MPI_Allgatherv",
                                "MPI_Alltoall", "MPI_Reduce_scatter_block",
-                               "MPI_Reduce_scatter" };
+                               "MPI_Reduce_scatter", "MPI_Alltoall in place" };
 
 /* Every rank's counts and displacements say n for each rank. */
 static int call(int coll, const int *s, int *r, int n, int *counts, int *displs)
@@ -48,6 +51,9 @@ static int call(int coll, const int *s, int *r, int n, int *counts, int *displs)
     case ALLGATHERV:
         return MPI_Allgatherv(s, n, MPI_INT, r, counts, displs, MPI_INT, MPI_COMM_WORLD);
     case ALLTOALL:  return MPI_Alltoall(s, n, MPI_INT, r, n, MPI_INT, MPI_COMM_WORLD);
+    case ALLTOALL_IP:
+        memcpy(r, s, (size_t)n * (size_t)ct_size * sizeof(int));
+        return MPI_Alltoall(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, r, n, MPI_INT, MPI_COMM_WORLD);
     case RSB:       return MPI_Reduce_scatter_block(s, r, n, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
     default:        return MPI_Reduce_scatter(s, r, counts, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
     }
@@ -60,7 +66,7 @@ static int want0(int coll)
     switch (coll) {
     case ALLREDUCE: return sum;
     case ALLGATHER: case ALLGATHERV: return 0;
-    case ALLTOALL:  return 2 * me;                     /* rank 0's block for me */
+    case ALLTOALL: case ALLTOALL_IP: return 2 * me;    /* rank 0's block for me */
     default:        return sum + 2 * me * p;           /* element 2 me of the sum */
     }
 }
@@ -101,6 +107,9 @@ int main(int argc, char **argv)
     /* allgather(v) blocks on both sides of a slot (960 KiB) and beyond it */
     static const int beyond[][2] = { { 200000, 300000 }, { 300000, 200000 },
                                      { 300000, 310000 } };
+    /* alltoall blocks on both sides of 16 KiB and beyond it */
+    static const int a2a[][2] = { { 3000, 5000 }, { 5000, 3000 }, { 5000, 6000 },
+                                  { 0, 5000 }, { 5000, 0 } };
     for (int coll = 0; coll < NCOLL; coll++) {
         for (size_t i = 0; i < sizeof small / sizeof small[0]; i++)
             one(coll, small[i][0], small[i][1]);
@@ -109,6 +118,9 @@ int main(int argc, char **argv)
         for (size_t i = 0; (coll == ALLGATHER || coll == ALLGATHERV) &&
                            i < sizeof beyond / sizeof beyond[0]; i++)
             one(coll, beyond[i][0], beyond[i][1]);
+        for (size_t i = 0; (coll == ALLTOALL || coll == ALLTOALL_IP) &&
+                           i < sizeof a2a / sizeof a2a[0]; i++)
+            one(coll, a2a[i][0], a2a[i][1]);
     }
     return ct_finish();
 }
