@@ -159,6 +159,9 @@ void   xb_coll_node_pass(const xb_comm_t *comm, MPI_Count sent, MPI_Count want);
  * the slots take the blocks that fit one: xb_coll_node_agree with the
  * signature allgather_shm.c signs; XB_OK elsewhere. */
 int    xb_coll_allgather_agree(xb_coll_sched_t *s, const xb_coll_args_t *a, bool v);
+/* The same for reduce_scatter(_block)'s (pairwise, halving; s->red set up),
+ * with reduce_scatter_shm.c's signature. */
+int    xb_coll_reduce_scatter_agree(xb_coll_sched_t *s, const xb_coll_args_t *a);
 /* Rank r's head of area par: its bytes sent and wanted; true when it passed. */
 bool   xb_coll_node_head(const xb_comm_t *comm, int par, int r, MPI_Count *sent,
                          MPI_Count *want);

@@ -28,6 +28,8 @@ static int build(xb_coll_sched_t *s, const xb_coll_args_t *a,
         every &= counts[i] == counts[0];
     }
     rc = xb_coll_sched_red(s, total, a->rdt, a->op);
+    if (rc == XB_OK)
+        rc = xb_coll_reduce_scatter_agree(s, a);    /* beyond a slot: as shm signs */
     if (rc != XB_OK)
         return rc;
     MPI_Count per = total > 0 ? s->red.wcount / total : 1;

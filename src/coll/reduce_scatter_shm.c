@@ -10,8 +10,26 @@
  * cores, 8 B blocks: 86 us by halving; see docs/PERFORMANCE.md). Blocking
  * form, node-complete communicators, a vector that fits a slot, a
  * predefined working type (xb_coll_node_fits).
+ *
+ * Beyond a slot the message algorithms (pairwise, halving) take the slots'
+ * barrier with this signature first (xb_coll_reduce_scatter_agree), so
+ * that a rank whose count puts it in the slots meets them and every rank
+ * fails alike; a barrier on a call that reduces more than a slot.
  */
 #include "coll/coll_int.h"
+
+/* The signature: the bytes of the whole working vector, sent and wanted. */
+static MPI_Count vector_bytes(const xb_coll_sched_t *s)
+{
+    return s->red.wcount * xb_dt_extent(s->red.wdt);
+}
+
+int xb_coll_reduce_scatter_agree(xb_coll_sched_t *s, const xb_coll_args_t *a)
+{
+    if (!xb_coll_node_slots_elsewhere(a) || !xb_dt_is_predefined(s->red.wdt))
+        return XB_OK;                 /* the slots take no count of this call */
+    return xb_coll_node_agree(s, a, vector_bytes(s), vector_bytes(s), NULL);
+}
 
 static int build(xb_coll_sched_t *s, const xb_coll_args_t *a, const MPI_Count *counts)
 {
@@ -30,8 +48,7 @@ static int build(xb_coll_sched_t *s, const xb_coll_args_t *a, const MPI_Count *c
     MPI_Count n = counts[me] * per;
     rc = xb_coll_sched_copy(s, a->sbuf == MPI_IN_PLACE ? a->rbuf : a->sbuf, total, a->rdt,
                             xb_coll_node_slot(a->comm, par, me), s->red.wcount, s->red.wdt);
-    MPI_Count bytes = s->red.wcount * xb_dt_extent(s->red.wdt);   /* the whole vector */
-    xb_coll_node_sign(a->comm, par, bytes, bytes);
+    xb_coll_node_sign(a->comm, par, vector_bytes(s), vector_bytes(s));
     if (rc == XB_OK)
         rc = xb_coll_sched_node_barrier_check(s, par, NULL, NULL);
     if (rc != XB_OK || n == 0)

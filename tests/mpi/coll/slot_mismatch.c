@@ -22,7 +22,9 @@
  * Allgather's and allgatherv's blocks on both sides of a slot's size (the
  * slots against `linear`'s messages, which take the slots' signed barrier
  * first since the second session of 2026-12-07; they hung before) and
- * beyond it.
+ * beyond it. Reduce_scatter(_block)'s vectors on both sides of a slot
+ * (against `pairwise`'s messages, which take that barrier since the
+ * evening of 2026-12-07; they hung before).
  *
  * Alltoall's blocks on both sides of 16 KiB (the slots against `linear`'s
  * messages, or `pairwise`'s in place), and beyond it: the message ranks
@@ -121,6 +123,12 @@ int main(int argc, char **argv)
         for (size_t i = 0; (coll == ALLTOALL || coll == ALLTOALL_IP) &&
                            i < sizeof a2a / sizeof a2a[0]; i++)
             one(coll, a2a[i][0], a2a[i][1]);
+        if (coll == RSB || coll == RS) {
+            /* whole vectors of about 0.9 and 1.1 MB: on both sides of a slot */
+            int lo = 900000 / (4 * ct_size), hi = 1100000 / (4 * ct_size);
+            one(coll, lo, hi);
+            one(coll, hi, lo);
+        }
     }
     return ct_finish();
 }
