@@ -498,7 +498,7 @@ static int reap(xb_coll_sched_t *s)
 static int meet_passed(xb_coll_sched_t *s, int par, int rc)
 {
     xb_datatype_t *byte = xb_dt_from_handle(MPI_BYTE);
-    MPI_Count sent, want, mine;
+    MPI_Count sent, want, own_sent;
     bool any = false;
     for (int i = 0; i < s->comm->size; i++) {
         if (i == s->comm->rank || !xb_coll_node_head(s->comm, par, i, &sent, &want))
@@ -506,7 +506,7 @@ static int meet_passed(xb_coll_sched_t *s, int par, int rc)
         if (!any) {
             xb_err_clear();
             any = true;
-            xb_coll_node_head(s->comm, par, s->comm->rank, &mine, &s->err_want);
+            xb_coll_node_head(s->comm, par, s->comm->rank, &own_sent, &s->err_want);
             s->err = XB_ERR_TRUNCATE;
             s->err_from = i;
             s->err_got = (size_t)sent;
@@ -519,8 +519,9 @@ static int meet_passed(xb_coll_sched_t *s, int par, int rc)
         int e = xb_pt2pt_irecv(in, sent, byte, i, s->tag, s->comm, 1, &r);
         if (e == XB_OK && (e = push_req(s, r)) != XB_OK)
             xb_request_release(r);
-        if (e == XB_OK && (e = xb_pt2pt_isend(out, want + 1, byte, i, s->tag, s->comm, 1, &r)) == XB_OK &&
-            (e = push_req(s, r)) != XB_OK)
+        if (e == XB_OK)
+            e = xb_pt2pt_isend(out, want + 1, byte, i, s->tag, s->comm, 1, &r);
+        if (e == XB_OK && (e = push_req(s, r)) != XB_OK)
             xb_request_release(r);
         if (e != XB_OK)
             return e;
