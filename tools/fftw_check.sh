@@ -17,12 +17,9 @@
 # (tools/deb_orig.sh). Exit status: that of FFTW's check.
 set -eu
 here=$(cd "$(dirname "$0")/.." && pwd)
-build=$(cd "$here/${XB_BUILD_DIR:-build}" && pwd)
 work=${FFTW_CHECK_DIR:-/tmp/xb-fftw}
-unset XB_BUILD_DIR    # Crossbar warns of XB_ variables it does not know
-mkdir -p "$work"
-cd "$work"
-"$here/tools/deb_orig.sh" fftw3
+. "$here/tools/outside.sh"
+outside_setup fftw3 "$work"
 if [ ! -x src/mpi/mpi-bench ]; then
     rm -rf src && mkdir src
     tar xf fftw3_*.orig.tar.* -C src --strip-components=1

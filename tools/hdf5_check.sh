@@ -16,15 +16,12 @@
 # that of HDF5's `make check` in testpar.
 set -eu
 here=$(cd "$(dirname "$0")/.." && pwd)
-build=$(cd "$here/${XB_BUILD_DIR:-build}" && pwd)
-work=${HDF5_CHECK_DIR:-/tmp/xb-hdf5}
 np=${1:-4}
-unset XB_BUILD_DIR    # Crossbar warns of XB_ variables it does not know
+work=${HDF5_CHECK_DIR:-/tmp/xb-hdf5}
+. "$here/tools/outside.sh"
+outside_setup hdf5 "$work"
 # testpflush.sh runs `mpiexec` from PATH, whatever RUNPARALLEL says
 export PATH="$build/bin:$PATH"
-mkdir -p "$work"
-cd "$work"
-"$here/tools/deb_orig.sh" hdf5
 if [ ! -x src/testpar/testphdf5 ]; then
     rm -rf src && mkdir src
     tar xzf hdf5_*.orig.tar.gz -C src --strip-components=1

@@ -18,12 +18,9 @@
 # test wrote an error file (hypre's checktest.sh lists them).
 set -eu
 here=$(cd "$(dirname "$0")/.." && pwd)
-build=$(cd "$here/${XB_BUILD_DIR:-build}" && pwd)
 work=${HYPRE_CHECK_DIR:-/tmp/xb-hypre}
-unset XB_BUILD_DIR    # Crossbar warns of XB_ variables it does not know
-mkdir -p "$work"
-cd "$work"
-"$here/tools/deb_orig.sh" hypre
+. "$here/tools/outside.sh"
+outside_setup hypre "$work"
 if [ ! -x src/src/test/ij ]; then
     rm -rf src && mkdir src
     tar xzf hypre_*.orig.tar.gz -C src --strip-components=1
