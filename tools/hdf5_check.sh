@@ -32,6 +32,7 @@ if [ ! -x src/testpar/testphdf5 ]; then
         { echo "hdf5_check: the build failed (see $work/src)" >&2; exit 1; }
 fi
 rc=0
+rm -f src/testpar/*.chkexe src/testpar/*.chklog    # HDF5's stamps: else nothing reruns
 HDF5_PARAPREFIX="$work" make -C src/testpar check \
     RUNPARALLEL="$build/bin/mpiexec -n $np" > check.log 2>&1 || rc=$?
 for f in src/testpar/*.chklog; do     # some programs say only "finished with ..."
