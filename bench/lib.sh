@@ -19,7 +19,7 @@
 #                              with $round and $order set and the round said
 #   bench_table                the table of $out/raw (bench/table.py) under a
 #                              line saying when, where and at what load, to
-#                              stdout and $out/table.md
+#                              stdout and $out/table.md (its path on stderr)
 
 bench_setup() {
     root=$(dirname -- "$here")
@@ -105,6 +105,7 @@ bench_table() {
         echo
         "$python" "$here/table.py" "$out/raw"
     } | tee "$out/table.md"
+    echo "bench: table written to $out/table.md" >&2
 }
 
 # netns_hosts N SUBNET [RATE]: N "hosts" on this machine for the benchmarks

@@ -58,4 +58,3 @@ while [ $round -le "$rounds" ]; do
 done
 
 bench_table
-echo "bench: table written to $out/table.md" >&2

@@ -99,4 +99,3 @@ one_round() {
 bench_rounds one_round
 
 bench_table
-echo "bench: table written to $out/table.md" >&2

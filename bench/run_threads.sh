@@ -72,4 +72,3 @@ while [ $round -le "$rounds" ]; do
 done
 
 bench_table
-echo "bench: table written to $out/table.md" >&2

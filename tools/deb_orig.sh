@@ -6,7 +6,8 @@
 # package (PACKAGE_*.orig.tar.*) in the current folder, fetched with
 # apt-get unless one is there. Adds the deb-src lines of the system's own
 # Debian sources first when there are none (needs root then). Used by
-# tools/mpich_suite.sh (MPICH's tests) and bench/run_hpcc.sh (HPCC).
+# bench/run_hpcc.sh (HPCC) and, through tools/outside.sh, by the checks
+# with other programs' own tests (tools/*_check.sh, tools/mpich_suite.sh).
 set -eu
 pkg=$1
 ls "${pkg}"_*.orig.tar.* >/dev/null 2>&1 && exit 0

@@ -15,16 +15,13 @@
 # Debian sources and fetches the source package with apt-get.
 set -eu
 here=$(cd "$(dirname "$0")/.." && pwd)
-build=$(cd "$here/${XB_BUILD_DIR:-build}" && pwd)
 work=${MPICH_SUITE_DIR:-/tmp/xb-mpich-suite}
-unset XB_BUILD_DIR    # Crossbar warns of XB_ variables it does not know
 dirs=${*:-"attr coll comm datatype errhan group info init io mpi_t part pt2pt rma spawn threads topo"}
+. "$here/tools/outside.sh"
+outside_setup mpich "$work"
 export PATH="$build/bin:$PATH" MPITEST_TIMEOUT="${MPITEST_TIMEOUT:-60}"
-mkdir -p "$work"
-cd "$work"
 
 if [ ! -d mpi ]; then
-    "$here/tools/deb_orig.sh" mpich
     tar xf mpich_*.orig.tar.* --wildcards '*/test/mpi'
     mv mpich-*/test/mpi mpi
     # Test bugs, not ours: these store MPI_Datatype handles in ints (MPICH's

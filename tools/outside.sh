@@ -2,8 +2,8 @@
 # Copyright (c) 2026 The Crossbar authors
 #
 # tools/outside.sh - what the checks with other programs' own tests share
-# (fftw_check.sh, hdf5_check.sh, hypre_check.sh; sourced, with $here set
-# to the repository):
+# (mpich_suite.sh, fftw_check.sh, hdf5_check.sh, hypre_check.sh; sourced,
+# with $here set to the repository):
 #
 #   outside_setup PACKAGE WORKDIR   sets $build (XB_BUILD_DIR, default
 #                                   build), unsets XB_BUILD_DIR (Crossbar
