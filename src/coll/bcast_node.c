@@ -144,7 +144,7 @@ static int reader(const xb_coll_args_t *a, int tag)
         int r = xb_coll_flow_begin(&f, a->comm);
         if (r != XB_OK)
             return r;
-        xb_coll_flow_await(&f, a->root);
+        xb_coll_flow_await_data(&f, a->root, (size_t)mine);
         uint32_t w = xb_coll_flow_word(&f, a->root);
         const uint64_t *cell = xb_coll_flow_cell(&f, a->root);
         if (w == DIRECT) {                               /* the data as a message */

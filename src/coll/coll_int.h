@@ -204,6 +204,8 @@ bool  xb_coll_flow_need_fits(const xb_coll_args_t *a, MPI_Count need);
 int   xb_coll_flow_begin(xb_coll_flow_t *f, const xb_comm_t *comm);
 void *xb_coll_flow_cell(const xb_coll_flow_t *f, int rank);
 void  xb_coll_flow_reserve(xb_coll_flow_t *f);
+/* reserve for a writer that usually runs ahead of its reader (node_flow.c) */
+void  xb_coll_flow_reserve_ahead(xb_coll_flow_t *f);
 void  xb_coll_flow_publish(xb_coll_flow_t *f, int lo, int hi);
 /* publish with a header word for the readers (xb_coll_flow_word) */
 void  xb_coll_flow_publish_word(xb_coll_flow_t *f, int lo, int hi, uint32_t word);
@@ -233,6 +235,8 @@ static inline int xb_coll_flow_check(const xb_coll_flow_t *f, int rank, size_t w
          : xb_coll_flow_check_word(w, rank, want, kind);
 }
 void  xb_coll_flow_await(xb_coll_flow_t *f, int rank);
+/* await, fetching the lines that `bytes` of cell data take beyond the seq's */
+void  xb_coll_flow_await_data(xb_coll_flow_t *f, int rank, size_t bytes);
 /* Has comm rank `rank` published its cell of f's call? (no wait) */
 bool  xb_coll_flow_published(const xb_coll_flow_t *f, int rank);
 void  xb_coll_flow_end(xb_coll_flow_t *f);

@@ -36,7 +36,7 @@ int xb_coll_flow_apply(const xb_coll_red_t *red, const void *in, void *acc)
  * it holds this rank's bytes (xb_coll_flow_check); NULL and *rc else. */
 static const void *operand(xb_coll_flow_t *f, int j, size_t wb, int *rc)
 {
-    xb_coll_flow_await(f, j);
+    xb_coll_flow_await_data(f, j, wb);
     *rc = xb_coll_flow_check(f, j, wb, XB_COLL_REDUCE);
     return *rc == XB_OK ? xb_coll_flow_cell(f, j) : NULL;
 }
@@ -72,7 +72,7 @@ int xb_coll_reduce_flow(const xb_coll_args_t *a, int tag)
     bool root = f.me == a->root;
     const void *src = root && a->sbuf == MPI_IN_PLACE ? a->rbuf : a->sbuf;
     if (!root) {
-        xb_coll_flow_reserve(&f);
+        xb_coll_flow_reserve_ahead(&f);
         rc = xb_coll_flow_wcopy(&red, (void *)src, xb_coll_flow_cell(&f, f.me), true);
         xb_coll_flow_publish_word(&f, a->root, a->root + 1,      /* its bytes: the root checks */
                                   rc == XB_OK ? (uint32_t)xb_coll_flow_wbytes(&red)

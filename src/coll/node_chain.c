@@ -238,7 +238,7 @@ int xb_coll_chain_start(xb_coll_chain_t *c, uint64_t bytes, uint64_t nchunks,
 int xb_coll_chain_await_cell(xb_coll_flow_t *f, size_t want, xb_coll_kind_t kind)
 {
     head_t h;
-    xb_coll_flow_await(f, f->me - 1);
+    xb_coll_flow_await_data(f, f->me - 1, want);
     return pred_head(f, &h) ? drain(f, &h, want, kind)
                             : xb_coll_flow_check(f, f->me - 1, want, kind);
 }

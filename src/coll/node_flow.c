@@ -52,6 +52,9 @@
  * fences and, when someone waits for room, wakes the sleepers.
  */
 #include <string.h>
+#if defined(__x86_64__)
+#include <cpuid.h>
+#endif
 #include "coll/coll_int.h"
 #include "method/method.h"
 #include "progress/progress.h"
@@ -64,6 +67,7 @@ _Static_assert(NCELLS >= 4, "a few calls of look-ahead");
 
 static uint64_t flow_seq;          /* flow calls made by this process */
 static uint64_t room_below;        /* calls below this number have room */
+static bool has_prefetchw;         /* the CPU has PREFETCHW (x86-64)    */
 
 /* The last communicator group seen (retained, so its address is not
  * reused while it is here): whether a communicator over it, with no remote
@@ -96,6 +100,10 @@ void xb_coll_flow_init(void)
 {
     flow_seq = 0;
     room_below = NCELLS;
+#if defined(__x86_64__)
+    unsigned a, b, c, d;
+    has_prefetchw = __get_cpuid(0x80000001, &a, &b, &c, &d) && (c & bit_PRFCHW) != 0;
+#endif
     memset(regions, 0, sizeof regions);
     memset(&cache, 0, sizeof cache);
     xb_method_set_node_watch(node_watch);
@@ -355,6 +363,23 @@ void xb_coll_flow_reserve(xb_coll_flow_t *f)
     (void)room(f);                              /* refresh room_below */
 }
 
+/* Reserve, and ask for this rank's cell for writing at once: its owner
+ * transfer (the readers of the previous round hold it) overlaps the
+ * call's work before the stores instead of stalling them. For a writer
+ * that usually runs ahead of its reader: one of the many writers of a
+ * reduce or a gather, whose root reads last. A reader that already
+ * spins on the line (bcast's, scatter's) would take it back at once and
+ * cost a transfer more. 2 ranks, 8-byte reduce: 0.067 us against 0.088
+ * (0.94x for bcast's root, not used there). */
+void xb_coll_flow_reserve_ahead(xb_coll_flow_t *f)
+{
+#if defined(__x86_64__)
+    if (has_prefetchw)
+        __asm__ volatile("prefetchw %0" : : "m"(*(const char *)seq_of(f, f->me)));
+#endif
+    xb_coll_flow_reserve(f);
+}
+
 /* The data of this rank's cell is written: publish it and wake the comm
  * ranks [lo, hi) that sleep (the readers). */
 void xb_coll_flow_publish(xb_coll_flow_t *f, int lo, int hi)
@@ -396,6 +421,22 @@ void xb_coll_flow_await(xb_coll_flow_t *f, int rank)
 {
     await_t w = { f, rank };
     wait_for(published, &w, "a node collective (a peer's data)");
+}
+
+/* The same, for a reader that expects `bytes` of data in the cell: the
+ * lines of data beyond the seq's are asked for first, so that their
+ * transfers overlap the seq's, where the copy after the wait would ask
+ * only then (2 ranks, 64 bytes: gather, reduce, bcast, scan 6-12% less a
+ * call; a reader that arrives before its writer fetches them early and
+ * misses again, as without). Not for 48 bytes or less (the seq's line):
+ * an 8-byte bcast lost 3% to an unused fetch. */
+void xb_coll_flow_await_data(xb_coll_flow_t *f, int rank, size_t bytes)
+{
+    const char *seq = (const char *)seq_of(f, rank);
+    size_t end = CELL_DATA_OFF + (bytes < XB_COLL_FLOW_CELL ? bytes : XB_COLL_FLOW_CELL);
+    for (size_t off = XB_CACHELINE; off < end; off += XB_CACHELINE)
+        __builtin_prefetch(seq + off);
+    xb_coll_flow_await(f, rank);
 }
 
 static bool published_or_ended(void *arg)

@@ -114,12 +114,13 @@ enum { ANY_ORDER_MIN = 32 * 1024 };
 static int gather_from(xb_coll_flow_t *f, const xb_coll_args_t *a, xb_a2a_form_t form,
                        xb_coll_kind_t kind, int tag, int j)
 {
-    xb_coll_flow_await(f, j);
+    xb_a2a_blk_t in = xb_a2a_rblk(a, form, j);
+    xb_coll_flow_await_data(f, j, (size_t)(in.n * xb_dt_size(in.dt)));
     const uint64_t *cell = xb_coll_flow_cell(f, j);
     uint64_t d = (uint64_t)xb_coll_flow_word(f, j) << 32;
     if (xb_vb_how(d) == XB_VB_RING)
         d |= *cell;
-    return read_block(f, a, kind, j, d, (const char *)cell, xb_a2a_rblk(a, form, j), tag);
+    return read_block(f, a, kind, j, d, (const char *)cell, in, tag);
 }
 
 /* The root: its own block, then the others' in the order they write
@@ -163,7 +164,7 @@ static int gather_leaf(xb_coll_flow_t *f, const xb_coll_args_t *a, int tag)
     uint64_t *cell = xb_coll_flow_cell(f, f->me);
     size_t used = 0;
     int rc = XB_OK;
-    xb_coll_flow_reserve(f);
+    xb_coll_flow_reserve_ahead(f);
     xb_request_t *sreq = NULL;
     size_t ring_max = gather_ring_max(f->p, b.n * xb_dt_size(b.dt));
     uint64_t d = write_block(f, b, a->root, (char *)cell, &used, XB_COLL_FLOW_CELL, ring_max,
