@@ -126,6 +126,7 @@ typedef struct xb_shm {
     bool          counter_mode;    /* poll via ctl->arrived (many peers)    */
     uint64_t      seen;            /* arrived value already handled         */
     int           in_progress;     /* re-entry guard of progress()          */
+    unsigned      empty_polls;     /* polls in a row that found nothing     */
     /* node barrier: the generation this rank waits to see pass, if any */
     xb_shm_node_t *node;
     uint8_t      *lone_slots;      /* alone on the node: private slots      */

@@ -398,6 +398,8 @@ static XB_NOINLINE int poll_rings(xb_shm_t *st, uint64_t arrived)
     return n;
 }
 
+enum { EARLY_AFTER = 8 };
+
 /* The empty poll, which a waiting rank runs in a loop, is a leaf with a few
  * loads (no call, no saved registers); records are handled out of line. */
 int xb_shm_poll(xb_shm_t *st)
@@ -411,9 +413,19 @@ int xb_shm_poll(xb_shm_t *st)
         uint64_t arrived = __atomic_load_n(&st->my_ctl->arrived, __ATOMIC_ACQUIRE);
         return arrived == st->seen ? 0 : poll_rings(st, arrived);
     }
-    for (int k = 0; k < st->nin; k++)
-        if (xb_shm_ring_peek(&st->in[k].rx) != 0)
+    bool early = ++st->empty_polls > EARLY_AFTER;
+    for (int k = 0; k < st->nin; k++) {
+        if (xb_shm_ring_peek(&st->in[k].rx) != 0) {
+            st->empty_polls = 0;
             return poll_rings(st, 0);
+        }
+        if (early) {
+            const uint8_t *next =
+                (const uint8_t *)(((uintptr_t)xb_shm_ring_rec(&st->in[k].rx) | 63) + 1);
+            __builtin_prefetch(next);
+            __builtin_prefetch(next + 64);
+        }
+    }
     return 0;
 }
 
