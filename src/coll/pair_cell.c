@@ -271,7 +271,7 @@ static int swap_counted(xb_coll_flow_t *f, int rc, MPI_Count mine, MPI_Count wan
     int peer = 1 - f->me;
     xb_coll_flow_publish_word(f, peer, peer + 1,
                               rc == XB_OK ? (uint32_t)mine : XB_COLL_FLOW_FAILED);
-    xb_coll_flow_await_data(f, peer, (size_t)want);
+    xb_coll_flow_await(f, peer);
     int rc2 = xb_coll_flow_check(f, peer, (size_t)want, kind);
     if (rc2 == XB_ERR_AGAIN)
         xb_coll_flow_end(f);
@@ -376,7 +376,7 @@ static int swap_blocks(const xb_coll_args_t *a, xb_a2a_blk_t out, const xb_a2a_b
     xb_coll_flow_publish_word(&f, peer, peer + 1, (uint32_t)ob);
     if (rc == XB_OK && own != NULL)     /* not own->buf: MPI_BOTTOM is NULL */
         rc = xb_a2a_own_copy(own->buf, own->n, own->dt, dst.buf, dst.n, dst.dt);
-    xb_coll_flow_await_data(&f, peer, (size_t)(in.n * xb_dt_size(in.dt)));
+    xb_coll_flow_await(&f, peer);
     if (peer_sent_message(&f)) {
         xb_coll_flow_end(&f);
         return pair(a, tag);
