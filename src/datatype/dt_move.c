@@ -39,13 +39,24 @@
  * is the memory system, not our code. Only runs of at most 16 bytes,
  * DT_FAR_STRIDE apart or more, in batches of at least DT_FAR_MIN_RUNS are
  * paced (cache-resident data would only lose). 0 turns a pause off (an
- * unpack with XB_DT_UNPACK_PACE=0 falls back to XB_DT_PACE adds). */
-XB_TUNABLE_LIVE(DT_PACE, XB_TT_INT, "8", XB_TL_TUNER,
+ * unpack with XB_DT_UNPACK_PACE=0 falls back to XB_DT_PACE adds).
+ *
+ * The best pause is the machine's, not ours: on a 2-CPU Intel Xeon VM
+ * (2026-12-07, same benchmark, MB/s) pack gave 490 plain, 580-630 with 8
+ * adds, 830-900 with 16, 860-890 with 24, 490-520 with 32 (Open MPI 870);
+ * unpack 890 plain (MPICH 890), 485 with 1 store, 450 with 3, 400 with 2.
+ * Software prefetches a few runs ahead did not help there (pack 490,
+ * unpack 700). So by default (-1) each thread times its first far-strided
+ * copies: ROUNDS copies with each of four paces, then keeps the one with
+ * the lowest time per run (see far_pace). */
+XB_TUNABLE_LIVE(DT_PACE, XB_TT_INT, "-1", XB_TL_TUNER,
            "dependent adds between two far-strided runs of a pack/unpack "
-           "(0: none)", NULL);
-XB_TUNABLE_LIVE(DT_UNPACK_PACE, XB_TT_INT, "3", XB_TL_TUNER,
+           "(0: none; -1: each thread times a few paces on its first "
+           "far-strided copies and keeps the fastest)", NULL);
+XB_TUNABLE_LIVE(DT_UNPACK_PACE, XB_TT_INT, "-1", XB_TL_TUNER,
            "stores to a local slot between two far-strided runs of an "
-           "unpack (0: pause with XB_DT_PACE adds instead)", NULL);
+           "unpack (0: pause with XB_DT_PACE adds instead; -1: timed, as "
+           "XB_DT_PACE)", NULL);
 enum { DT_FAR_STRIDE = 4096, DT_FAR_MIN_RUNS = 256 };
 
 enum { W_PACK, W_UNPACK, W_IOV };
@@ -155,36 +166,9 @@ static void unpack_runs_store_paced(walk_t *w, intptr_t a, MPI_Count n, size_t l
     w->done += (size_t)n * len;
 }
 
-static void copy_runs_paced(walk_t *w, intptr_t a, MPI_Count n, size_t len,
-                            MPI_Aint stride, long long k)
+static void copy_runs_plain(walk_t *w, intptr_t a, MPI_Count n, size_t len,
+                            MPI_Aint stride)
 {
-    long long ns = xb_tn_DT_UNPACK_PACE.v.i;
-    if (w->mode == W_UNPACK && ns > 0) {
-        unpack_runs_store_paced(w, a, n, len, stride, ns);
-        return;
-    }
-    char *p = w->pos;
-    switch (len) {
-    case 4: PACED_LOOP(4); break;
-    case 8: PACED_LOOP(8); break;
-    case 16: PACED_LOOP(16); break;
-    default: PACED_LOOP(len); break;
-    }
-    w->pos = p;
-    w->left -= (size_t)n * len;
-    w->done += (size_t)n * len;
-}
-
-static void copy_runs(walk_t *w, intptr_t a, MPI_Count n, size_t len,
-                      MPI_Aint stride)
-{
-    long long k = xb_tn_DT_PACE.v.i;
-    bool paced = k > 0 || (w->mode == W_UNPACK && xb_tn_DT_UNPACK_PACE.v.i > 0);
-    if (paced && len <= 16 && n >= DT_FAR_MIN_RUNS &&
-        (stride >= DT_FAR_STRIDE || stride <= -DT_FAR_STRIDE)) {
-        copy_runs_paced(w, a, n, len, stride, k);
-        return;
-    }
     char *p = w->pos;
     switch (len) {
     case 1: RUNS_LOOP(1); break;
@@ -198,6 +182,95 @@ static void copy_runs(walk_t *w, intptr_t a, MPI_Count n, size_t len,
     w->pos = p;
     w->left -= (size_t)n * len;
     w->done += (size_t)n * len;
+}
+
+/* A pause after each far-strided run: `adds` dependent adds, or (unpack
+ * only) `stores` stores to a local slot; none: the plain loop. */
+typedef struct { short adds, stores; } pace_t;
+
+static void copy_runs_paced(walk_t *w, intptr_t a, MPI_Count n, size_t len,
+                            MPI_Aint stride, pace_t pc)
+{
+    if (w->mode == W_UNPACK && pc.stores > 0) {
+        unpack_runs_store_paced(w, a, n, len, stride, pc.stores);
+        return;
+    }
+    if (pc.adds <= 0) {
+        copy_runs_plain(w, a, n, len, stride);
+        return;
+    }
+    long long k = pc.adds;
+    char *p = w->pos;
+    switch (len) {
+    case 4: PACED_LOOP(4); break;
+    case 8: PACED_LOOP(8); break;
+    case 16: PACED_LOOP(16); break;
+    default: PACED_LOOP(len); break;
+    }
+    w->pos = p;
+    w->left -= (size_t)n * len;
+    w->done += (size_t)n * len;
+}
+
+/* The paces a thread times for pack and for unpack (XB_DT_PACE = -1). */
+enum { TRIES = 4, ROUNDS = 3 };
+static const pace_t tries[2][TRIES] = {
+    { { 0, 0 }, { 8, 0 }, { 16, 0 }, { 24, 0 } },        /* pack   */
+    { { 0, 0 }, { 0, 1 }, { 0, 3 }, { 16, 0 } },         /* unpack */
+};
+typedef struct {
+    unsigned calls;                /* timed so far (TRIES * ROUNDS: done) */
+    uint64_t best[TRIES];          /* lowest ps per run seen, 0: none yet  */
+    int      pick;
+} pace_tuner_t;
+static _Thread_local pace_tuner_t tuners[2];
+
+/* The fixed pace the tunables ask for; false: time them (-1). */
+static bool fixed_pace(int mode, pace_t *pc)
+{
+    long long k = xb_tn_DT_PACE.v.i, ns = xb_tn_DT_UNPACK_PACE.v.i;
+    if (mode == W_PACK ? k < 0 : ns < 0 || (ns == 0 && k < 0))
+        return false;
+    pc->adds = (short)(k < 0 ? 0 : k > 1000 ? 1000 : k);
+    pc->stores = (short)(mode == W_UNPACK && ns > 0 ? (ns > 1000 ? 1000 : ns) : 0);
+    return true;
+}
+
+/* Far-strided runs: paced as the tunables say, or while this thread's
+ * tuner is still timing, with each of its paces in turn. */
+static void copy_runs_far(walk_t *w, intptr_t a, MPI_Count n, size_t len, MPI_Aint stride)
+{
+    pace_t pc;
+    if (fixed_pace(w->mode, &pc)) {
+        copy_runs_paced(w, a, n, len, stride, pc);
+        return;
+    }
+    pace_tuner_t *t = &tuners[w->mode == W_UNPACK];
+    if (t->calls >= TRIES * ROUNDS) {
+        copy_runs_paced(w, a, n, len, stride, tries[w->mode == W_UNPACK][t->pick]);
+        return;
+    }
+    int c = (int)(t->calls % TRIES);
+    uint64_t t0 = xb_now_ns();
+    copy_runs_paced(w, a, n, len, stride, tries[w->mode == W_UNPACK][c]);
+    uint64_t ps = (xb_now_ns() - t0) * 1000 / (uint64_t)n + 1;
+    if (t->best[c] == 0 || ps < t->best[c])
+        t->best[c] = ps;
+    if (++t->calls == TRIES * ROUNDS)
+        for (int i = 1; i < TRIES; i++)
+            if (t->best[i] < t->best[t->pick])
+                t->pick = i;
+}
+
+static void copy_runs(walk_t *w, intptr_t a, MPI_Count n, size_t len,
+                      MPI_Aint stride)
+{
+    if (len <= 16 && n >= DT_FAR_MIN_RUNS &&
+        (stride >= DT_FAR_STRIDE || stride <= -DT_FAR_STRIDE)) {
+        copy_runs_far(w, a, n, len, stride);
+        return;
+    }
+    copy_runs_plain(w, a, n, len, stride);
 }
 
 /* n runs of L bytes: memory side at a + i*ms, packed side at p + i*ps. */

@@ -416,10 +416,13 @@ static void test_external32(void)
 /* Far-strided vectors take the paced loops (dt_move.c, XB_DT_PACE adds,
  * XB_DT_UNPACK_PACE local stores): pack, unpack and a partial pack from an
  * odd offset against a plain loop, for run lengths 4, 8, 12 and 16, with
- * positive and negative strides; unpack with store pauses and with adds. */
-static void test_paced_one(void)
+ * positive and negative strides; unpack with store pauses and with adds;
+ * and with both at -1 (the default), where the first 12 packs and unpacks
+ * of a thread each time one of the tuner's paces, and the later ones take
+ * the fastest. */
+static void test_paced_one(long long adds)
 {
-    xb_tn_DT_PACE.v.i = 12;
+    xb_tn_DT_PACE.v.i = adds;
     enum { RUNS = 300, STRIDE = 8192 };
     unsigned char *mem = malloc((size_t)RUNS * STRIDE + 64);
     unsigned char *out = malloc(RUNS * 16), *want = malloc(RUNS * 16);
@@ -462,8 +465,11 @@ static void test_paced(void)
 {
     for (int ns = 0; ns <= 3; ns += 3) {
         xb_tn_DT_UNPACK_PACE.v.i = ns;
-        test_paced_one();
+        test_paced_one(12);
     }
+    xb_tn_DT_UNPACK_PACE.v.i = -1;
+    for (int pass = 0; pass < 3; pass++)      /* 8 packs, 8 unpacks a pass */
+        test_paced_one(-1);
     xb_tn_DT_PACE.v.i = 0;
     xb_tn_DT_UNPACK_PACE.v.i = 0;
 }
