@@ -48,7 +48,7 @@
  * Software prefetches a few runs ahead did not help there (pack 490,
  * unpack 700). So by default (-1) each thread times its first far-strided
  * copies: ROUNDS copies with each of four paces, then keeps the one with
- * the lowest time per run (see far_pace). */
+ * the lowest time per run (copy_runs_far). */
 XB_TUNABLE_LIVE(DT_PACE, XB_TT_INT, "-1", XB_TL_TUNER,
            "dependent adds between two far-strided runs of a pack/unpack "
            "(0: none; -1: each thread times a few paces on its first "

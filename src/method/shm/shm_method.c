@@ -398,6 +398,10 @@ static XB_NOINLINE int poll_rings(xb_shm_t *st, uint64_t arrived)
     return n;
 }
 
+/* Empty polls in a row after which a poll also asks for the two lines
+ * after each ring's head, so that a record's lines come with its header
+ * word's (docs/design/method.md, "The lines after the head"; a prefetch
+ * past the ring's end does not fault). */
 enum { EARLY_AFTER = 8 };
 
 /* The empty poll, which a waiting rank runs in a loop, is a leaf with a few
