@@ -240,6 +240,8 @@ void  xb_coll_flow_await_data(xb_coll_flow_t *f, int rank, size_t bytes);
 /* Has comm rank `rank` published its cell of f's call? (no wait) */
 bool  xb_coll_flow_published(const xb_coll_flow_t *f, int rank);
 void  xb_coll_flow_end(xb_coll_flow_t *f);
+/* end for a writer of one line whose reader spins on the next (node_flow.c) */
+void  xb_coll_flow_end_ahead(xb_coll_flow_t *f, size_t bytes);
 int   xb_coll_flow_red(xb_coll_red_t *r, MPI_Count count, xb_datatype_t *dt, xb_op_t *op);
 size_t xb_coll_flow_wbytes(const xb_coll_red_t *red);
 /* red's user vector at ubuf to its working layout at w (to_work) or back. */

@@ -380,6 +380,25 @@ void xb_coll_flow_reserve_ahead(xb_coll_flow_t *f)
     xb_coll_flow_reserve(f);
 }
 
+/* End, and when this call's data fit the seq's line, ask for the next
+ * call's line for writing at once (the next call is likely the same): a
+ * one-line writer whose reader spins on that line in between (scatter's
+ * root at 2 ranks, 8 bytes: 0.062 us against 0.092) gains more than the
+ * transfer it costs; with data past the line it lost (64 bytes: 0.14-0.18
+ * against 0.105-0.11), and bcast's root, whose reader does less, lost
+ * even at 8 bytes (0.070 against 0.059). */
+void xb_coll_flow_end_ahead(xb_coll_flow_t *f, size_t bytes)
+{
+    xb_coll_flow_end(f);
+#if defined(__x86_64__)
+    if (has_prefetchw && bytes <= XB_CACHELINE - CELL_DATA_OFF)
+        __asm__ volatile("prefetchw %0" : : "m"(*(region(f->loc[f->me]) + HEAD_BYTES +
+                                                  (size_t)((f->n + 1) % NCELLS) * CELL_BYTES)));
+#else
+    (void)bytes;
+#endif
+}
+
 /* The data of this rank's cell is written: publish it and wake the comm
  * ranks [lo, hi) that sleep (the readers). */
 void xb_coll_flow_publish(xb_coll_flow_t *f, int lo, int hi)

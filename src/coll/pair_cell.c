@@ -240,7 +240,7 @@ static int scatter_cells(const xb_coll_args_t *a, xb_a2a_form_t form, int tag)
         rc = xb_coll_flow_copy(out.buf, out.n, out.dt, xb_coll_flow_cell(&f, f.me), true);
     xb_coll_flow_publish_word(&f, peer, peer + 1, in_cell ? (uint32_t)bytes
                                                           : XB_COLL_FLOW_AS_MESSAGE);
-    xb_coll_flow_end(&f);
+    xb_coll_flow_end_ahead(&f, in_cell ? (size_t)bytes : SIZE_MAX);
     if (!in_cell)                 /* the message, and the own block */
         return scatter_pair_form(a, form, tag);
     if (rc == XB_OK && a->rbuf != MPI_IN_PLACE)   /* not own.buf: MPI_BOTTOM is NULL */
