@@ -69,6 +69,21 @@ static uint64_t flow_seq;          /* flow calls made by this process */
 static uint64_t room_below;        /* calls below this number have room */
 static bool has_prefetchw;         /* the CPU has PREFETCHW (x86-64)    */
 
+/* Offset of call n's cell in a writer's flow region. */
+static size_t cell_off(uint64_t n) { return HEAD_BYTES + (size_t)(n % NCELLS) * CELL_BYTES; }
+
+/* Ask for the line at p for writing (a hint; nothing where the CPU has
+ * no PREFETCHW). */
+static void claim_line(const char *p)
+{
+#if defined(__x86_64__)
+    if (has_prefetchw)
+        __asm__ volatile("prefetchw %0" : : "m"(*p));
+#else
+    (void)p;
+#endif
+}
+
 /* The last communicator group seen (retained, so its address is not
  * reused while it is here): whether a communicator over it, with no remote
  * group, has every member on this node with at most XB_COLL_FLOW_MAXP
@@ -221,7 +236,7 @@ int xb_coll_flow_begin(xb_coll_flow_t *f, const xb_comm_t *comm)
     f->n = flow_seq;
     f->p = comm->size;
     f->me = comm->rank;
-    f->off = HEAD_BYTES + (size_t)(f->n % NCELLS) * CELL_BYTES;
+    f->off = cell_off(f->n);
     f->loc = comm_locs(comm);
     if (f->loc == NULL)
         return xb_err_set(XB_ERR_INTERN, "a node flow collective on a communicator that "
@@ -373,10 +388,7 @@ void xb_coll_flow_reserve(xb_coll_flow_t *f)
  * (0.94x for bcast's root, not used there). */
 void xb_coll_flow_reserve_ahead(xb_coll_flow_t *f)
 {
-#if defined(__x86_64__)
-    if (has_prefetchw)
-        __asm__ volatile("prefetchw %0" : : "m"(*(const char *)seq_of(f, f->me)));
-#endif
+    claim_line((const char *)seq_of(f, f->me));
     xb_coll_flow_reserve(f);
 }
 
@@ -390,13 +402,8 @@ void xb_coll_flow_reserve_ahead(xb_coll_flow_t *f)
 void xb_coll_flow_end_ahead(xb_coll_flow_t *f, size_t bytes)
 {
     xb_coll_flow_end(f);
-#if defined(__x86_64__)
-    if (has_prefetchw && bytes <= XB_CACHELINE - CELL_DATA_OFF)
-        __asm__ volatile("prefetchw %0" : : "m"(*(region(f->loc[f->me]) + HEAD_BYTES +
-                                                  (size_t)((f->n + 1) % NCELLS) * CELL_BYTES)));
-#else
-    (void)bytes;
-#endif
+    if (bytes <= XB_CACHELINE - CELL_DATA_OFF)
+        claim_line(region(f->loc[f->me]) + cell_off(f->n + 1));
 }
 
 /* The data of this rank's cell is written: publish it and wake the comm

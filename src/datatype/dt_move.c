@@ -186,7 +186,7 @@ static void copy_runs_plain(walk_t *w, intptr_t a, MPI_Count n, size_t len,
 
 /* A pause after each far-strided run: `adds` dependent adds, or (unpack
  * only) `stores` stores to a local slot; none: the plain loop. */
-typedef struct { short adds, stores; } pace_t;
+typedef struct { long long adds, stores; } pace_t;
 
 static void copy_runs_paced(walk_t *w, intptr_t a, MPI_Count n, size_t len,
                             MPI_Aint stride, pace_t pc)
@@ -199,7 +199,7 @@ static void copy_runs_paced(walk_t *w, intptr_t a, MPI_Count n, size_t len,
         copy_runs_plain(w, a, n, len, stride);
         return;
     }
-    long long k = pc.adds;
+    long long k = pc.adds;          /* PACED_LOOP's pause */
     char *p = w->pos;
     switch (len) {
     case 4: PACED_LOOP(4); break;
@@ -231,8 +231,8 @@ static bool fixed_pace(int mode, pace_t *pc)
     long long k = xb_tn_DT_PACE.v.i, ns = xb_tn_DT_UNPACK_PACE.v.i;
     if (mode == W_PACK ? k < 0 : ns < 0 || (ns == 0 && k < 0))
         return false;
-    pc->adds = (short)(k < 0 ? 0 : k > 1000 ? 1000 : k);
-    pc->stores = (short)(mode == W_UNPACK && ns > 0 ? (ns > 1000 ? 1000 : ns) : 0);
+    pc->adds = k < 0 ? 0 : k;
+    pc->stores = mode == W_UNPACK && ns > 0 ? ns : 0;
     return true;
 }
 
