@@ -187,6 +187,7 @@ MPI_Count xb_coll_red_need(MPI_Count count, xb_datatype_t *dt, xb_op_t *op);
  * reserve + fill + publish, per cell read await + copy, then end. */
 enum { XB_COLL_FLOW_BYTES = 64 << 10,      /* per local rank, tail of its slot */
        XB_COLL_FLOW_CELL = 512,            /* data bytes of one cell           */
+       XB_COLL_FLOW_SEQ_LINE = 48,         /* of them in the seq's cache line  */
        XB_COLL_FLOW_MAXP = 64 };
 typedef struct xb_coll_flow {
     uint64_t   n;                          /* this call's number               */
@@ -242,6 +243,11 @@ bool  xb_coll_flow_published(const xb_coll_flow_t *f, int rank);
 void  xb_coll_flow_end(xb_coll_flow_t *f);
 /* end for a writer of one line whose reader spins on the next (node_flow.c) */
 void  xb_coll_flow_end_ahead(xb_coll_flow_t *f, size_t bytes);
+/* For cells whose data runs past the seq's line (node_flow.c): a writer
+ * that runs ahead claims its next cell after its publish; its reader asks
+ * for that cell at the end of its call. */
+void  xb_coll_flow_claim_next(const xb_coll_flow_t *f, size_t bytes);
+void  xb_coll_flow_read_ahead(const xb_coll_flow_t *f, int rank, size_t bytes);
 int   xb_coll_flow_red(xb_coll_red_t *r, MPI_Count count, xb_datatype_t *dt, xb_op_t *op);
 size_t xb_coll_flow_wbytes(const xb_coll_red_t *red);
 /* red's user vector at ubuf to its working layout at w (to_work) or back. */

@@ -60,7 +60,7 @@
 #include "progress/progress.h"
 #include "runtime/runtime.h"
 
-enum { CELL_DATA_OFF = 16, CELL_BYTES = XB_COLL_FLOW_CELL + XB_CACHELINE,
+enum { CELL_DATA_OFF = XB_CACHELINE - XB_COLL_FLOW_SEQ_LINE, CELL_BYTES = XB_COLL_FLOW_CELL + XB_CACHELINE,
        HEAD_BYTES = 3 * XB_CACHELINE,
        NCELLS = (XB_COLL_FLOW_BYTES - HEAD_BYTES) / CELL_BYTES };
 _Static_assert(NCELLS >= 4, "a few calls of look-ahead");
@@ -82,6 +82,16 @@ static void claim_line(const char *p)
 #else
     (void)p;
 #endif
+}
+
+/* The lines that `bytes` of cell data take beyond the seq's, at most the
+ * two that a reader or a writer asks for ahead (a copy asks for the
+ * lines after those together). */
+static int lines_past_seq(size_t bytes)
+{
+    size_t end = CELL_DATA_OFF + (bytes < XB_COLL_FLOW_CELL ? bytes : XB_COLL_FLOW_CELL);
+    int n = (int)((end - 1) / XB_CACHELINE);
+    return n < 2 ? n : 2;
 }
 
 /* The last communicator group seen (retained, so its address is not
@@ -406,6 +416,32 @@ void xb_coll_flow_end_ahead(xb_coll_flow_t *f, size_t bytes)
         claim_line(region(f->loc[f->me]) + cell_off(f->n + 1));
 }
 
+/* A writer that usually runs ahead of its reader (a gather's leaf at two
+ * ranks), after its publish: ask for its cell of the next call for
+ * writing, the seq's line and `bytes` of data (the caller calls only for
+ * data past the seq's line). Its stores then find the lines theirs: the
+ * reader holds them since it read them a round of cells ago, and each
+ * transfer stalled the writer's stores for as long as it took (perf: the
+ * writer stood at its stores, the store buffer full). The claim at the
+ * reserve (xb_coll_flow_reserve_ahead) comes too late for that. */
+void xb_coll_flow_claim_next(const xb_coll_flow_t *f, size_t bytes)
+{
+    const char *cell = region(f->loc[f->me]) + cell_off(f->n + 1);
+    for (int i = 0, n = lines_past_seq(bytes); i <= n; i++)
+        claim_line(cell + i * XB_CACHELINE);
+}
+
+/* Its reader, at the end of its call: ask for rank's cell of the next
+ * call, whose writer is likely done with it already (the caller calls
+ * only for data past the seq's line): the transfer overlaps the return
+ * and the next call's work before the wait. */
+void xb_coll_flow_read_ahead(const xb_coll_flow_t *f, int rank, size_t bytes)
+{
+    const char *cell = region(f->loc[rank]) + cell_off(f->n + 1);
+    for (int i = 0, n = lines_past_seq(bytes); i <= n; i++)
+        __builtin_prefetch(cell + i * XB_CACHELINE);
+}
+
 /* The data of this rank's cell is written: publish it and wake the comm
  * ranks [lo, hi) that sleep (the readers). */
 void xb_coll_flow_publish(xb_coll_flow_t *f, int lo, int hi)
@@ -471,13 +507,11 @@ static bool published_data(void *arg)
  * bytes of bcast took 1.16 times as long. */
 void xb_coll_flow_await_data(xb_coll_flow_t *f, int rank, size_t bytes)
 {
-    size_t end = CELL_DATA_OFF + (bytes < XB_COLL_FLOW_CELL ? bytes : XB_COLL_FLOW_CELL);
-    await_data_t d = { { f, rank }, (int)((end - 1) / XB_CACHELINE) };
+    await_data_t d = { { f, rank }, lines_past_seq(bytes) };
     if (d.lines == 0) {
         xb_coll_flow_await(f, rank);
         return;
     }
-    d.lines = d.lines < 2 ? d.lines : 2;
     wait_for(published_data, &d, "a node collective (a peer's data)");
 }
 

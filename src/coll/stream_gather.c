@@ -115,12 +115,16 @@ static int gather_from(xb_coll_flow_t *f, const xb_coll_args_t *a, xb_a2a_form_t
                        xb_coll_kind_t kind, int tag, int j)
 {
     xb_a2a_blk_t in = xb_a2a_rblk(a, form, j);
-    xb_coll_flow_await_data(f, j, (size_t)(in.n * xb_dt_size(in.dt)));
+    size_t bytes = (size_t)(in.n * xb_dt_size(in.dt));
+    xb_coll_flow_await_data(f, j, bytes);
     const uint64_t *cell = xb_coll_flow_cell(f, j);
     uint64_t d = (uint64_t)xb_coll_flow_word(f, j) << 32;
     if (xb_vb_how(d) == XB_VB_RING)
         d |= *cell;
-    return read_block(f, a, kind, j, d, (const char *)cell, in, tag);
+    int rc = read_block(f, a, kind, j, d, (const char *)cell, in, tag);
+    if (f->p == 2 && bytes > XB_COLL_FLOW_SEQ_LINE)    /* the writer's next cell */
+        xb_coll_flow_read_ahead(f, j, bytes);
+    return rc;
 }
 
 /* The root: its own block, then the others' in the order they write
@@ -175,6 +179,8 @@ static int gather_leaf(xb_coll_flow_t *f, const xb_coll_args_t *a, int tag)
     if (xb_vb_how(d) == XB_VB_RING)
         *cell = xb_vb_where(d);
     xb_coll_flow_publish_word(f, a->root, a->root + 1, (uint32_t)(d >> 32));
+    if (f->p == 2 && xb_vb_how(d) == XB_VB_INLINE && used > XB_COLL_FLOW_SEQ_LINE)
+        xb_coll_flow_claim_next(f, used);
     if (sreq != NULL) {
         rc = xb_vb_keep(rc, xb_progress_wait(xb_progress_default(), sreq));
         xb_request_free(sreq);
