@@ -60,8 +60,7 @@ static int root_cell(const xb_coll_args_t *a)
     xb_coll_flow_reserve(&f);
     rc = xb_coll_flow_copy(a->rbuf, a->rcount, a->rdt, xb_coll_flow_cell(&f, f.me), true);
     xb_coll_flow_publish_word(&f, 0, f.p, (uint32_t)bytes + 1);
-    if (f.p == 2 && bytes > XB_COLL_FLOW_SEQ_LINE)          /* as the gather's leaf */
-        xb_coll_flow_claim_next(&f, (size_t)bytes);
+    xb_coll_flow_claim_next(&f, (size_t)bytes);
     xb_coll_flow_end(&f);
     return rc;
 }
@@ -159,8 +158,7 @@ static int reader(const xb_coll_args_t *a, int tag)
             match = total == mine;
             if (match && total > 0)
                 rc = xb_coll_flow_copy(a->rbuf, a->rcount, a->rdt, (void *)cell, false);
-            if (f.p == 2 && total > XB_COLL_FLOW_SEQ_LINE)     /* the root's next cell */
-                xb_coll_flow_read_ahead(&f, a->root, (size_t)total);
+            xb_coll_flow_read_ahead(&f, a->root, (size_t)total);
             xb_coll_flow_end(&f);
             break;
         }

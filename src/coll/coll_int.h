@@ -243,11 +243,21 @@ bool  xb_coll_flow_published(const xb_coll_flow_t *f, int rank);
 void  xb_coll_flow_end(xb_coll_flow_t *f);
 /* end for a writer of one line whose reader spins on the next (node_flow.c) */
 void  xb_coll_flow_end_ahead(xb_coll_flow_t *f, size_t bytes);
-/* For cells whose data runs past the seq's line (node_flow.c): a writer
- * that runs ahead claims its next cell after its publish; its reader asks
- * for that cell at the end of its call. */
-void  xb_coll_flow_claim_next(const xb_coll_flow_t *f, size_t bytes);
-void  xb_coll_flow_read_ahead(const xb_coll_flow_t *f, int rank, size_t bytes);
+/* A writer claims its next cell after its publish; its reader asks for
+ * that cell at the end of its call (node_flow.c). Both only for `bytes` of
+ * data past the seq's line: within it the pair lost. */
+void  xb_coll_flow_claim_cell(const xb_coll_flow_t *f, size_t bytes);
+void  xb_coll_flow_fetch_cell(const xb_coll_flow_t *f, int rank, size_t bytes);
+static inline void xb_coll_flow_claim_next(const xb_coll_flow_t *f, size_t bytes)
+{
+    if (bytes > XB_COLL_FLOW_SEQ_LINE)
+        xb_coll_flow_claim_cell(f, bytes);
+}
+static inline void xb_coll_flow_read_ahead(const xb_coll_flow_t *f, int rank, size_t bytes)
+{
+    if (bytes > XB_COLL_FLOW_SEQ_LINE)
+        xb_coll_flow_fetch_cell(f, rank, bytes);
+}
 int   xb_coll_flow_red(xb_coll_red_t *r, MPI_Count count, xb_datatype_t *dt, xb_op_t *op);
 size_t xb_coll_flow_wbytes(const xb_coll_red_t *red);
 /* red's user vector at ubuf to its working layout at w (to_work) or back. */

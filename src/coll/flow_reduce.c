@@ -55,8 +55,9 @@ static int reduce_root(xb_coll_flow_t *f, const xb_coll_red_t *red, const void *
         if (rc == XB_OK)
             rc = xb_coll_flow_apply_k(red, k, x, acc);
     }
-    if (f->p == 2 && wb > XB_COLL_FLOW_SEQ_LINE)            /* the writer's next cell */
-        xb_coll_flow_read_ahead(f, 1 - f->me, wb);
+    for (int j = 0; j < f->p; j++)                /* the writers' next cells */
+        if (j != f->me)
+            xb_coll_flow_read_ahead(f, j, wb);
     return rc;
 }
 
@@ -79,8 +80,7 @@ int xb_coll_reduce_flow(const xb_coll_args_t *a, int tag)
         size_t wb = xb_coll_flow_wbytes(&red);
         xb_coll_flow_publish_word(&f, a->root, a->root + 1,      /* its bytes: the root checks */
                                   rc == XB_OK ? (uint32_t)wb : XB_COLL_FLOW_FAILED);
-        if (f.p == 2 && wb > XB_COLL_FLOW_SEQ_LINE)
-            xb_coll_flow_claim_next(&f, wb);
+        xb_coll_flow_claim_next(&f, wb);
     } else {
         rc = xb_coll_flow_wcopy(&red, (void *)src, own, true);
         if (rc == XB_OK)

@@ -402,40 +402,44 @@ void xb_coll_flow_reserve_ahead(xb_coll_flow_t *f)
     xb_coll_flow_reserve(f);
 }
 
-/* End, and when this call's data fit the seq's line, ask for the next
- * call's line for writing at once (the next call is likely the same): a
- * one-line writer whose reader spins on that line in between (scatter's
- * root at 2 ranks, 8 bytes: 0.062 us against 0.092) gains more than the
- * transfer it costs; with data past the line it lost (64 bytes: 0.14-0.18
- * against 0.105-0.11), and bcast's root, whose reader does less, lost
- * even at 8 bytes (0.070 against 0.059). */
-void xb_coll_flow_end_ahead(xb_coll_flow_t *f, size_t bytes)
-{
-    xb_coll_flow_end(f);
-    if (bytes <= XB_CACHELINE - CELL_DATA_OFF)
-        claim_line(region(f->loc[f->me]) + cell_off(f->n + 1));
-}
-
-/* A writer that usually runs ahead of its reader (a gather's leaf at two
- * ranks), after its publish: ask for its cell of the next call for
- * writing, the seq's line and `bytes` of data (the caller calls only for
- * data past the seq's line). Its stores then find the lines theirs: the
- * reader holds them since it read them a round of cells ago, and each
- * transfer stalled the writer's stores for as long as it took (perf: the
- * writer stood at its stores, the store buffer full). The claim at the
- * reserve (xb_coll_flow_reserve_ahead) comes too late for that. */
-void xb_coll_flow_claim_next(const xb_coll_flow_t *f, size_t bytes)
+/* A writer, after its publish: ask for its cell of the next call for
+ * writing, the seq's line and the data lines of `bytes` (up to two more).
+ * The reader has held those lines since it read them a round of cells
+ * ago, and the writer's stores waited for each transfer: perf put a
+ * gather leaf's time at its stores, the store buffer full; the claim at
+ * the reserve (xb_coll_flow_reserve_ahead) comes too late to hide it.
+ * With data past the seq's line, and the reader asking for the lines at
+ * the end of its call too (xb_coll_flow_read_ahead), interleaved runs of
+ * 2026-12-07, 64 bytes, us: 2 ranks gather 0.138 -> 0.089, reduce 0.133
+ * -> 0.085, scan 0.119 -> 0.083, bcast 0.087 -> 0.074; 4 ranks gather
+ * 0.25 -> 0.20, scan 0.29 -> 0.19, bcast 0.17 -> 0.14. Within the seq's
+ * line the pair lost (bcast's root at 8 bytes: 0.070 against 0.059), so
+ * xb_coll_flow_claim_next asks only past it; but see
+ * xb_coll_flow_end_ahead. */
+void xb_coll_flow_claim_cell(const xb_coll_flow_t *f, size_t bytes)
 {
     const char *cell = region(f->loc[f->me]) + cell_off(f->n + 1);
     for (int i = 0, n = lines_past_seq(bytes); i <= n; i++)
         claim_line(cell + i * XB_CACHELINE);
 }
 
-/* Its reader, at the end of its call: ask for rank's cell of the next
- * call, whose writer is likely done with it already (the caller calls
- * only for data past the seq's line): the transfer overlaps the return
- * and the next call's work before the wait. */
-void xb_coll_flow_read_ahead(const xb_coll_flow_t *f, int rank, size_t bytes)
+/* End, and when this call's data fit the seq's line, claim the next
+ * call's line: a one-line writer whose reader spins on that line in
+ * between (scatter's root at 2 ranks, 8 bytes: 0.062 us against 0.092)
+ * gains more than the transfer it costs, where bcast's root, whose reader
+ * does less, lost (above). */
+void xb_coll_flow_end_ahead(xb_coll_flow_t *f, size_t bytes)
+{
+    xb_coll_flow_end(f);
+    if (bytes <= XB_COLL_FLOW_SEQ_LINE)
+        xb_coll_flow_claim_cell(f, 0);
+}
+
+/* A reader, at the end of its call: ask for rank's cell of the next call
+ * (the seq's line and the data lines of `bytes`, up to two more), whose
+ * writer has often written it already: the transfers overlap the return
+ * and the next call's work before the wait (xb_coll_flow_claim_cell). */
+void xb_coll_flow_fetch_cell(const xb_coll_flow_t *f, int rank, size_t bytes)
 {
     const char *cell = region(f->loc[rank]) + cell_off(f->n + 1);
     for (int i = 0, n = lines_past_seq(bytes); i <= n; i++)

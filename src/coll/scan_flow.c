@@ -38,8 +38,7 @@ static int build(const xb_coll_args_t *a, bool inclusive)
             rc = xb_coll_flow_wcopy(&red, src, xb_coll_flow_cell(&f, 0), true);
             xb_coll_flow_publish_word(&f, 1, 2, rc == XB_OK ? (uint32_t)bytes
                                                             : XB_COLL_FLOW_FAILED);
-            if (f.p == 2 && bytes > XB_COLL_FLOW_SEQ_LINE)    /* as the gather's leaf */
-                xb_coll_flow_claim_next(&f, bytes);
+            xb_coll_flow_claim_next(&f, bytes);
         }
         if (rc == XB_OK && inclusive && src != a->rbuf)                  /* P_0 */
             rc = xb_dt_copy(src, a->rcount, a->rdt, a->rbuf, a->rcount, a->rdt);
@@ -65,8 +64,9 @@ static int build(const xb_coll_args_t *a, bool inclusive)
             memcpy(xb_coll_flow_cell(&f, f.me), acc, bytes);
         xb_coll_flow_publish_word(&f, f.me + 1, f.me + 2,
                                   rc == XB_OK ? (uint32_t)bytes : XB_COLL_FLOW_FAILED);
-    } else if (f.p == 2 && bytes > XB_COLL_FLOW_SEQ_LINE)       /* rank 0's next cell */
-        xb_coll_flow_read_ahead(&f, 0, bytes);
+        xb_coll_flow_claim_next(&f, bytes);
+    }
+    xb_coll_flow_read_ahead(&f, f.me - 1, bytes);     /* the predecessor's next cell */
     if (rc == XB_OK && inclusive)
         rc = xb_coll_flow_wcopy(&red, a->rbuf, acc, false);
     xb_coll_flow_end(&f);

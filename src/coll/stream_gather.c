@@ -122,8 +122,8 @@ static int gather_from(xb_coll_flow_t *f, const xb_coll_args_t *a, xb_a2a_form_t
     if (xb_vb_how(d) == XB_VB_RING)
         d |= *cell;
     int rc = read_block(f, a, kind, j, d, (const char *)cell, in, tag);
-    if (f->p == 2 && bytes > XB_COLL_FLOW_SEQ_LINE)    /* the writer's next cell */
-        xb_coll_flow_read_ahead(f, j, bytes);
+    if (xb_vb_how(d) == XB_VB_INLINE)
+        xb_coll_flow_read_ahead(f, j, bytes);             /* the writer's next cell */
     return rc;
 }
 
@@ -179,7 +179,7 @@ static int gather_leaf(xb_coll_flow_t *f, const xb_coll_args_t *a, int tag)
     if (xb_vb_how(d) == XB_VB_RING)
         *cell = xb_vb_where(d);
     xb_coll_flow_publish_word(f, a->root, a->root + 1, (uint32_t)(d >> 32));
-    if (f->p == 2 && xb_vb_how(d) == XB_VB_INLINE && used > XB_COLL_FLOW_SEQ_LINE)
+    if (xb_vb_how(d) == XB_VB_INLINE)
         xb_coll_flow_claim_next(f, used);
     if (sreq != NULL) {
         rc = xb_vb_keep(rc, xb_progress_wait(xb_progress_default(), sreq));
