@@ -60,7 +60,8 @@
 #include "progress/progress.h"
 #include "runtime/runtime.h"
 
-enum { CELL_DATA_OFF = XB_CACHELINE - XB_COLL_FLOW_SEQ_LINE, CELL_BYTES = XB_COLL_FLOW_CELL + XB_CACHELINE,
+enum { CELL_DATA_OFF = XB_CACHELINE - XB_COLL_FLOW_SEQ_LINE,
+       CELL_BYTES = XB_COLL_FLOW_CELL + XB_CACHELINE,
        HEAD_BYTES = 3 * XB_CACHELINE,
        NCELLS = (XB_COLL_FLOW_BYTES - HEAD_BYTES) / CELL_BYTES };
 _Static_assert(NCELLS >= 4, "a few calls of look-ahead");
