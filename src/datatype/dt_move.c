@@ -107,6 +107,27 @@ static inline void emit(walk_t *w, intptr_t addr, size_t len)
                 memcpy((void *)a, p, (L));                                  \
     } while (0)
 
+/* LOOP(len) with len a constant for the common run lengths, so that each
+ * memcpy is a few moves (RUNS_LOOP, RUNS2_LOOP). */
+#define BY_RUN_LEN(LOOP)                                                    \
+    switch (len) {                                                          \
+    case 1: LOOP(1); break;                                                 \
+    case 2: LOOP(2); break;                                                 \
+    case 4: LOOP(4); break;                                                 \
+    case 8: LOOP(8); break;                                                 \
+    case 12: LOOP(12); break;                                               \
+    case 16: LOOP(16); break;                                               \
+    default: LOOP(len); break;                                              \
+    }
+
+/* The walk moved past n runs of len bytes, its packed side now at p. */
+static void runs_done(walk_t *w, char *p, MPI_Count n, size_t len)
+{
+    w->pos = p;
+    w->left -= (size_t)n * len;
+    w->done += (size_t)n * len;
+}
+
 /* A dependent chain of about k adds (in steps of 4, so the loop's own
  * branch runs beside the chain): a pause of about k cycles that issues no
  * memory operation. */
@@ -161,27 +182,15 @@ static void unpack_runs_store_paced(walk_t *w, intptr_t a, MPI_Count n, size_t l
     default: STORE_PACED_LOOP(len); break;
     }
     (void)slot[0];
-    w->pos = p;
-    w->left -= (size_t)n * len;
-    w->done += (size_t)n * len;
+    runs_done(w, p, n, len);
 }
 
 static void copy_runs_plain(walk_t *w, intptr_t a, MPI_Count n, size_t len,
                             MPI_Aint stride)
 {
     char *p = w->pos;
-    switch (len) {
-    case 1: RUNS_LOOP(1); break;
-    case 2: RUNS_LOOP(2); break;
-    case 4: RUNS_LOOP(4); break;
-    case 8: RUNS_LOOP(8); break;
-    case 12: RUNS_LOOP(12); break;
-    case 16: RUNS_LOOP(16); break;
-    default: RUNS_LOOP(len); break;
-    }
-    w->pos = p;
-    w->left -= (size_t)n * len;
-    w->done += (size_t)n * len;
+    BY_RUN_LEN(RUNS_LOOP)
+    runs_done(w, p, n, len);
 }
 
 /* A pause after each far-strided run: `adds` dependent adds, or (unpack
@@ -207,9 +216,7 @@ static void copy_runs_paced(walk_t *w, intptr_t a, MPI_Count n, size_t len,
     case 16: PACED_LOOP(16); break;
     default: PACED_LOOP(len); break;
     }
-    w->pos = p;
-    w->left -= (size_t)n * len;
-    w->done += (size_t)n * len;
+    runs_done(w, p, n, len);
 }
 
 /* The paces a thread times for pack and for unpack (XB_DT_PACE = -1). */
@@ -287,15 +294,7 @@ static void copy_runs(walk_t *w, intptr_t a, MPI_Count n, size_t len,
 static void copy_runs2(bool pack, char *p, MPI_Aint ps, intptr_t a, MPI_Aint ms,
                        MPI_Count n, size_t len)
 {
-    switch (len) {
-    case 1: RUNS2_LOOP(1); break;
-    case 2: RUNS2_LOOP(2); break;
-    case 4: RUNS2_LOOP(4); break;
-    case 8: RUNS2_LOOP(8); break;
-    case 12: RUNS2_LOOP(12); break;
-    case 16: RUNS2_LOOP(16); break;
-    default: RUNS2_LOOP(len); break;
-    }
+    BY_RUN_LEN(RUNS2_LOOP)
 }
 
 /* Elements of a run-list type handled per chunk: within a chunk, each run
