@@ -215,26 +215,33 @@ uint32_t xb_coll_flow_word(const xb_coll_flow_t *f, int rank);
  * or ended that call without (false); f's call may have ended here. */
 bool  xb_coll_flow_await_or_end(xb_coll_flow_t *f, int rank);
 /* Header words above any byte count of a cell: the writer's data comes as
- * a message instead (the two-rank algorithms, pair_cell.c), or through the
- * node slots' rounds (a two-rank allreduce from 64 KiB, which a peer in
- * the cells also meets in pair's messages: xb_coll_pair_rounds_agree), or
- * the writer failed before it had data to give (a reduction's writer; a
- * scan's chain passes the failure on). */
-enum { XB_COLL_FLOW_AS_ROUNDS = 1u << 30, XB_COLL_FLOW_AS_MESSAGE = 1u << 29,
-       XB_COLL_FLOW_FAILED = 1u << 28 };
+ * a message instead (the two-rank algorithms, pair_cell.c), or as pieces
+ * of XB_COLL_PIECE bytes, its byte count (int64_t) at the start of its
+ * cell (a two-rank reduce of a large vector, pair_cell.c), or
+ * through the node slots' rounds (a two-rank allreduce from 64 KiB, which
+ * a peer in the cells also meets in pair's messages:
+ * xb_coll_pair_rounds_agree), or the writer failed before it had data to
+ * give (a reduction's writer; a scan's chain passes the failure on). */
+enum { XB_COLL_FLOW_AS_PIECES = 1u << 31, XB_COLL_FLOW_AS_ROUNDS = 1u << 30,
+       XB_COLL_FLOW_AS_MESSAGE = 1u << 29, XB_COLL_FLOW_FAILED = 1u << 28 };
 /* After the await: does rank's header word say its cell holds the `want`
- * bytes this rank expects? XB_OK; XB_ERR_AGAIN for AS_MESSAGE and
- * AS_ROUNDS (no error set: the caller goes to pair's messages); else
- * XB_ERR_TRUNCATE with its sentence (the ranks' counts differ, or the
- * writer failed). */
+ * bytes this rank expects? XB_OK; XB_ERR_AGAIN for AS_MESSAGE, AS_PIECES
+ * and AS_ROUNDS (no error set: the caller goes to pair's messages, and
+ * xb_coll_flow_pieces says which); else XB_ERR_TRUNCATE with its sentence
+ * (the ranks' counts differ, or the writer failed). */
 int   xb_coll_flow_check_word(uint32_t w, int rank, size_t want, xb_coll_kind_t kind);
+int   xb_coll_flow_check_slow(const xb_coll_flow_t *f, int rank, size_t want,
+                              xb_coll_kind_t kind);
 static inline int xb_coll_flow_check(const xb_coll_flow_t *f, int rank, size_t want,
                                      xb_coll_kind_t kind)
 {
     uint32_t w = xb_coll_flow_word(f, rank);
     return XB_LIKELY(w == want && w < XB_COLL_FLOW_FAILED) ? XB_OK
-         : xb_coll_flow_check_word(w, rank, want, kind);
+         : xb_coll_flow_check_slow(f, rank, want, kind);
 }
+/* After a check that returned XB_ERR_AGAIN on this thread: the byte count
+ * the writer announced with AS_PIECES, or -1 (AS_MESSAGE, AS_ROUNDS). */
+int64_t xb_coll_flow_pieces(void);
 void  xb_coll_flow_await(xb_coll_flow_t *f, int rank);
 /* await, fetching the lines that `bytes` of cell data take beyond the seq's */
 void  xb_coll_flow_await_data(xb_coll_flow_t *f, int rank, size_t bytes);
@@ -611,6 +618,18 @@ XB_COLL_DIRECT_DECL(allreduce_pair);
 int xb_coll_pair_rounds_agree(const xb_coll_args_t *a);
 XB_COLL_DIRECT_DECL(scan_pair);
 XB_COLL_DIRECT_DECL(exscan_pair);
+/* A two-rank reduce of a large vector, its operand in pieces of
+ * XB_COLL_PIECE bytes that the root applies as they come (pair.c; the
+ * writer announces them in a flow call first, pair_cell.c). pieces_fit:
+ * the writer's choice, by its own count and type; pieces_send: the
+ * writer's side; pieces_recv: the root's, after the announcement of
+ * `theirs` bytes: x0 op x1 into rbuf, or, where its own bytes differ (an
+ * erroneous program), every piece taken and MPI_ERR_TRUNCATE. */
+enum { XB_COLL_PIECE = 256 << 10, XB_COLL_PIECES_OVER = 512 << 10 };
+bool xb_coll_pieces_fit(const xb_coll_args_t *a, MPI_Count need);
+int  xb_coll_pieces_send(const xb_coll_args_t *a, int tag, int peer);
+int  xb_coll_pieces_recv(const xb_coll_args_t *a, int tag, xb_coll_kind_t kind,
+                         int64_t theirs);
 XB_COLL_DIRECT_DECL(gather_pair);
 XB_COLL_DIRECT_DECL(scatter_pair);
 XB_COLL_DIRECT_DECL(gatherv_pair);

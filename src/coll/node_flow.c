@@ -547,13 +547,36 @@ uint32_t xb_coll_flow_word(const xb_coll_flow_t *f, int rank)
  * expected byte count, out of line. */
 int xb_coll_flow_check_word(uint32_t w, int rank, size_t want, xb_coll_kind_t kind)
 {
-    if (w == XB_COLL_FLOW_AS_MESSAGE || w == XB_COLL_FLOW_AS_ROUNDS)
+    if (w == XB_COLL_FLOW_AS_MESSAGE || w == XB_COLL_FLOW_AS_ROUNDS || w == XB_COLL_FLOW_AS_PIECES)
         return XB_ERR_AGAIN;
     if (w == XB_COLL_FLOW_FAILED)
         return xb_err_set(XB_ERR_TRUNCATE, "rank %d failed in this %s before it passed its "
                           "data on (the ranks' counts or types do not match)", rank,
                           xb_coll_kind_name(kind));
     return xb_coll_mismatch((int)kind, -1, rank, w, (MPI_Count)want, 0, NULL);
+}
+
+/* The byte count of the last AS_PIECES this thread's checks met (-1: the
+ * last header that sent it to pair's messages was another). The flow call
+ * ends before its caller learns that it must follow pieces, and the cell
+ * that held the count may be reused after that end: it is read here. */
+static __thread int64_t pieces = -1;
+
+int xb_coll_flow_check_slow(const xb_coll_flow_t *f, int rank, size_t want,
+                            xb_coll_kind_t kind)
+{
+    uint32_t w = xb_coll_flow_word(f, rank);
+    pieces = -1;
+    if (w == XB_COLL_FLOW_AS_PIECES)
+        memcpy(&pieces, xb_coll_flow_cell(f, rank), sizeof pieces);
+    return xb_coll_flow_check_word(w, rank, want, kind);
+}
+
+int64_t xb_coll_flow_pieces(void)
+{
+    int64_t t = pieces;
+    pieces = -1;
+    return t;
 }
 
 /* The second word of the header line of rank's cell: the progress of a

@@ -177,14 +177,19 @@ void xb_coll_stream_unalloc(uint64_t pos)
     ring.head = pos;
 }
 
-/* A reduction's buffer beyond a slot can go in segments of half a slot:
- * contiguous, its elements without holes and at most a quarter of a slot
- * each (reductions have the same type on every rank; a bcast goes in
- * segments of bytes whatever the layout). */
-static bool segmentable(xb_datatype_t *dt, MPI_Count count)
+/* A reduction's buffer beyond a slot can go in segments of half a slot
+ * (stream_reduce.c) when its working type has no holes and its elements
+ * are at most a quarter of a slot each. The working type, not the user's:
+ * MPI asks a reduction for the same datatype on every rank, but ranks
+ * whose types hold the same basic elements in other layouts (a contiguous
+ * type of doubles against MPI_DOUBLE) went to different algorithms by
+ * the user's layout and waited for each other for good (until
+ * 2026-12-08). A rank whose layout is not the working one packs its
+ * vector first. A bcast goes in segments of bytes whatever the layout. */
+static bool segmentable(const xb_coll_red_t *red)
 {
-    return xb_dt_is_contig(dt, count) && xb_dt_size(dt) == xb_dt_extent(dt) &&
-           xb_dt_true_lb(dt) == 0 && (size_t)xb_dt_extent(dt) * 4 <= xb_coll_stream_max();
+    return xb_dt_size(red->wdt) == xb_dt_extent(red->wdt) &&
+           (size_t)xb_dt_extent(red->wdt) * 4 <= xb_coll_stream_max();
 }
 
 /* The stream algorithms' condition (NEED_STREAM in coll_select.c):
@@ -213,8 +218,7 @@ bool xb_coll_stream_fits(xb_coll_kind_t kind, const xb_coll_args_t *a)
             return false;
         }
         need = xb_dt_is_predefined(red.wdt) ? (MPI_Count)xb_coll_flow_wbytes(&red) : -1;
-        if (need >= 0 && (size_t)need > max && red.dt == red.wdt &&
-            segmentable(a->rdt, a->rcount))
+        if (need >= 0 && (size_t)need > max && segmentable(&red))
             return true;                     /* in segments (stream_reduce.c) */
         break;
     }

@@ -23,6 +23,7 @@
  * schedules.
  */
 #include <stdlib.h>
+#include <string.h>
 #include "coll/alltoall_blocks.h"
 #include "method/method.h"
 #include "progress/progress.h"
@@ -65,18 +66,19 @@ static int precv(void *buf, MPI_Count count, xb_datatype_t *dt, int peer, int ta
     return xb_coll_recv_exact(buf, count, dt, peer, tag, comm, -1, -1, NULL);
 }
 
-/* A receive of an operand this rank combines at once. Below OPERAND_HOT
+/* A receive of an operand this rank combines at once. Up to OPERAND_HOT
  * the method copies it on this CPU (xb_method_operand: no shm help, whose
  * half written by the other CPU the op would then read from that CPU's
  * cache); beyond, the vector does not stay in a cache anyway and the split
  * copy wins. MPI_Reduce at 2 ranks, 2026-11-25: 256 KiB 18.7 us without
- * help, 35.9 with (Open MPI 18.8); 1 MiB 156 without, 99.9 with (131). */
+ * help, 35.9 with (Open MPI 18.8); 1 MiB 156 without, 99.9 with (131);
+ * 2026-12-08: 512 KiB 36 without, 44-48 with (Open MPI 37-39). */
 enum { OPERAND_HOT = 512 * 1024 };
 
 static int precv_operand(void *buf, MPI_Count count, xb_datatype_t *dt, int peer, int tag,
                          xb_comm_t *comm)
 {
-    bool hot = count * xb_dt_size(dt) < OPERAND_HOT;
+    bool hot = count * xb_dt_size(dt) <= OPERAND_HOT;
     xb_method_operand += hot;
     int rc = precv(buf, count, dt, peer, tag, comm);
     xb_method_operand -= hot;
@@ -166,6 +168,103 @@ static int recv_apply(const xb_coll_args_t *a, const xb_coll_red_t *red, const v
     return rc;
 }
 
+/* ---- a large operand in pieces ------------------------------------------ */
+
+/* Both sides cut a vector of `bytes` alike: pieces of XB_COLL_PIECE bytes
+ * (whole elements: the writer's type divides it), the last shorter. Each
+ * comes as one message (the split copy, the sender helping) and the root
+ * applies the op to it while it is still in the caches: a 1 MiB MPI_Reduce
+ * at two ranks took 108-112 us against 164-182 as one message (Open MPI
+ * 147-175), 768 KiB 74 against 95-103 (78). Copied by the root alone (as
+ * OPERAND_HOT would), the pieces took 193-219; sent all at once (isend),
+ * 200. Up to XB_COLL_PIECES_OVER one message copied by the root alone
+ * wins (512 KiB: 36 us, in pieces 47, Open MPI 37-39; docs/PERFORMANCE.md,
+ * 2026-12-08). Scan was 116 us as one message and 161 in pieces: rank 0
+ * helps with each piece and then copies x0 into its own result, so it
+ * keeps one message. */
+static size_t piece_len(int64_t bytes, int64_t off)
+{
+    return (size_t)(bytes - off < XB_COLL_PIECE ? bytes - off : XB_COLL_PIECE);
+}
+
+bool xb_coll_pieces_fit(const xb_coll_args_t *a, MPI_Count need)
+{
+    return need > XB_COLL_PIECES_OVER && xb_dt_is_predefined(a->rdt)
+        && XB_COLL_PIECE % xb_dt_extent(a->rdt) == 0;
+}
+
+int xb_coll_pieces_send(const xb_coll_args_t *a, int tag, int peer)
+{
+    const char *src = a->sbuf == MPI_IN_PLACE ? a->rbuf : a->sbuf;
+    MPI_Aint ext = xb_dt_extent(a->rdt);
+    int64_t bytes = (int64_t)(a->rcount * ext);
+    int rc = XB_OK;
+    for (int64_t off = 0; off < bytes && rc == XB_OK; off += XB_COLL_PIECE)
+        rc = psend(src + off, (MPI_Count)piece_len(bytes, off) / ext, a->rdt, peer, tag,
+                   a->comm);
+    return rc;
+}
+
+/* What the reader does with each piece of a vector it reduces piece by
+ * piece (red->dt predefined, its extent dividing a piece). */
+typedef struct {
+    const xb_coll_red_t *red;
+    const char *s;              /* this rank's operand                        */
+    char       *r;              /* the result, rbuf                           */
+    bool        into_r;         /* a piece lands in r, then r = s op r        */
+    bool        peer_left;      /* the peer is rank 0: its operand goes left  */
+} apply_t;
+
+/* x0 op x1 for the n elements at offset off, the peer's in `piece`. */
+static int apply_piece(const apply_t *ap, size_t off, MPI_Count n, char *piece)
+{
+    const xb_coll_red_t *red = ap->red;
+    char *r = ap->r + off;
+    const char *s = ap->s + off;
+    size_t len = (size_t)(n * xb_dt_extent(red->dt));
+    bool left = ap->peer_left || red->op->commute;    /* r = piece op r will do */
+    if (!ap->into_r && left && s != r)
+        memcpy(r, s, len);
+    xb_mutex_t *held = red->op->predefined ? NULL : xb_cb_begin();
+    int rc = ap->into_r ? xb_op_apply(red->op, s, r, n, red->dt)        /* r = s op r */
+           : left ? xb_op_apply(red->op, piece, r, n, red->dt)          /* r = piece op r */
+           : xb_op_apply(red->op, r, piece, n, red->dt);                /* piece = r op piece */
+    xb_cb_end(held);
+    if (rc == XB_OK && !ap->into_r && !left)
+        memcpy(r, piece, len);
+    return rc;
+}
+
+/* Receive the peer's `bytes` in pieces: each at its offset in `in`
+ * (ap NULL), or applied to the result (apply_piece). After a failure (rc
+ * on entry included) the rest are still taken, into a scratch piece: the
+ * peer sends them all. */
+static int recv_pieces(const xb_coll_red_t *red, char *in, int64_t bytes, int peer, int tag,
+                       xb_comm_t *comm, int rc, const apply_t *ap)
+{
+    char *scratch = NULL;
+    for (int64_t off = 0; off < bytes; off += XB_COLL_PIECE) {
+        size_t len = piece_len(bytes, off);
+        bool spare = rc != XB_OK || (ap != NULL && !ap->into_r);
+        if (spare && scratch == NULL && (scratch = malloc(XB_COLL_PIECE)) == NULL)
+            return xb_err_set(XB_ERR_NO_MEM, "out of memory for a %d-byte piece of a "
+                              "reduction", XB_COLL_PIECE);
+        if (rc != XB_OK) {
+            size_t got;
+            (void)xb_pt2pt_recv_len(scratch, XB_COLL_PIECE, xb_dt_from_handle(MPI_BYTE), peer,
+                                    tag, comm, 1, NULL, &got);
+            continue;
+        }
+        MPI_Count n = (MPI_Count)len / xb_dt_extent(red->wdt);
+        char *dst = spare ? scratch : ap != NULL ? ap->r + off : in + off;
+        rc = precv(dst, n, red->wdt, peer, tag, comm);
+        if (rc == XB_OK && ap != NULL)
+            rc = apply_piece(ap, (size_t)off, n, dst);
+    }
+    free(scratch);
+    return rc;
+}
+
 /* This rank's side of a reduction whose result it keeps: its operand
  * (loaded from sbuf, or rbuf in place), the peer's (only received: reduce
  * at the root; when `both`, allreduce, ours goes to the peer too), x0 op x1
@@ -173,7 +272,8 @@ static int recv_apply(const xb_coll_args_t *a, const xb_coll_red_t *red, const v
  * signature of the peer's working receive, before it is loaded: a peer
  * reading lines we just wrote (a single copy from our working copy) was
  * the slow part of large exchanges (see swap_blocks). */
-static int reduce_here(const xb_coll_args_t *a, const xb_coll_red_t *red, int tag, bool both)
+static int reduce_here(const xb_coll_args_t *a, const xb_coll_red_t *red, int tag, bool both,
+                       bool pieces)
 {
     int peer = 1 - a->comm->rank, rc = XB_OK;
     const void *src = a->sbuf == MPI_IN_PLACE ? a->rbuf : a->sbuf;
@@ -183,7 +283,7 @@ static int reduce_here(const xb_coll_args_t *a, const xb_coll_red_t *red, int ta
     /* both ranks of an allreduce must compute bit-identical results: a
      * user's op may take its operands in the other order only elsewhere */
     bool swap_ok = red->op->commute && (red->op->predefined || !both);
-    if (red->direct && src != a->rbuf && (peer == 1 || swap_ok))
+    if (red->direct && src != a->rbuf && (peer == 1 || swap_ok) && !pieces)
         return send_end(sreq, recv_apply(a, red, src, tag));
     tmp_t t1, t2;
     t1.heap = t2.heap = NULL;
@@ -191,7 +291,10 @@ static int reduce_here(const xb_coll_args_t *a, const xb_coll_red_t *red, int ta
     void *in = tmp_get(&t2, red->wcount, red->wdt);
     if (in == NULL)
         rc = XB_ERR_NO_MEM;
-    if (rc == XB_OK)
+    if (pieces)                 /* taken even after an error: the peer sends them */
+        rc = recv_pieces(red, in, (int64_t)(red->wcount * xb_dt_extent(red->wdt)), peer, tag,
+                         a->comm, rc, NULL);
+    else if (rc == XB_OK)
         rc = precv_operand(in, red->wcount, red->wdt, peer, tag, a->comm);
     rc = send_end(sreq, rc);          /* in place, acc is what was sent */
     if (rc == XB_OK)
@@ -207,7 +310,7 @@ int xb_coll_allreduce_pair(const xb_coll_args_t *a, int tag)
 {
     xb_coll_red_t red;
     int rc = xb_coll_red_init(&red, a->rcount, a->rdt, a->op);
-    return rc == XB_OK ? reduce_here(a, &red, tag, true) : rc;
+    return rc == XB_OK ? reduce_here(a, &red, tag, true, false) : rc;
 }
 
 int xb_coll_reduce_pair(const xb_coll_args_t *a, int tag)
@@ -218,7 +321,7 @@ int xb_coll_reduce_pair(const xb_coll_args_t *a, int tag)
         return rc;
     if (a->comm->rank != a->root)
         return psend(a->sbuf, a->rcount, a->rdt, a->root, tag, a->comm);
-    return reduce_here(a, &red, tag, false);
+    return reduce_here(a, &red, tag, false, false);
 }
 
 /* Scan: rank 0 keeps x0 and sends it; rank 1 keeps x0 op x1 (reduce_here
@@ -229,7 +332,7 @@ int xb_coll_scan_pair(const xb_coll_args_t *a, int tag)
     xb_coll_red_t red;
     int rc = xb_coll_red_init(&red, a->rcount, a->rdt, a->op);
     if (rc != XB_OK || a->comm->rank == 1)
-        return rc == XB_OK ? reduce_here(a, &red, tag, false) : rc;
+        return rc == XB_OK ? reduce_here(a, &red, tag, false, false) : rc;
     const void *mine = a->sbuf == MPI_IN_PLACE ? a->rbuf : a->sbuf;
     rc = psend(mine, a->rcount, a->rdt, 1, tag, a->comm);
     if (rc == XB_OK && mine != a->rbuf)
@@ -248,6 +351,28 @@ int xb_coll_exscan_pair(const xb_coll_args_t *a, int tag)
         return precv(a->rbuf, a->rcount, a->rdt, 0, tag, a->comm);
     return psend(a->sbuf == MPI_IN_PLACE ? a->rbuf : a->sbuf, a->rcount, a->rdt, 1, tag,
                  a->comm);
+}
+
+/* The root of a reduce whose writer announced `theirs` bytes in pieces. */
+int xb_coll_pieces_recv(const xb_coll_args_t *a, int tag, xb_coll_kind_t kind, int64_t theirs)
+{
+    int peer = 1 - a->comm->rank;
+    xb_coll_red_t red;
+    int rc = xb_coll_red_init(&red, a->rcount, a->rdt, a->op);
+    int64_t need = rc == XB_OK ? (int64_t)(red.wcount * xb_dt_extent(red.wdt)) : -1;
+    if (rc != XB_OK || need != theirs || kind != XB_COLL_REDUCE) {
+        int r = recv_pieces(&red, NULL, theirs, peer, tag, a->comm, XB_ERR_TRUNCATE, NULL);
+        if (rc != XB_OK || r == XB_ERR_NO_MEM)
+            return rc != XB_OK ? rc : r;
+        return xb_coll_mismatch((int)kind, -1, peer, (size_t)theirs, need, 0, NULL);
+    }
+    MPI_Aint ext = xb_dt_extent(red.dt);
+    if (!red.direct || !xb_dt_is_predefined(red.dt) || XB_COLL_PIECE % ext != 0)
+        return reduce_here(a, &red, tag, false, true);   /* the whole vector, then the op */
+    char *src = a->sbuf == MPI_IN_PLACE ? a->rbuf : (char *)a->sbuf;
+    apply_t ap = { &red, src, a->rbuf, src != a->rbuf && (peer == 1 || red.op->commute),
+                   peer == 0 };
+    return recv_pieces(&red, NULL, need, peer, tag, a->comm, XB_OK, &ap);
 }
 
 int xb_coll_bcast_pair(const xb_coll_args_t *a, int tag)

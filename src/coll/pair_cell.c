@@ -89,9 +89,10 @@ static bool on_cells(const xb_coll_args_t *a, MPI_Count need)
 
 /* A rank whose data does not fit its cell, where the peer's may (counts
  * that differ: an erroneous program): a flow call that carries only the
- * header AS_MESSAGE, which the peer follows to pair's messages, so that
- * the two meet and fail there instead of waiting for good. */
-static int announce_message(const xb_coll_args_t *a)
+ * header (AS_MESSAGE, or AS_PIECES with the byte count in the cell),
+ * which the peer follows to pair's messages, so that the two meet and
+ * fail there instead of waiting for good. */
+static int announce(const xb_coll_args_t *a, uint32_t word, int64_t bytes)
 {
     xb_coll_flow_t f;
     int rc = xb_coll_flow_begin(&f, a->comm);
@@ -99,7 +100,8 @@ static int announce_message(const xb_coll_args_t *a)
         return rc;
     int peer = 1 - f.me;
     xb_coll_flow_reserve(&f);
-    xb_coll_flow_publish_word(&f, peer, peer + 1, XB_COLL_FLOW_AS_MESSAGE);
+    memcpy(xb_coll_flow_cell(&f, f.me), &bytes, sizeof bytes);
+    xb_coll_flow_publish_word(&f, peer, peer + 1, word);
     xb_coll_flow_end(&f);
     return XB_OK;
 }
@@ -108,7 +110,7 @@ static int announce_message(const xb_coll_args_t *a)
  * may have chosen its cell. */
 static int by_message(const xb_coll_args_t *a, int tag, MPI_Count need, pair_fn_t pair)
 {
-    int rc = on_cells(a, need) ? announce_message(a) : XB_OK;
+    int rc = on_cells(a, need) ? announce(a, XB_COLL_FLOW_AS_MESSAGE, need) : XB_OK;
     return rc != XB_OK ? rc : pair(a, tag);
 }
 
@@ -127,25 +129,46 @@ static bool peer_sent_message(const xb_coll_flow_t *f)
  * ranks in an erroneous program. So the writer decides and the reader
  * follows. A rank whose working vector fits a cell runs the flow
  * algorithm (the writer's byte count goes in the cell's header word, the
- * reader compares it with its own, and a writer's AS_MESSAGE makes it
- * return XB_ERR_AGAIN: pair's receive follows). A rank whose vector does
- * not fit makes one flow call that only carries the header (the writer
- * publishes AS_MESSAGE, the reader reads the writer's), then pair's
- * message. So counts on both sides of a cell's size meet and fail
- * (MPI_ERR_TRUNCATE on the reader) where they waited for good before
- * 2026-12-06. What both ranks know alike (the form, the thread level, the
- * communicator, a working type that is not predefined) sends both
- * straight to pair. */
+ * reader compares it with its own, and a writer's AS_MESSAGE or AS_PIECES
+ * makes it return XB_ERR_AGAIN: pair's receives follow). A rank whose
+ * vector does not fit makes one flow call that only carries the header
+ * (the writer publishes AS_MESSAGE, or AS_PIECES with its byte count for
+ * a reduce of more than XB_COLL_PIECES_OVER bytes; the reader reads the
+ * writer's), then pair's message or pieces. So counts on both sides
+ * of a cell's size meet and fail (MPI_ERR_TRUNCATE on the reader, every
+ * piece taken) where they waited for good before 2026-12-06. What both
+ * ranks know alike (the form, the thread level, the communicator, a
+ * working type that is not predefined) sends both straight to pair. */
+
+/* The reader after the writer's header (rc: the check's): pair's message,
+ * or the pieces the writer announced. */
+static int follow(const xb_coll_args_t *a, int tag, xb_coll_kind_t kind, int rc,
+                  pair_fn_t pair)
+{
+    if (rc != XB_ERR_AGAIN)
+        return rc;
+    int64_t theirs = xb_coll_flow_pieces();
+    return theirs < 0 ? pair(a, tag) : xb_coll_pieces_recv(a, tag, kind, theirs);
+}
+
+/* The writer of a large reduce: the announcement, then the pieces. */
+static int in_pieces(const xb_coll_args_t *a, int tag, MPI_Count need)
+{
+    int rc = announce(a, XB_COLL_FLOW_AS_PIECES, need);
+    return rc != XB_OK ? rc : xb_coll_pieces_send(a, tag, 1 - a->comm->rank);
+}
+
 static int one_way(const xb_coll_args_t *a, int tag, xb_coll_kind_t kind, int writer,
                    pair_fn_t flow, pair_fn_t pair)
 {
     MPI_Count need = xb_coll_red_need(a->rcount, a->rdt, a->op);
-    if (xb_coll_flow_need_fits(a, need)) {
-        int rc = flow(a, tag);
-        return rc == XB_ERR_AGAIN ? pair(a, tag) : rc;
-    }
-    if (!on_cells(a, need) || a->comm->rank == writer)
-        return by_message(a, tag, need, pair);
+    if (xb_coll_flow_need_fits(a, need))
+        return follow(a, tag, kind, flow(a, tag), pair);
+    if (!on_cells(a, need))
+        return pair(a, tag);
+    if (a->comm->rank == writer)
+        return kind == XB_COLL_REDUCE && xb_coll_pieces_fit(a, need)
+             ? in_pieces(a, tag, need) : by_message(a, tag, need, pair);
     xb_coll_flow_t f;                  /* beyond a cell: the writer's header */
     int rc = xb_coll_flow_begin(&f, a->comm);
     if (rc != XB_OK)
@@ -154,7 +177,7 @@ static int one_way(const xb_coll_args_t *a, int tag, xb_coll_kind_t kind, int wr
     xb_coll_flow_await(&f, peer);
     rc = xb_coll_flow_check(&f, peer, (size_t)need, kind);
     xb_coll_flow_end(&f);
-    return rc == XB_OK || rc == XB_ERR_AGAIN ? pair(a, tag) : rc;
+    return rc == XB_OK ? pair(a, tag) : follow(a, tag, kind, rc, pair);
 }
 
 int xb_coll_reduce_cell(const xb_coll_args_t *a, int tag)
@@ -464,7 +487,7 @@ static int rs_cells(const xb_coll_args_t *a, xb_coll_kind_t kind, MPI_Count c0, 
     MPI_Count nm = red_need(&mine, me == 0 ? c0 : c1, a);
     MPI_Count need = nt < 0 || nm < 0 ? -1 : nt > nm ? nt : nm;
     if (!xb_coll_flow_need_fits(a, need)) {
-        int r = on_cells(a, need) ? announce_message(a) : XB_OK;
+        int r = on_cells(a, need) ? announce(a, XB_COLL_FLOW_AS_MESSAGE, need) : XB_OK;
         return r != XB_OK ? r : XB_ERR_AGAIN;
     }
     const char *src = a->sbuf == MPI_IN_PLACE ? a->rbuf : a->sbuf;

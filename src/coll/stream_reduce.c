@@ -166,8 +166,9 @@ static int reduce_one(const xb_coll_args_t *a, uint64_t seg, xb_coll_flow_t *f,
     return rc;
 }
 
-/* A buffer beyond a slot (xb_coll_stream_fits: contiguous, a predefined
- * type) goes as consecutive stream calls of half a slot each: every call
+/* A buffer beyond a slot (xb_coll_stream_fits: a predefined working type
+ * without holes), contiguous, goes as consecutive stream calls of half a
+ * slot each: every call
  * is a whole flow call (numbered, done counters), so a writer runs up to a
  * ring's worth of segments ahead of the root's reads. Every rank must make
  * as many calls as the root, and a writer knows only its own count: it
@@ -198,10 +199,45 @@ static int segmented(const xb_coll_args_t *a)
     return rc;
 }
 
+/* Segments in the working layout, whatever the user's type (the others'
+ * types may differ where the type signatures match: xb_coll_stream_fits):
+ * a user's vector that lies as its working vector (contiguous, no holes)
+ * is taken as that vector in place; any other is packed into its working
+ * layout first, and the root's result unpacked from it at the end. */
+static int segmented_working(const xb_coll_args_t *a)
+{
+    xb_coll_red_t red;
+    int rc = xb_coll_flow_red(&red, a->rcount, a->rdt, a->op);
+    if (rc != XB_OK)
+        return rc;
+    xb_coll_args_t s = *a;
+    s.rcount = red.wcount;
+    s.rdt = red.wdt;
+    if (red.dt == red.wdt || (xb_dt_is_contig(a->rdt, a->rcount) && xb_dt_true_lb(a->rdt) == 0
+                              && xb_dt_size(a->rdt) == xb_dt_extent(a->rdt)))
+        return segmented(&s);
+    bool root = a->comm->rank == a->root;
+    size_t wb = xb_coll_flow_wbytes(&red);
+    char *tmp = malloc(root ? 2 * wb : wb);
+    if (tmp == NULL)
+        return xb_err_set(XB_ERR_NO_MEM, "out of memory for a %zu-byte reduce buffer", wb);
+    const void *src = root && a->sbuf == MPI_IN_PLACE ? a->rbuf : a->sbuf;
+    rc = xb_coll_flow_wcopy(&red, (void *)src, tmp, true);
+    s.sbuf = tmp;
+    s.rbuf = root ? tmp + wb : NULL;
+    int r = segmented(&s);              /* even after a failed pack: the others wait */
+    rc = rc != XB_OK ? rc : r;
+    if (rc == XB_OK && root)
+        rc = xb_coll_flow_wcopy(&red, a->rbuf, tmp + wb, false);
+    free(tmp);
+    return rc;
+}
+
 int xb_coll_reduce_stream(const xb_coll_args_t *a, int tag)
 {
     (void)tag;
     xb_coll_flow_t f;
-    bool beyond_slot = (size_t)(a->rcount * xb_dt_size(a->rdt)) > xb_coll_stream_max();
-    return beyond_slot ? segmented(a) : reduce_one(a, 0, &f, NULL, NULL);
+    if ((size_t)(a->rcount * xb_dt_size(a->rdt)) <= xb_coll_stream_max())
+        return reduce_one(a, 0, &f, NULL, NULL);
+    return segmented_working(a);
 }

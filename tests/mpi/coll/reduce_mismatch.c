@@ -11,7 +11,9 @@
  * At 2 ranks the counts lie on both sides of a 512-byte flow cell too:
  * the writer decides between its cell and a message and the reader
  * follows (pair_cell.c); before 2026-12-06 10 against 200 ints hung, and
- * 10 against 12 read the writer's cell as the reader's count. From 3
+ * 10 against 12 read the writer's cell as the reader's count. A reduce's
+ * writer of 512 KiB or more sends pieces, which the root takes whatever
+ * its own count (a cell's, a message's, other pieces). From 3
  * ranks: counts within a cell (the flow algorithms compare the writer's
  * byte count); on both sides of the cell's 512 bytes (the flow cells
  * against the stream or the chain: a hang before 2026-12-07, the writer
@@ -79,7 +81,9 @@ int main(int argc, char **argv)
     tree = argc > 1 && !strcmp(argv[1], "tree");
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
     static const int pair_counts[][2] = { { 10, 12 }, { 12, 10 }, { 10, 200 }, { 200, 10 },
-                                          { 5000, 5001 }, { 64, 65 } };
+                                          { 5000, 5001 }, { 64, 65 }, { 10, 200000 },
+                                          { 200000, 10 }, { 131072, 131073 },
+                                          { 100000, 131072 }, { 131072, 65536 } };
     static const int node_counts[][2] = { { 10, 12 }, { 12, 10 }, { 63, 64 }, { 1, 2 } };
     static const int stream_counts[][2] = { { 300, 2000 }, { 2000, 300 }, { 3000, 20000 } };
     static const int cross_counts[][2] = { { 60, 70 }, { 70, 60 }, { 0, 100 } };
@@ -87,7 +91,7 @@ int main(int argc, char **argv)
                                            { 100000, 3000 } };
     static const int segment_counts[][2] = { { 100000, 130000 }, { 130000, 100000 },
                                              { 130000, 140000 }, { 300000, 200000 } };
-    int n = ct_size == 2 ? 6 : 4;
+    int n = ct_size == 2 ? (int)(sizeof pair_counts / sizeof pair_counts[0]) : 4;
     for (int coll = REDUCE; coll <= EXSCAN; coll++)
         for (int i = 0; i < n; i++) {
             const int *c = ct_size == 2 ? pair_counts[i] : node_counts[i];
