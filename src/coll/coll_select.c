@@ -276,17 +276,20 @@ static const rule_t rules[] = {
     /* 2 ranks from 2 KiB: the stream lets the root run ahead of one copy
      * out (4 KiB 0.34 us, cell 0.71; 32 KiB 1.2 vs 5.2; 2026-11-24 17:15);
      * below that the cell's one handshake wins (first, so that small
-     * calls skip the rule walk: pair_any). From 96 KiB one single-copy
+     * calls skip the rule walk: pair_any). From 32 KiB one single-copy
      * message ("direct": the stream's header, then pair's message) beats
      * the stream's two copies: interleaved A/B, 2026-12-06, us, stream /
      * pair: 64 KiB 3.6-4.4 / 3.7-5.5, 96 KiB 5.1-5.3 / 4.7-5.4, 256 KiB
      * 13.0-15.8 / 7.9-10.6, 1 MiB 78-87 / 40-51 (Open MPI 113), 4 MiB
      * 299-338 / 238-283; with a CPU hog beside it 1 MiB 168-181 / 67-89
      * (Open MPI 190). The stream won at 4 MiB on 2026-11-24 (125 vs 231),
-     * before the deferred single-copy get. */
+     * before the deferred single-copy get. From 32 KiB since 2026-12-08
+     * (bench/coll.c, 5-7 interleaved rounds, stream / direct / Open MPI):
+     * 24 KiB 1.44 / 1.86 / 2.11, 32 KiB 2.12-2.83 / 2.13-2.25 / 2.46-2.53,
+     * 48 KiB 3.08 / 2.70 / 2.98, 64 KiB 4.10-4.28 / 3.28-3.38 / 3.51-3.72. */
     { XB_COLL_BCAST,     2, 2, 0, 2 KiB, "cell", 0 },      /* blocking */
-    { XB_COLL_BCAST,     2, 2, 2 KiB, 96 KiB, "stream", 0 }, /* blocking, whole node */
-    { XB_COLL_BCAST,     2, 2, 96 KiB, 0, "direct", 0 },   /* blocking, whole node */
+    { XB_COLL_BCAST,     2, 2, 2 KiB, 32 KiB, "stream", 0 }, /* blocking, whole node */
+    { XB_COLL_BCAST,     2, 2, 32 KiB, 0, "direct", 0 },   /* blocking, whole node */
     { XB_COLL_BCAST,     2, 2, 0, 0, "cell", 0 },          /* blocking */
     { XB_COLL_BCAST,    3, 1 << 30, 0, 0, "flow", 0 },       /* blocking, whole node, fits a cell */
     /* stream: beyond a cell, up to a slot, no barrier (node_stream.c);
