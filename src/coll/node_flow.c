@@ -547,7 +547,8 @@ uint32_t xb_coll_flow_word(const xb_coll_flow_t *f, int rank)
  * expected byte count, out of line. */
 int xb_coll_flow_check_word(uint32_t w, int rank, size_t want, xb_coll_kind_t kind)
 {
-    if (w == XB_COLL_FLOW_AS_MESSAGE || w == XB_COLL_FLOW_AS_ROUNDS || w == XB_COLL_FLOW_AS_PIECES)
+    if (w == XB_COLL_FLOW_AS_MESSAGE || w == XB_COLL_FLOW_AS_ROUNDS ||
+        w == XB_COLL_FLOW_AS_PIECES)
         return XB_ERR_AGAIN;
     if (w == XB_COLL_FLOW_FAILED)
         return xb_err_set(XB_ERR_TRUNCATE, "rank %d failed in this %s before it passed its "

@@ -168,9 +168,8 @@ static int reduce_one(const xb_coll_args_t *a, uint64_t seg, xb_coll_flow_t *f,
 
 /* A buffer beyond a slot (xb_coll_stream_fits: a predefined working type
  * without holes), contiguous, goes as consecutive stream calls of half a
- * slot each: every call
- * is a whole flow call (numbered, done counters), so a writer runs up to a
- * ring's worth of segments ahead of the root's reads. Every rank must make
+ * slot each: every call is a whole flow call (numbered, done counters), so
+ * a writer runs up to a ring's worth of segments ahead of the root's reads. Every rank must make
  * as many calls as the root, and a writer knows only its own count: it
  * publishes segment 1 only after the root's verdict on segment 0 (GO:
  * every writer's whole vector has the root's bytes); the root's end of
@@ -199,8 +198,8 @@ static int segmented(const xb_coll_args_t *a)
     return rc;
 }
 
-/* Segments in the working layout, whatever the user's type (the others'
- * types may differ where the type signatures match: xb_coll_stream_fits):
+/* Segments in the working layout, whatever the user's type (another rank
+ * may pass the same elements in another layout: xb_coll_stream_fits):
  * a user's vector that lies as its working vector (contiguous, no holes)
  * is taken as that vector in place; any other is packed into its working
  * layout first, and the root's result unpacked from it at the end. */
