@@ -17,7 +17,7 @@
  * where Open MPI's chain of messages took 1.2 us; see docs/PERFORMANCE.md).
  */
 #include <string.h>
-#include "coll/coll_int.h"
+#include "coll/alltoall_blocks.h"
 
 static int build(const xb_coll_args_t *a, bool inclusive)
 {
@@ -41,7 +41,7 @@ static int build(const xb_coll_args_t *a, bool inclusive)
             xb_coll_flow_claim_next(&f, bytes);
         }
         if (rc == XB_OK && inclusive && src != a->rbuf)                  /* P_0 */
-            rc = xb_dt_copy(src, a->rcount, a->rdt, a->rbuf, a->rcount, a->rdt);
+            rc = xb_a2a_own_copy(src, a->rcount, a->rdt, a->rbuf, a->rcount, a->rdt);
         xb_coll_flow_end(&f);
         return rc;
     }

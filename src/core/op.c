@@ -280,7 +280,10 @@ xb_op_kernel_t xb_op_kernel(const xb_op_t *op, const xb_datatype_t *dt)
     if (!op->predefined || op->kind == XB_OPK_REPLACE || op->kind == XB_OPK_NO_OP)
         return NULL;
     MPI_Datatype h = xb_dt_to_handle((xb_datatype_t *)dt);
-    if (!xb_op_predef_defined(op->kind, h))
+    /* the type the last reduction's check found defined for this op
+     * (xb_coll_check_op): its kernel is there, no second check */
+    if (__atomic_load_n(&op->checked_dt, __ATOMIC_RELAXED) != dt &&
+        !xb_op_predef_defined(op->kind, h))
         return NULL;
     return ktab[op->kind][type_info(h)->ct];
 }
