@@ -12,7 +12,7 @@
  * the writer decides between its cell and a message and the reader
  * follows (pair_cell.c); before 2026-12-06 10 against 200 ints hung, and
  * 10 against 12 read the writer's cell as the reader's count. A reduce's
- * writer of 512 KiB or more sends pieces, which the root takes whatever
+ * writer of more than 512 KiB sends pieces, which the root takes whatever
  * its own count (a cell's, a message's, other pieces). From 3
  * ranks: counts within a cell (the flow algorithms compare the writer's
  * byte count); on both sides of the cell's 512 bytes (the flow cells
