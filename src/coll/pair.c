@@ -215,24 +215,19 @@ typedef struct {
     bool        peer_left;      /* the peer is rank 0: its operand goes left  */
 } apply_t;
 
-/* x0 op x1 for the n elements at offset off, the peer's in `piece`. */
+/* x0 op x1 for the n elements at offset off, the peer's in `piece` (or
+ * already in r): combine() on a piece-sized view, r holding ours first. */
 static int apply_piece(const apply_t *ap, size_t off, MPI_Count n, char *piece)
 {
-    const xb_coll_red_t *red = ap->red;
+    xb_coll_red_t pr = *ap->red;
+    pr.count = pr.wcount = n;
     char *r = ap->r + off;
     const char *s = ap->s + off;
-    size_t len = (size_t)(n * xb_dt_extent(red->dt));
-    bool left = ap->peer_left || red->op->commute;    /* r = piece op r will do */
-    if (!ap->into_r && left && s != r)
-        memcpy(r, s, len);
-    xb_mutex_t *held = red->op->predefined ? NULL : xb_cb_begin();
-    int rc = ap->into_r ? xb_op_apply(red->op, s, r, n, red->dt)        /* r = s op r */
-           : left ? xb_op_apply(red->op, piece, r, n, red->dt)          /* r = piece op r */
-           : xb_op_apply(red->op, r, piece, n, red->dt);                /* piece = r op piece */
-    xb_cb_end(held);
-    if (rc == XB_OK && !ap->into_r && !left)
-        memcpy(r, piece, len);
-    return rc;
+    if (ap->into_r)                      /* r = s op r */
+        return combine(&pr, (void *)s, r, true);
+    if (s != r)
+        memcpy(r, s, (size_t)(n * xb_dt_extent(pr.dt)));
+    return combine(&pr, piece, r, ap->peer_left);
 }
 
 /* Receive the peer's `bytes` in pieces: each at its offset in `in`
